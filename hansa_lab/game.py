@@ -1,0 +1,181 @@
+"""Playing and replaying games: (configuration, seed, actions) → the same game.
+
+>>> rec = play_game(GameConfig(n_players=3, seed=5), ["random"] * 3)
+>>> rec.end_reason in ("prestige", "markers", "cities")
+True
+>>> replay(rec.config, rec.actions).n_actions == len(rec.actions)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, IllegalActionError, format_action, parse_action
+from .invariants import check_state, check_transition
+from .rules import apply, apply_in_place, legal_actions
+from .scoring import ranking, score_breakdown
+from .state import GameConfig, State, new_game
+from .strategies import Strategy, make_strategy
+
+#: Games that reach this many actions are stopped and reported with end reason "cap".
+DEFAULT_MAX_ACTIONS = 20_000
+
+
+def strategy_rng(seed: int, seat: int) -> random.Random:
+    """The random stream of the strategy in ``seat`` (independent of the game's setup)."""
+    return random.Random(f"hansa-lab/{seed}/seat{seat}")
+
+
+@dataclass
+class GameRecord:
+    """A finished (or capped) game: enough to replay it and to report it."""
+
+    config: GameConfig
+    strategies: list[str]
+    actions: list[Action]
+    final: State
+    wall_time: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def end_reason(self) -> str:
+        return self.final.end_reason or "cap"
+
+    def result(self) -> dict[str, Any]:
+        """The summary printed by ``hansa-lab play --json``."""
+        s = self.final
+        bd = score_breakdown(s)
+        ranks = ranking(s)
+        return {
+            "board": s.board.name,
+            "edition": self.config.edition,
+            "seed": self.config.seed,
+            "end_reason": self.end_reason,
+            "n_actions": len(self.actions),
+            "n_turns": s.turn,
+            "n_rounds": s.round,
+            "winners": [p for p, r in enumerate(ranks) if r == 1],
+            "players": [
+                {
+                    "seat": p,
+                    "strategy": self.strategies[p],
+                    "total": sum(bd[p].values()),
+                    "rank": ranks[p],
+                    "breakdown": bd[p],
+                }
+                for p in range(s.n_players)
+            ],
+        }
+
+    def action_texts(self) -> list[str]:
+        return [format_action(self.final.board, a) for a in self.actions]
+
+
+def play_game(
+    config: GameConfig,
+    strategies: Sequence[str | Strategy],
+    *,
+    check: bool = False,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    on_step: Callable[[State, Action, State], None] | None = None,
+) -> GameRecord:
+    """Play one game. ``check=True`` validates every action and runs the invariant
+    checker after each one; ``on_step(before, action, after)`` sees every step (the
+    states are then kept immutable; without it the loop updates one state in place)."""
+    if len(strategies) != config.n_players:
+        raise ValueError(
+            f"{config.n_players} players need {config.n_players} strategies, "
+            f"got {len(strategies)}"
+        )
+    players = [make_strategy(s) for s in strategies]
+    rngs = [strategy_rng(config.seed, p) for p in range(config.n_players)]
+    state = new_game(config)
+    actions: list[Action] = []
+    t0 = time.perf_counter()
+    immutable = check or on_step is not None
+    while state.end_reason is None and len(actions) < max_actions:
+        legal = legal_actions(state)
+        p = state.current_player
+        try:
+            action = players[p].choose(state, legal, rngs[p])
+        except Exception as e:
+            raise StrategyError(config, p, players[p], len(actions), e, actions) from e
+        if action not in legal:
+            raise StrategyError(
+                config,
+                p,
+                players[p],
+                len(actions),
+                IllegalActionError(f"strategy returned an illegal action {action!r}"),
+                actions,
+            )
+        if immutable:
+            nxt = apply(state, action, check=False)
+            if check:
+                check_state(nxt)
+                check_transition(state, nxt)
+            if on_step is not None:
+                on_step(state, action, nxt)
+            state = nxt
+        else:
+            apply_in_place(state, action, check=False)
+        actions.append(action)
+    return GameRecord(
+        config=config,
+        strategies=[s.spec for s in players],
+        actions=actions,
+        final=state,
+        wall_time=time.perf_counter() - t0,
+    )
+
+
+class StrategyError(RuntimeError):
+    """A strategy raised or returned an illegal action; carries the game so far."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        seat: int,
+        strategy: Strategy,
+        n_actions: int,
+        error: BaseException,
+        actions: list[Action],
+    ) -> None:
+        self.config = config
+        self.seat = seat
+        self.strategy = strategy.spec
+        self.n_actions = n_actions
+        self.error = error
+        self.actions = list(actions)
+        super().__init__(
+            f"strategy {strategy.spec!r} in seat {seat} failed at action {n_actions + 1} "
+            f"of game seed {config.seed} ({config.side}, {config.n_players}p, "
+            f"{config.edition}): {type(error).__name__}: {error}"
+        )
+
+
+def replay(config: GameConfig, actions: Sequence[Action | str], *, check: bool = True) -> State:
+    """Replay a game from its configuration and actions (objects or text forms).
+
+    An illegal action raises :class:`IllegalActionError` naming its position."""
+    state = new_game(config)
+    for n, a in enumerate(actions):
+        act = parse_action(state.board, a) if isinstance(a, str) else a
+        try:
+            state = apply(state, act, check=check)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"replay step {n + 1}: {e}") from e
+    return state
+
+
+def states_of(config: GameConfig, actions: Sequence[Action]) -> list[State]:
+    """Every state of a game, from the set-up to the end (for viewers and logs)."""
+    out = [new_game(config)]
+    for a in actions:
+        out.append(apply(out[-1], a, check=False))
+    return out

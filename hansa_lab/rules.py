@@ -1,0 +1,819 @@
+"""The forward model: legal actions and applying them. It holds no state of its own.
+
+* :func:`legal_actions` lists every choice of whoever must decide now
+  (``state.current_player``), sub-decisions included: a displaced player's relocation,
+  the pieces of a Move, moving/removing opponents with a marker, placing replacement
+  markers at the end of a turn.
+* :func:`apply` returns a new state; an illegal action raises
+  :class:`~hansa_lab.actions.IllegalActionError` saying why, and the given state is
+  untouched.
+
+Pending decisions are a stack of frames inside the state (``state.pending``):
+
+====================================================  ====================================
+frame                                                  meaning
+====================================================  ====================================
+``("relocate", player, route, piece, extras)``         displaced ``piece`` (-1 once placed)
+                                                       and ``extras`` still allowed
+``("move", player, moves_left)``                       a Move action in progress
+``("move3", player, left)`` / ``("remove3", …)``       a move-3 / remove-3 marker in use
+``("place_marker", player)``                           replacement markers to place
+====================================================  ====================================
+
+>>> from hansa_lab.state import GameConfig, new_game
+>>> s = new_game(GameConfig(n_players=3, seed=1))
+>>> s2 = apply(s, Action("place", 0, 0))
+>>> s2.route_occupants(0), s.route_occupants(0)
+([0, -1, -1], [-1, -1, -1])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .actions import (
+    DEVELOP,
+    EXTRA,
+    KONTOR,
+    NONE,
+    SPECIAL,
+    USABLE_MARKERS,
+    Action,
+    IllegalActionError,
+    format_action,
+)
+from .board import ABILITIES, MERCHANT, TRADER, player_board
+from .scoring import TRACK_MAX, city_controller, connects
+from .state import EMPTY, State
+
+_PB = player_board()
+ACTIONS_VALUES: tuple[int, ...] = tuple(_PB["actions"])
+BANK_VALUES: tuple[int | None, ...] = tuple(_PB["bank"])
+BOOK_VALUES: tuple[int, ...] = tuple(_PB["book"])
+A_ACTIONS, A_BANK, A_BOOK, A_PRIVILEGE, A_KEYS = range(5)
+M_PLUS3, M_PLUS4, M_DEVELOP, M_SWAP, M_MOVE3, M_REMOVE3 = range(6)
+
+END = Action("end")
+STOP = Action("stop")
+DECLINE = Action("decline")
+MOVE = Action("move")
+
+
+# --------------------------------------------------------------------------- queries
+def income_limit(state: State, player: int) -> int | None:
+    """Tradesmen one Income action may take (None = all)."""
+    return BANK_VALUES[state.levels[player][A_BANK]]
+
+
+def free_post(state: State, r: int, piece: int) -> int:
+    """Index of the post a piece of kind ``piece`` would take on route ``r`` (-1 if none).
+
+    A merchant prefers a merchant-only post so that it does not block a trader."""
+    b = state.board
+    posts = state.posts
+    mo = b.post_merchant_only
+    best = -1
+    for i in range(b.post_start[r], b.post_start[r + 1]):
+        if posts[i] == EMPTY:
+            if mo[i]:
+                if piece == MERCHANT:
+                    return i
+            elif best < 0:
+                best = i
+    return best
+
+
+def relocation_routes(state: State, origin: int, piece: int) -> list[int]:
+    """Routes a displaced player may use: the nearest ring of routes around ``origin``
+    that has a free post for ``piece`` (adjacent routes first, then one step further)."""
+    for ring in state.board.route_rings[origin]:
+        found = [r for r in ring if free_post(state, r, piece) >= 0]
+        if found:
+            return found
+    return []
+
+
+def marker_routes(state: State) -> list[int]:
+    """Routes that may receive a replacement marker: no marker, no tradesmen, an endpoint
+    city with a vacant printed office (and not a permanent-marker or regional route)."""
+    b = state.board
+    posts, offices = state.posts, state.offices
+    out = []
+    for r, route in enumerate(b.routes):
+        if state.route_marker[r] is not None or route.permanent_marker or route.region:
+            continue
+        if any(posts[i] != EMPTY for i in range(b.post_start[r], b.post_start[r + 1])):
+            continue
+        if any(
+            offices[i] == EMPTY for c in (route.a, route.b) for i in b.city_offices(c)
+        ):
+            out.append(r)
+    return out
+
+
+def first_vacant_office(state: State, c: int) -> int:
+    b = state.board
+    offices = state.offices
+    for i in range(b.office_start[c], b.office_start[c + 1]):
+        if offices[i] == EMPTY:
+            return i
+    return -1
+
+
+# --------------------------------------------------------------------------- legal
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action of ``state.current_player`` (empty once the game is over)."""
+    if state.end_reason is not None:
+        return []
+    if state.pending:
+        frame = state.pending[-1]
+        return _PENDING_LEGAL[frame[0]](state, frame)
+    return _turn_actions(state)
+
+
+def _turn_actions(s: State) -> list[Action]:
+    p = s.active
+    b = s.board
+    acts: list[Action] = []
+    if s.actions_left > 0:
+        st, sm = s.stock_t[p], s.stock_m[p]
+        if st + sm:
+            cap = income_limit(s, p)
+            if cap is None:
+                cap = st + sm
+            for m in range(min(cap, sm) + 1):
+                for t in range(min(cap - m, st) + 1):
+                    if t + m:
+                        acts.append(Action("income", t, m))
+        sup_t, sup_m = s.supply_t[p], s.supply_m[p]
+        posts = s.posts
+        mo = b.post_merchant_only
+        ps = b.post_start
+        have = sup_t + sup_m
+        own_on_board = False
+        any_free = False
+        for r in range(b.n_routes):
+            free_any = free_t = False
+            own_all = True
+            for i in range(ps[r], ps[r + 1]):
+                o = posts[i]
+                if o == EMPTY:
+                    own_all = False
+                    free_any = True
+                    if not mo[i]:
+                        free_t = True
+                elif o >> 1 != p:
+                    own_all = False
+                    if have >= 2 + (o & 1):
+                        _displace_options(acts, i, o, sup_t, sup_m, mo[i])
+                else:
+                    own_on_board = True
+            if free_t and sup_t:
+                acts.append(Action("place", r, TRADER))
+            if free_any:
+                any_free = True
+                if sup_m:
+                    acts.append(Action("place", r, MERCHANT))
+            if own_all:
+                _establish_options(s, p, r, acts)
+        if own_on_board and any_free:
+            acts.append(MOVE)
+    if s.markers[p]:
+        _marker_options(s, p, acts)
+    acts.append(END)
+    return acts
+
+
+def _displace_options(
+    acts: list[Action], i: int, o: int, sup_t: int, sup_m: int, merchant_only: bool
+) -> None:
+    cost = 1 + (o & 1)
+    for k in (TRADER, MERCHANT):
+        if merchant_only and k == TRADER:
+            continue
+        t = sup_t - (k == TRADER)
+        m = sup_m - (k == MERCHANT)
+        if t < 0 or m < 0 or t + m < cost:
+            continue
+        for pay_m in range(max(0, cost - t), min(cost, m) + 1):
+            acts.append(Action("displace", i, k, pay_m))
+
+
+def _establish_options(s: State, p: int, r: int, acts: list[Action]) -> None:
+    b = s.board
+    route = b.routes[r]
+    occ = s.posts[b.post_start[r] : b.post_start[r + 1]]
+    has = (any(o & 1 == TRADER for o in occ), any(o & 1 == MERCHANT for o in occ))
+    priv = s.levels[p][A_PRIVILEGE]
+    acts.append(Action("establish", r, NONE))
+    ends = (route.a, route.b)
+    can_extra = "extra" in s.markers[p]
+    for e, c in enumerate(ends):
+        i = first_vacant_office(s, c)
+        if i >= 0 and b.office_colour[i] <= priv and has[b.office_shape[i]]:
+            acts.append(Action("establish", r, KONTOR, e))
+        if can_extra and b.cities[c].offices and s.offices[b.office_start[c]] != EMPTY:
+            for k in (TRADER, MERCHANT):
+                if has[k]:
+                    acts.append(Action("establish", r, EXTRA, e * 2 + k))
+    abilities = sorted({a for c in ends for a in b.cities[c].abilities})
+    for a in abilities:
+        if s.levels[p][a] < TRACK_MAX[a]:
+            acts.append(Action("establish", r, DEVELOP, a))
+    if has[MERCHANT] and _special_route(s, r):
+        for j, (_, colour) in enumerate(b.special_spaces):
+            if s.special[j] == EMPTY and colour <= priv:
+                acts.append(Action("establish", r, SPECIAL, j))
+
+
+def _special_route(s: State, r: int) -> bool:
+    b = s.board
+    if b.special_route >= 0:
+        return r == b.special_route
+    return b.special_city in b.route_cities[r]
+
+
+def _marker_options(s: State, p: int, acts: list[Action]) -> None:
+    held = set(s.markers[p])
+    if "plus3" in held:
+        acts.append(Action("marker", M_PLUS3))
+    if "plus4" in held:
+        acts.append(Action("marker", M_PLUS4))
+    if "develop" in held:
+        for a in range(len(ABILITIES)):
+            if s.levels[p][a] < TRACK_MAX[a]:
+                acts.append(Action("marker", M_DEVELOP, a))
+    if "swap" in held:
+        offices = s.offices
+        b = s.board
+        for c in range(b.n_cities):
+            for i in range(b.office_start[c], b.office_start[c + 1] - 1):
+                o1, o2 = offices[i], offices[i + 1]
+                if o1 != EMPTY and o2 != EMPTY and o1 != o2 and (o1 >> 1 == p or o2 >> 1 == p):
+                    acts.append(Action("marker", M_SWAP, i))
+    if "move3" in held or "remove3" in held:
+        opp = any(o != EMPTY and o >> 1 != p for o in s.posts)
+        if opp and "remove3" in held:
+            acts.append(Action("marker", M_REMOVE3))
+        if opp and "move3" in held and EMPTY in s.posts:
+            acts.append(Action("marker", M_MOVE3))
+
+
+def _has_usable_marker(s: State, p: int) -> bool:
+    if not s.markers[p]:
+        return False
+    acts: list[Action] = []
+    _marker_options(s, p, acts)
+    return bool(acts)
+
+
+def _relocate_legal(s: State, frame: tuple) -> list[Action]:
+    _, v, origin, piece, extras = frame
+    acts: list[Action] = []
+    if piece >= 0:
+        acts.extend(Action("relocate", r) for r in relocation_routes(s, origin, piece))
+    if extras > 0:
+        _relocate_extra_options(s, v, origin, acts)
+    if piece < 0:
+        acts.append(DECLINE)
+    return acts
+
+
+def _relocate_extra_options(s: State, v: int, origin: int, acts: list[Action]) -> None:
+    kinds: list[int]
+    if s.stock_t[v] + s.stock_m[v]:
+        kinds = [k for k, n in ((TRADER, s.stock_t[v]), (MERCHANT, s.stock_m[v])) if n]
+    elif s.supply_t[v] + s.supply_m[v]:
+        kinds = [k for k, n in ((TRADER, s.supply_t[v]), (MERCHANT, s.supply_m[v])) if n]
+    else:
+        kinds = []
+        routes = {k: relocation_routes(s, origin, k) for k in (TRADER, MERCHANT)}
+        pr = s.board.post_route
+        for i, o in enumerate(s.posts):
+            if o != EMPTY and o >> 1 == v:
+                acts.extend(
+                    Action("relocate_extra", r, -1, i) for r in routes[o & 1] if r != pr[i]
+                )
+        return
+    for k in kinds:
+        acts.extend(Action("relocate_extra", r, k) for r in relocation_routes(s, origin, k))
+
+
+def _move_legal(s: State, frame: tuple) -> list[Action]:
+    _, p, left = frame
+    return _shift_options(s, p, own=True, kind="move_piece", swaps=left >= 2)
+
+
+def _shift_options(s: State, p: int, own: bool, kind: str, swaps: bool = False) -> list[Action]:
+    b = s.board
+    posts = s.posts
+    acts: list[Action] = []
+    dest = [
+        [r for r in range(b.n_routes) if free_post(s, r, k) >= 0] for k in (TRADER, MERCHANT)
+    ]
+    pr = b.post_route
+    mine = []
+    for i, o in enumerate(posts):
+        if o != EMPTY and ((o >> 1 == p) == own):
+            mine.append(i)
+            acts.extend(Action(kind, i, r) for r in dest[o & 1] if r != pr[i])
+    if swaps:
+        mo = b.post_merchant_only
+        for x in mine:
+            for y in mine:
+                if x < y and posts[x] & 1 != posts[y] & 1 and pr[x] != pr[y]:
+                    t_post = y if posts[x] & 1 == TRADER else x
+                    if not mo[t_post]:
+                        acts.append(Action("swap", x, y))
+    acts.append(STOP)
+    return acts
+
+
+def _move3_legal(s: State, frame: tuple) -> list[Action]:
+    return _shift_options(s, frame[1], own=False, kind="shift")
+
+
+def _remove3_legal(s: State, frame: tuple) -> list[Action]:
+    p = frame[1]
+    acts = [Action("remove", i) for i, o in enumerate(s.posts) if o != EMPTY and o >> 1 != p]
+    acts.append(STOP)
+    return acts
+
+
+def _place_marker_legal(s: State, frame: tuple) -> list[Action]:
+    return [Action("place_marker", r) for r in marker_routes(s)]
+
+
+_PENDING_LEGAL: dict[str, Callable[[State, tuple], list[Action]]] = {
+    "relocate": _relocate_legal,
+    "move": _move_legal,
+    "move3": _move3_legal,
+    "remove3": _remove3_legal,
+    "place_marker": _place_marker_legal,
+}
+
+
+# --------------------------------------------------------------------------- apply
+def apply(state: State, action: Action, *, check: bool = True) -> State:
+    """Return the state after ``action``. ``state`` itself is never modified.
+
+    With ``check=False`` the caller promises that ``action`` came from
+    :func:`legal_actions` of this very state (the simulation loop does)."""
+    if check:
+        validate(state, action)
+    s = state.clone()
+    _apply_in_place(s, action)
+    return s
+
+
+def apply_in_place(state: State, action: Action, *, check: bool = True) -> None:
+    """Like :func:`apply` but mutates ``state`` (for fast loops that keep no history).
+    An illegal action raises before anything changes."""
+    if check:
+        validate(state, action)
+    state.events = []
+    _apply_in_place(state, action)
+
+
+def validate(state: State, action: Action) -> None:
+    """Raise :class:`IllegalActionError` with the reason unless ``action`` is legal."""
+    if not isinstance(action, Action):
+        raise IllegalActionError(f"not an Action: {action!r}")
+    if action not in legal_actions(state):
+        raise IllegalActionError(explain_illegal(state, action))
+
+
+def _apply_in_place(s: State, action: Action) -> None:
+    _HANDLERS[action.kind](s, action)
+    s.n_actions += 1
+    _settle(s)
+
+
+def _log(s: State, *event: object) -> None:
+    s.events.append(event)
+
+
+def _to_route(s: State, r: int, occupant: int) -> None:
+    i = free_post(s, r, occupant & 1)
+    s.posts[i] = occupant
+
+
+def _do_income(s: State, a: Action) -> None:
+    p = s.active
+    s.stock_t[p] -= a.a
+    s.stock_m[p] -= a.b
+    s.supply_t[p] += a.a
+    s.supply_m[p] += a.b
+    s.actions_left -= 1
+
+
+def _take_from_supply(s: State, p: int, k: int, n: int = 1) -> None:
+    if k == TRADER:
+        s.supply_t[p] -= n
+    else:
+        s.supply_m[p] -= n
+
+
+def _do_place(s: State, a: Action) -> None:
+    p = s.active
+    _take_from_supply(s, p, a.b)
+    _to_route(s, a.a, p * 2 + a.b)
+    s.actions_left -= 1
+
+
+def _do_displace(s: State, a: Action) -> None:
+    p = s.active
+    i, k, pay_m = a.a, a.b, a.c
+    victim = s.posts[i]
+    cost = 1 + (victim & 1)
+    _take_from_supply(s, p, k)
+    s.posts[i] = p * 2 + k
+    s.supply_m[p] -= pay_m
+    s.stock_m[p] += pay_m
+    s.supply_t[p] -= cost - pay_m
+    s.stock_t[p] += cost - pay_m
+    s.actions_left -= 1
+    r = s.board.post_route[i]
+    _log(s, "displace", p, victim >> 1, r, victim & 1)
+    s.pending = (*s.pending, ("relocate", victim >> 1, r, victim & 1, cost))
+
+
+def _do_move(s: State, a: Action) -> None:
+    s.actions_left -= 1
+    s.pending = (*s.pending, ("move", s.active, BOOK_VALUES[s.levels[s.active][A_BOOK]]))
+
+
+def _spend(s: State, n: int) -> None:
+    f = s.pending[-1]
+    s.pending = (*s.pending[:-1], (*f[:2], f[2] - n))
+
+
+def _do_move_piece(s: State, a: Action) -> None:
+    o = s.posts[a.a]
+    s.posts[a.a] = EMPTY
+    _to_route(s, a.b, o)
+    _spend(s, 1)
+
+
+def _do_swap(s: State, a: Action) -> None:
+    s.posts[a.a], s.posts[a.b] = s.posts[a.b], s.posts[a.a]
+    _spend(s, 2)
+
+
+def _do_shift(s: State, a: Action) -> None:
+    o = s.posts[a.a]
+    s.posts[a.a] = EMPTY
+    _to_route(s, a.b, o)
+    _spend(s, 1)
+
+
+def _do_remove(s: State, a: Action) -> None:
+    o = s.posts[a.a]
+    s.posts[a.a] = EMPTY
+    if o & 1:
+        s.supply_m[o >> 1] += 1
+    else:
+        s.supply_t[o >> 1] += 1
+    _spend(s, 1)
+
+
+def _do_stop(s: State, a: Action) -> None:
+    s.pending = s.pending[:-1]
+
+
+def _do_relocate(s: State, a: Action) -> None:
+    _, v, origin, piece, extras = s.pending[-1]
+    _to_route(s, a.a, v * 2 + piece)
+    s.pending = (*s.pending[:-1], ("relocate", v, origin, -1, extras))
+
+
+def _do_relocate_extra(s: State, a: Action) -> None:
+    _, v, origin, piece, extras = s.pending[-1]
+    if a.c >= 0:
+        k = s.posts[a.c] & 1
+        s.posts[a.c] = EMPTY
+    else:
+        k = a.b
+        from_stock = s.stock_t[v] + s.stock_m[v] > 0
+        counts = (s.stock_t, s.stock_m) if from_stock else (s.supply_t, s.supply_m)
+        counts[k][v] -= 1
+    _to_route(s, a.a, v * 2 + k)
+    s.pending = (*s.pending[:-1], ("relocate", v, origin, piece, extras - 1))
+
+
+def _do_decline(s: State, a: Action) -> None:
+    f = s.pending[-1]
+    s.pending = (*s.pending[:-1], (*f[:4], 0))
+
+
+def develop(s: State, p: int, ability: int) -> None:
+    """Develop an ability: uncover the next space, its piece goes to the personal supply."""
+    old = s.levels[p][ability]
+    s.levels[p][ability] = old + 1
+    if ability == A_BOOK:
+        s.supply_m[p] += 1
+    else:
+        s.supply_t[p] += 1
+    if ability == A_ACTIONS and p == s.active:
+        s.actions_left += ACTIONS_VALUES[old + 1] - ACTIONS_VALUES[old]
+    _log(s, "develop", p, ABILITIES[ability], old + 1)
+
+
+def _score(s: State, p: int, points: int, cause: str) -> None:
+    if points:
+        s.prestige[p] += points
+        _log(s, "prestige", p, points, cause)
+
+
+def _kontor_placed(s: State, p: int, c: int) -> None:
+    """After a new Kontor of ``p`` in city ``c``: the East-West connection (7/4/2)."""
+    b = s.board
+    ew = s.east_west
+    if p not in ew and len(ew) < len(b.east_west_points):
+        a, z = b.east_west
+        if connects(s, p, a, z):
+            _score(s, p, b.east_west_points[len(ew)], "east_west")
+            s.east_west = (*ew, p)
+            _log(s, "east_west", p, len(ew) + 1)
+
+
+def _do_establish(s: State, a: Action) -> None:
+    p = s.active
+    b = s.board
+    r, reward, arg = a.a, a.b, a.c
+    route = b.routes[r]
+    s.actions_left -= 1
+    _log(s, "establish", p, r)
+    # 1. control prestige for each endpoint city
+    for c in (route.a, route.b):
+        ctrl = city_controller(s, c)
+        if ctrl >= 0:
+            _score(s, ctrl, 1, "control")
+    # 2. bonus marker and its replacement
+    m = s.route_marker[r]
+    if m is not None:
+        s.route_marker[r] = None
+        s.markers[p] = (*s.markers[p], m)
+        _log(s, "marker_taken", p, m, r)
+        if s.bag:
+            s.drawn = (*s.drawn, s.bag[0])
+            s.bag = s.bag[1:]
+        else:
+            s.end_after_action = "markers"
+    # 3. the reward, then everything else returns to the general stock
+    lo, hi = b.post_start[r], b.post_start[r + 1]
+    pieces = [s.posts[i] & 1 for i in range(lo, hi)]
+    for i in range(lo, hi):
+        s.posts[i] = EMPTY
+    if reward == KONTOR:
+        c = (route.a, route.b)[arg]
+        i = first_vacant_office(s, c)
+        k = b.office_shape[i]
+        pieces.remove(k)
+        s.offices[i] = p * 2 + k
+        _log(s, "kontor", p, c, i - b.office_start[c])
+        _score(s, p, b.office_coin[i], "coin")
+        if i == b.office_start[c + 1] - 1:
+            s.completed += 1
+            _log(s, "city_completed", c)
+        _kontor_placed(s, p, c)
+    elif reward == EXTRA:
+        c = (route.a, route.b)[arg >> 1]
+        k = arg & 1
+        pieces.remove(k)
+        s.extras[c] = (p * 2 + k, *s.extras[c])
+        _use_marker(s, p, "extra")
+        _log(s, "kontor", p, c, -len(s.extras[c]))
+        _kontor_placed(s, p, c)
+    elif reward == DEVELOP:
+        develop(s, p, arg)
+    elif reward == SPECIAL:
+        pieces.remove(MERCHANT)
+        s.special[arg] = p * 2 + MERCHANT
+        _log(s, "special", p, arg, s.special_points[arg])
+    n_m = sum(pieces)
+    s.stock_m[p] += n_m
+    s.stock_t[p] += len(pieces) - n_m
+    _check_end(s)
+
+
+def _check_end(s: State) -> None:
+    limit = s.config.option("prestige_to_end")
+    reason = None
+    if max(s.prestige) >= limit:
+        reason = "prestige"
+    elif s.end_after_action:
+        reason = s.end_after_action
+    elif s.completed >= s.board.completed_cities_to_end:
+        reason = "cities"
+    if reason:
+        s.end_reason = reason
+        _log(s, "game_end", reason)
+
+
+def _use_marker(s: State, p: int, kind: str) -> None:
+    held = list(s.markers[p])
+    held.remove(kind)
+    s.markers[p] = tuple(held)
+    s.markers_used[p] = (*s.markers_used[p], kind)
+    _log(s, "marker_used", p, kind)
+
+
+def _do_marker(s: State, a: Action) -> None:
+    p = s.active
+    kind = USABLE_MARKERS[a.a]
+    _use_marker(s, p, kind)
+    if a.a == M_PLUS3:
+        s.actions_left += 3
+    elif a.a == M_PLUS4:
+        s.actions_left += 4
+    elif a.a == M_DEVELOP:
+        develop(s, p, a.b)
+    elif a.a == M_SWAP:
+        i = a.b
+        s.offices[i], s.offices[i + 1] = s.offices[i + 1], s.offices[i]
+    elif a.a == M_MOVE3:
+        s.pending = (*s.pending, ("move3", p, 3))
+    elif a.a == M_REMOVE3:
+        s.pending = (*s.pending, ("remove3", p, 3))
+
+
+def _do_place_marker(s: State, a: Action) -> None:
+    m = s.drawn[0]
+    s.route_marker[a.a] = m
+    s.drawn = s.drawn[1:]
+    _log(s, "marker_placed", s.active, m, a.a)
+
+
+def _do_end(s: State, a: Action) -> None:
+    _end_turn(s)
+
+
+def _end_turn(s: State) -> None:
+    s.actions_left = 0
+    if s.drawn:
+        s.pending = (*s.pending, ("place_marker", s.active))
+    else:
+        _next_player(s)
+
+
+def _next_player(s: State) -> None:
+    s.active = (s.active + 1) % s.n_players
+    if s.active == 0:
+        s.round += 1
+    s.turn += 1
+    s.actions_left = ACTIONS_VALUES[s.levels[s.active][A_ACTIONS]]
+
+
+def _settle(s: State) -> None:
+    """Resolve what needs no decision: finished or impossible pending decisions, and the
+    end of a turn when the active player has no actions and no usable marker left."""
+    while True:
+        if s.end_reason is not None:
+            s.pending = ()
+            return
+        if s.pending:
+            f = s.pending[-1]
+            kind = f[0]
+            if kind == "relocate":
+                _, v, origin, piece, extras = f
+                if piece >= 0 and not relocation_routes(s, origin, piece):
+                    # nowhere on the board to go: the piece returns to the general stock
+                    if piece == MERCHANT:
+                        s.stock_m[v] += 1
+                    else:
+                        s.stock_t[v] += 1
+                    piece = -1
+                if extras > 0:
+                    opts: list[Action] = []
+                    _relocate_extra_options(s, v, origin, opts)
+                    if not opts:
+                        extras = 0
+                if piece < 0 and extras == 0:
+                    s.pending = s.pending[:-1]
+                    continue
+                s.pending = (*s.pending[:-1], ("relocate", v, origin, piece, extras))
+                return
+            if kind == "place_marker":
+                if not s.drawn:
+                    s.pending = s.pending[:-1]
+                    _next_player(s)
+                    continue
+                if not marker_routes(s):
+                    _log(s, "marker_discarded", s.active, s.drawn[0])
+                    s.drawn = s.drawn[1:]
+                    continue
+                return
+            if f[2] <= 0:  # move / move3 / remove3 used up
+                s.pending = s.pending[:-1]
+                continue
+            return
+        if s.actions_left <= 0 and not _has_usable_marker(s, s.active):
+            _end_turn(s)
+            continue
+        return
+
+
+_HANDLERS: dict[str, Callable[[State, Action], None]] = {
+    "income": _do_income,
+    "place": _do_place,
+    "displace": _do_displace,
+    "move": _do_move,
+    "move_piece": _do_move_piece,
+    "swap": _do_swap,
+    "shift": _do_shift,
+    "remove": _do_remove,
+    "stop": _do_stop,
+    "relocate": _do_relocate,
+    "relocate_extra": _do_relocate_extra,
+    "decline": _do_decline,
+    "establish": _do_establish,
+    "marker": _do_marker,
+    "place_marker": _do_place_marker,
+    "end": _do_end,
+}
+
+_CONTEXT = {
+    "relocate": ("relocate", "relocate_extra", "decline"),
+    "move": ("move_piece", "swap", "stop"),
+    "move3": ("shift", "stop"),
+    "remove3": ("remove", "stop"),
+    "place_marker": ("place_marker",),
+}
+_TURN_KINDS = ("income", "place", "displace", "move", "establish", "marker", "end")
+
+
+def explain_illegal(state: State, action: Action) -> str:
+    """A sentence saying why ``action`` is not legal in ``state``."""
+    try:
+        text = format_action(state.board, action)
+    except (ValueError, IndexError, KeyError, TypeError):
+        text = repr(action)
+    where = (
+        f"{state.board.name} seed {state.config.seed}, round {state.round}, "
+        f"turn {state.turn}, action {state.n_actions + 1}"
+    )
+    head = f"illegal action {text!r} ({where}): "
+    if state.end_reason is not None:
+        return head + f"the game is over ({state.end_reason})"
+    if action.kind not in _HANDLERS:
+        return head + f"unknown action kind {action.kind!r}"
+    p = state.current_player
+    if state.pending:
+        frame = state.pending[-1]
+        allowed = _CONTEXT[frame[0]]
+        if action.kind not in allowed:
+            return head + (
+                f"player {p} must first resolve a pending {frame[0]!r} decision "
+                f"(allowed: {', '.join(allowed)})"
+            )
+    elif action.kind not in _TURN_KINDS:
+        return head + f"{action.kind!r} is only a sub-decision; nothing is pending"
+    reason = _specific_reason(state, p, action)
+    return head + (reason or "not among the legal actions of this position")
+
+
+def _specific_reason(s: State, p: int, a: Action) -> str | None:
+    b = s.board
+    k = a.kind
+    needs_action = k in ("income", "place", "displace", "move", "establish")
+    if needs_action and s.actions_left <= 0:
+        return f"player {p} has no actions left this turn"
+    if k == "income":
+        limit = income_limit(s, p)
+        if a.a < 0 or a.b < 0 or a.a + a.b == 0:
+            return "income must take at least one tradesman"
+        if a.a > s.stock_t[p] or a.b > s.stock_m[p]:
+            return f"general stock holds only {s.stock_t[p]} traders, {s.stock_m[p]} merchants"
+        if limit is not None and a.a + a.b > limit:
+            return f"income is limited to {limit} tradesmen (Bank)"
+    if k in ("place", "displace"):
+        supply = (s.supply_t[p], s.supply_m[p])
+        piece = a.b
+        if piece not in (TRADER, MERCHANT) or supply[piece] == 0:
+            return "no such piece in the personal supply"
+    if k == "place" and (not 0 <= a.a < b.n_routes or free_post(s, a.a, a.b) < 0):
+        return "that route has no free post for this piece"
+    if k == "displace":
+        if not 0 <= a.a < b.n_posts or s.posts[a.a] == EMPTY:
+            return "that post is empty: nothing to displace"
+        if s.posts[a.a] >> 1 == p:
+            return "you cannot displace your own piece"
+        return "the personal supply cannot pay the displacement in full"
+    if k == "establish":
+        if not 0 <= a.a < b.n_routes:
+            return "no such route"
+        occ = s.route_occupants(a.a)
+        if any(o == EMPTY or o >> 1 != p for o in occ):
+            return f"route r{a.a} is not fully occupied by player {p}'s tradesmen"
+        if a.b == EXTRA and "extra" not in s.markers[p]:
+            return "an extra Kontor needs an unused extra-Kontor marker"
+        return "that reward is not available (office colour/shape, Privilege, ability level)"
+    if k == "marker":
+        if not 0 <= a.a < len(USABLE_MARKERS) or USABLE_MARKERS[a.a] not in s.markers[p]:
+            return "player does not hold an unused marker of that kind"
+    if k == "relocate" and s.pending and s.pending[-1][3] < 0:
+        return "the displaced piece has already been placed"
+    if k in ("relocate", "relocate_extra"):
+        return "relocation must use the nearest routes with a free post (adjacent first)"
+    return None

@@ -1,0 +1,115 @@
+"""The strategy interface and the registry that maps names to strategies.
+
+A strategy never touches the real state: it receives the current state (which it must
+not modify), the list of legal actions and its own random stream, and returns one of
+the legal actions. Tunable weights are constructor keyword arguments, so a spec like
+``"greedy:depth=1"`` or a dict in an experiment file can set them by name.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from ..actions import Action
+from ..state import State
+
+_REGISTRY: dict[str, type[Strategy]] = {}
+
+
+class Strategy:
+    """Base class: subclasses set ``name`` and implement :meth:`choose`."""
+
+    name: ClassVar[str] = "strategy"
+
+    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        raise NotImplementedError
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The strategy's parameters (constructor arguments) with their current values."""
+        sig = inspect.signature(type(self).__init__)
+        return {k: getattr(self, k) for k in sig.parameters if k != "self"}
+
+    @property
+    def spec(self) -> str:
+        """Text that rebuilds this strategy with :func:`make_strategy`."""
+        defaults = {
+            k: p.default for k, p in inspect.signature(type(self).__init__).parameters.items()
+        }
+        changed = {k: v for k, v in self.params.items() if defaults.get(k) != v}
+        if not changed:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in sorted(changed.items()))
+
+    def __repr__(self) -> str:
+        return f"<strategy {self.spec}>"
+
+
+def register(name: str) -> Callable[[type[Strategy]], type[Strategy]]:
+    """Class decorator adding a strategy to the registry under ``name``."""
+
+    def deco(cls: type[Strategy]) -> type[Strategy]:
+        if name in _REGISTRY:
+            raise ValueError(f"strategy {name!r} is already registered")
+        cls.name = name
+        _REGISTRY[name] = cls
+        return cls
+
+    return deco
+
+
+def registry() -> dict[str, type[Strategy]]:
+    return dict(_REGISTRY)
+
+
+def _convert(value: str, default: Any) -> Any:
+    if isinstance(default, bool):
+        if value.lower() in ("1", "true", "yes"):
+            return True
+        if value.lower() in ("0", "false", "no"):
+            return False
+        raise ValueError(f"expected true/false, got {value!r}")
+    if isinstance(default, int):
+        return int(value)
+    if isinstance(default, float):
+        return float(value)
+    return value
+
+
+def parse_strategy_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"name:key=value,key=value"`` into the name and raw parameters."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise ValueError(f"strategy {spec!r}: parameter {item!r} is not key=value")
+            params[key.strip()] = value.strip()
+    return name, params
+
+
+def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
+    """Build a strategy from a spec string (``"greedy:depth=1"``) or pass one through.
+    Unknown names or parameters raise ``ValueError`` naming them."""
+    if isinstance(spec, Strategy):
+        return spec
+    name, raw = parse_strategy_spec(spec)
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(_REGISTRY))}")
+    cls = _REGISTRY[name]
+    sig = inspect.signature(cls.__init__)
+    accepted = {k: p.default for k, p in sig.parameters.items() if k != "self"}
+    kwargs: dict[str, Any] = {}
+    for key, value in {**raw, **params}.items():
+        if key not in accepted:
+            known = ", ".join(accepted) or "none"
+            raise ValueError(f"strategy {name!r} has no parameter {key!r} (parameters: {known})")
+        try:
+            kwargs[key] = _convert(value, accepted[key]) if isinstance(value, str) else value
+        except ValueError as e:
+            raise ValueError(f"strategy {name!r} parameter {key!r}: {e}") from e
+    return cls(**kwargs)

@@ -1,0 +1,58 @@
+"""The baseline ``random`` policy.
+
+Uniform over the legal actions, with three documented biases that make random games
+end by a rule (prestige, markers or cities) instead of shuffling pieces forever:
+
+1. a completed route is always established, with a reward when one is available;
+2. ``end`` (forfeiting remaining actions) is chosen only when nothing else is legal;
+3. inside a Move, a piece goes preferably to a route where its owner already has more
+   pieces than on the route it leaves (so routes fill up and get established).
+
+Each bias can be switched off by parameter, e.g. ``random:establish=false``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import NONE, Action
+from ..state import EMPTY, State
+from .base import Strategy, register
+
+
+@register("random")
+class RandomStrategy(Strategy):
+    def __init__(self, establish: bool = True, gather: bool = True) -> None:
+        self.establish = establish
+        self.gather = gather
+
+    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        if self.establish:
+            est = [a for a in legal if a.kind == "establish"]
+            if est:
+                rewarded = [a for a in est if a.b != NONE]
+                return rng.choice(rewarded or est)
+        if self.gather and legal[0].kind in ("move_piece", "swap", "stop"):
+            moves = _gathering_moves(state, legal)
+            if moves:
+                return rng.choice(moves)
+        if len(legal) > 1 and legal[-1].kind == "end":
+            return legal[rng.randrange(len(legal) - 1)]
+        return rng.choice(legal)
+
+
+def _gathering_moves(state: State, legal: list[Action]) -> list[Action]:
+    p = state.current_player
+    b = state.board
+    posts = state.posts
+    ps = b.post_start
+    own = [0] * b.n_routes
+    for i, o in enumerate(posts):
+        if o != EMPTY and o >> 1 == p:
+            own[b.post_route[i]] += 1
+    return [
+        a
+        for a in legal
+        if a.kind == "move_piece" and own[a.b] >= own[b.post_route[a.a]] and own[a.b] > 0
+        and ps[a.b + 1] - ps[a.b] > own[a.b]
+    ]
