@@ -42,7 +42,7 @@ from .actions import (
     IllegalActionError,
     format_action,
 )
-from .board import ABILITIES, MERCHANT, TRADER, player_board
+from .board import ABILITIES, MERCHANT, TRADER, Board, player_board
 from .scoring import TRACK_MAX, city_controller, connects
 from .state import EMPTY, State
 
@@ -141,47 +141,67 @@ def _turn_actions(s: State) -> list[Action]:
             cap = income_limit(s, p)
             if cap is None:
                 cap = st + sm
+            income = _INCOME
             for m in range(min(cap, sm) + 1):
-                for t in range(min(cap - m, st) + 1):
-                    if t + m:
-                        acts.append(Action("income", t, m))
+                row = income[m]
+                acts.extend(row[t] for t in range(1 if m == 0 else 0, min(cap - m, st) + 1))
         sup_t, sup_m = s.supply_t[p], s.supply_m[p]
         posts = s.posts
         mo = b.post_merchant_only
         ps = b.post_start
+        place = _place_table(b)
         have = sup_t + sup_m
         own_on_board = False
         any_free = False
+        mine = (2 * p, 2 * p + 1)
         for r in range(b.n_routes):
-            free_any = free_t = False
-            own_all = True
-            for i in range(ps[r], ps[r + 1]):
-                o = posts[i]
-                if o == EMPTY:
-                    own_all = False
-                    free_any = True
-                    if not mo[i]:
-                        free_t = True
-                elif o >> 1 != p:
-                    own_all = False
-                    if have >= 2 + (o & 1):
-                        _displace_options(acts, i, o, sup_t, sup_m, mo[i])
-                else:
-                    own_on_board = True
-            if free_t and sup_t:
-                acts.append(Action("place", r, TRADER))
-            if free_any:
+            lo, hi = ps[r], ps[r + 1]
+            occ = posts[lo:hi]
+            n_free = occ.count(EMPTY)
+            if n_free == hi - lo:  # empty route
                 any_free = True
+                if sup_t and not b.routes[r].merchant_only:
+                    acts.append(place[r][TRADER])
                 if sup_m:
-                    acts.append(Action("place", r, MERCHANT))
-            if own_all:
-                _establish_options(s, p, r, acts)
+                    acts.append(place[r][MERCHANT])
+                continue
+            n_own = occ.count(mine[0]) + occ.count(mine[1])
+            if n_own:
+                own_on_board = True
+                if n_own == hi - lo:
+                    _establish_options(s, p, r, acts)
+                    continue
+            if n_own + n_free < hi - lo and have >= 2:
+                for i in range(lo, hi):
+                    o = posts[i]
+                    if o != EMPTY and o >> 1 != p and have >= 2 + (o & 1):
+                        _displace_options(acts, i, o, sup_t, sup_m, mo[i])
+            if n_free:
+                any_free = True
+                if sup_t and any(posts[i] == EMPTY and not mo[i] for i in range(lo, hi)):
+                    acts.append(place[r][TRADER])
+                if sup_m:
+                    acts.append(place[r][MERCHANT])
         if own_on_board and any_free:
             acts.append(MOVE)
     if s.markers[p]:
         _marker_options(s, p, acts)
     acts.append(END)
     return acts
+
+
+_INCOME = [[Action("income", t, m) for t in range(32)] for m in range(5)]
+_PLACE: dict[str, list[tuple[Action, Action]]] = {}
+
+
+def _place_table(b: Board) -> list[tuple[Action, Action]]:
+    key = b.name + "/" + b.variant
+    table = _PLACE.get(key)
+    if table is None:
+        table = [(Action("place", r, TRADER), Action("place", r, MERCHANT)) for r in
+                 range(b.n_routes)]
+        _PLACE[key] = table
+    return table
 
 
 def _displace_options(
@@ -304,19 +324,39 @@ def _move_legal(s: State, frame: tuple) -> list[Action]:
     return _shift_options(s, p, own=True, kind="move_piece", swaps=left >= 2)
 
 
+def free_routes(s: State) -> tuple[list[int], list[int]]:
+    """Routes with a free post for a trader, and for a merchant (one pass over posts)."""
+    b = s.board
+    posts = s.posts
+    mo = b.post_merchant_only
+    pr = b.post_route
+    for_t = [False] * b.n_routes
+    for_m = [False] * b.n_routes
+    for i, o in enumerate(posts):
+        if o == EMPTY:
+            for_m[pr[i]] = True
+            if not mo[i]:
+                for_t[pr[i]] = True
+    return (
+        [r for r, f in enumerate(for_t) if f],
+        [r for r, f in enumerate(for_m) if f],
+    )
+
+
 def _shift_options(s: State, p: int, own: bool, kind: str, swaps: bool = False) -> list[Action]:
     b = s.board
     posts = s.posts
     acts: list[Action] = []
-    dest = [
-        [r for r in range(b.n_routes) if free_post(s, r, k) >= 0] for k in (TRADER, MERCHANT)
-    ]
+    dest = free_routes(s)
+    table = _action_table(b, kind)
     pr = b.post_route
     mine = []
     for i, o in enumerate(posts):
         if o != EMPTY and ((o >> 1 == p) == own):
             mine.append(i)
-            acts.extend(Action(kind, i, r) for r in dest[o & 1] if r != pr[i])
+            row = table[i]
+            here = pr[i]
+            acts.extend([row[r] for r in dest[o & 1] if r != here])
     if swaps:
         mo = b.post_merchant_only
         for x in mine:
@@ -327,6 +367,19 @@ def _shift_options(s: State, p: int, own: bool, kind: str, swaps: bool = False) 
                         acts.append(Action("swap", x, y))
     acts.append(STOP)
     return acts
+
+
+_TABLES: dict[tuple[str, str], list[list[Action]]] = {}
+
+
+def _action_table(b: Board, kind: str) -> list[list[Action]]:
+    """Prebuilt ``Action(kind, post, route)`` values for every post and route (speed)."""
+    key = (b.name + "/" + b.variant, kind)
+    table = _TABLES.get(key)
+    if table is None:
+        table = [[Action(kind, i, r) for r in range(b.n_routes)] for i in range(b.n_posts)]
+        _TABLES[key] = table
+    return table
 
 
 def _move3_legal(s: State, frame: tuple) -> list[Action]:

@@ -1,0 +1,43 @@
+"""Every action's text form parses back to the same action; bad text is rejected."""
+
+from __future__ import annotations
+
+import pytest
+
+from hansa_lab.actions import ActionParseError, format_action, parse_action
+from hansa_lab.board import load_board
+from hansa_lab.game import play_game
+from hansa_lab.rules import legal_actions
+from hansa_lab.state import GameConfig
+
+
+@pytest.mark.parametrize("n,edition", [(3, "bigbox"), (4, "original"), (5, "bigbox")])
+def test_every_legal_action_round_trips(n, edition):
+    seen: set[str] = set()
+
+    def on_step(before, action, after):
+        for a in legal_actions(before):
+            text = format_action(before.board, a)
+            assert parse_action(before.board, text) == a, text
+            seen.add(a.kind)
+
+    play_game(GameConfig(n, edition=edition, seed=n), ["random"] * n, on_step=on_step)
+    assert {"income", "place", "displace", "move", "establish", "end"} <= seen
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "fly r1", "place r99 trader", "place r1 knight", "displace r1.9 trader pay 0",
+     "establish r1 kontor Atlantis", "marker swap Hamburg 9", "income x 1"],
+)
+def test_bad_text_is_rejected_with_a_message(text):
+    with pytest.raises(ActionParseError) as e:
+        parse_action(load_board("base_3p"), text)
+    assert str(e.value)
+
+
+def test_repr_is_pasteable():
+    from hansa_lab.actions import Action
+
+    a = parse_action(load_board("base_3p"), "establish r5 develop keys")
+    assert eval(repr(a), {"Action": Action}) == a

@@ -1,0 +1,128 @@
+"""Random-play conformance: invariants after every action, every listed legal action
+applies, same seed same game, states survive pickling, games end by a rule.
+
+The fast tier runs a few dozen games; the ``slow`` tier runs 2,000 (still in CI).
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections import Counter
+
+import pytest
+
+from hansa_lab.game import play_game, replay
+from hansa_lab.invariants import check_state, check_transition
+from hansa_lab.rules import apply, legal_actions
+from hansa_lab.state import GameConfig, new_game
+
+COMBOS = [(n, ed) for n in (3, 4, 5) for ed in ("bigbox", "original")]
+
+
+def _config(i: int, offset: int = 0) -> GameConfig:
+    n, ed = COMBOS[i % len(COMBOS)]
+    return GameConfig(n_players=n, edition=ed, seed=offset + i)
+
+
+def _conformance_game(config: GameConfig, all_legal: bool, sample: int) -> str:
+    """Play with the random policy; check invariants after every action, and that
+    every (or a sample of) listed legal actions applies cleanly."""
+    rng = random.Random(config.seed)
+    steps: list = []
+
+    def on_step(before, action, after):
+        check_state(after)
+        check_transition(before, after)
+        legal = legal_actions(before)
+        assert action in legal
+        others = legal if all_legal else rng.sample(legal, min(sample, len(legal)))
+        for a in others:
+            nxt = apply(before, a)
+            check_state(nxt)
+            check_transition(before, nxt)
+            if nxt.end_reason is None:
+                assert legal_actions(nxt), f"no legal action after {a} but game not over"
+        steps.append(action)
+
+    rec = play_game(config, ["random"] * config.n_players, on_step=on_step)
+    assert len(steps) == len(rec.actions)
+    return rec.end_reason
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_every_legal_action_applies(i):
+    assert _conformance_game(_config(i, 100), all_legal=True, sample=0) in (
+        "prestige", "markers", "cities"
+    )
+
+
+@pytest.mark.parametrize("i", range(24))
+def test_random_play_invariants(i):
+    assert _conformance_game(_config(i, 1000), all_legal=False, sample=3) != "cap"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(20))
+def test_random_play_2000_games(chunk):
+    """2,000 seeded games over 3-5 players and both editions (100 per chunk); at least
+    99% must end by a rule end condition; capped games are counted, not dropped."""
+    reasons: Counter[str] = Counter()
+    for i in range(100):
+        cfg = _config(chunk * 100 + i, 10_000)
+        reasons[_conformance_game(cfg, all_legal=False, sample=1)] += 1
+    assert sum(reasons.values()) == 100
+    assert reasons["cap"] <= 1, reasons
+
+
+def test_same_seed_same_game():
+    for i in range(6):
+        cfg = _config(i, 50)
+        a = play_game(cfg, ["random"] * cfg.n_players)
+        b = play_game(cfg, ["random"] * cfg.n_players)
+        assert a.actions == b.actions
+        assert a.final == b.final
+        assert replay(cfg, a.actions) == a.final
+        assert replay(cfg, a.action_texts()) == a.final
+
+
+def test_different_seeds_differ():
+    a = play_game(GameConfig(3, seed=1), ["random"] * 3)
+    b = play_game(GameConfig(3, seed=2), ["random"] * 3)
+    assert a.actions != b.actions
+
+
+def test_setup_is_a_function_of_the_seed():
+    assert new_game(GameConfig(4, seed=9)) == new_game(GameConfig(4, seed=9))
+    layouts = {tuple(new_game(GameConfig(4, seed=s)).route_marker) for s in range(30)}
+    assert len(layouts) == 6  # 3 start markers on 3 taverns: every permutation occurs
+    bags = {new_game(GameConfig(4, seed=s)).bag for s in range(30)}
+    assert len(bags) > 20
+
+
+def test_states_survive_pickling_and_are_small():
+    cfg = GameConfig(5, seed=77)
+    sizes = []
+
+    def on_step(before, action, after):
+        if after.n_actions % 25 == 0 or after.is_over:
+            blob = pickle.dumps(after)
+            sizes.append(len(blob))
+            back = pickle.loads(blob)
+            assert back == after
+            assert legal_actions(back) == legal_actions(after)
+            check_state(back)
+
+    play_game(cfg, ["random"] * 5, on_step=on_step)
+    assert sizes and max(sizes) < 20_000
+
+
+def test_apply_never_mutates_its_input():
+    cfg = GameConfig(4, seed=3)
+    rec = play_game(cfg, ["random"] * 4, max_actions=150)
+    state = new_game(cfg)
+    for a in rec.actions:
+        before = pickle.dumps(state)
+        nxt = apply(state, a)
+        assert pickle.dumps(state) == before
+        state = nxt
