@@ -247,7 +247,9 @@ def load_board(name: str, variant: str = "primary") -> Board:
     for i, r in enumerate(raw["routes"]):
         for end in ("a", "b"):
             if r[end] not in city_index:
-                raise BoardDataError(f"{where(f'route {i} field {end!r}')}: unknown city {r[end]!r}")
+                raise BoardDataError(
+                    f"{where(f'route {i} field {end!r}')}: unknown city {r[end]!r}"
+                )
         if not 1 <= r["posts"] <= 6:
             raise BoardDataError(f"{where(f'route {i} posts')}: {r['posts']} posts")
         mo = tuple(r.get("merchant_only_posts", ()))

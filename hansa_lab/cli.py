@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .board import BOARD_FAMILIES, BOARD_SIDES
 from .state import EDITIONS, GameConfig
@@ -15,7 +15,7 @@ class CliError(Exception):
     """A bad command-line argument (the message names it)."""
 
 
-def _positive_int(name: str):  # type: ignore[no-untyped-def]
+def _positive_int(name: str) -> Callable[[str], int]:
     def conv(text: str) -> int:
         try:
             v = int(text)

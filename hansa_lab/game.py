@@ -83,10 +83,14 @@ def play_game(
     check: bool = False,
     max_actions: int = DEFAULT_MAX_ACTIONS,
     on_step: Callable[[State, Action, State], None] | None = None,
+    observer: Callable[[State, int, str, int], None] | None = None,
 ) -> GameRecord:
     """Play one game. ``check=True`` validates every action and runs the invariant
     checker after each one; ``on_step(before, action, after)`` sees every step (the
-    states are then kept immutable; without it the loop updates one state in place)."""
+    states are then kept immutable; without it the loop updates one state in place).
+    ``observer(state, action_index, action_kind, player)`` is called after every action
+    with the updated state (whose ``events`` are that action's events); it must not
+    modify the state."""
     if len(strategies) != config.n_players:
         raise ValueError(
             f"{config.n_players} players need {config.n_players} strategies, "
@@ -124,6 +128,8 @@ def play_game(
             state = nxt
         else:
             apply_in_place(state, action, check=False)
+        if observer is not None:
+            observer(state, len(actions), action.kind, p)
         actions.append(action)
     return GameRecord(
         config=config,

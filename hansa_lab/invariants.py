@@ -92,14 +92,14 @@ def check_state(state: State) -> None:
     for j, o in enumerate(state.special):
         if o != EMPTY and o & 1 != 1:
             fail(f"special-prestige space {j} holds a trader")
-    counts, _ = MARKER_SETS[state.config.edition]
+    marker_set, _ = MARKER_SETS[state.config.edition]
     seen = Counter(state.bag) + Counter(state.drawn)
     seen += Counter(m for m in state.route_marker if m is not None)
     for p in range(n):
         seen += Counter(state.markers[p]) + Counter(state.markers_used[p])
-    discarded = Counter(m for m in getattr(state, "discarded", ()))
-    if seen + discarded != Counter(counts):
-        fail(f"bonus markers not conserved: {dict(seen)} vs {counts}")
+    seen += Counter(state.discarded)
+    if seen != Counter(marker_set):
+        fail(f"bonus markers not conserved: {dict(seen)} vs {marker_set}")
     if state.end_reason is not None and state.pending:
         fail("the game is over but decisions are pending")
     if len(set(state.east_west)) != len(state.east_west) or len(state.east_west) > len(

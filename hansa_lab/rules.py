@@ -754,6 +754,7 @@ def _settle(s: State) -> None:
                     continue
                 if not marker_routes(s):
                     _log(s, "marker_discarded", s.active, s.drawn[0])
+                    s.discarded = (*s.discarded, s.drawn[0])
                     s.drawn = s.drawn[1:]
                     continue
                 return
@@ -862,9 +863,10 @@ def _specific_reason(s: State, p: int, a: Action) -> str | None:
         if a.b == EXTRA and "extra" not in s.markers[p]:
             return "an extra Kontor needs an unused extra-Kontor marker"
         return "that reward is not available (office colour/shape, Privilege, ability level)"
-    if k == "marker":
-        if not 0 <= a.a < len(USABLE_MARKERS) or USABLE_MARKERS[a.a] not in s.markers[p]:
-            return "player does not hold an unused marker of that kind"
+    if k == "marker" and (
+        not 0 <= a.a < len(USABLE_MARKERS) or USABLE_MARKERS[a.a] not in s.markers[p]
+    ):
+        return "player does not hold an unused marker of that kind"
     if k == "relocate" and s.pending and s.pending[-1][3] < 0:
         return "the displaced piece has already been placed"
     if k in ("relocate", "relocate_extra"):

@@ -16,6 +16,7 @@ _PB = player_board()
 TRACK_MAX = tuple(len(_PB[a]) - 1 for a in ABILITIES)  # max development per ability
 KEYS_VALUES = tuple(_PB["keys"])
 _MARKER_TABLE = marker_score_table()
+_MARKER_POINTS = [max((p for lo, p in _MARKER_TABLE if n >= lo), default=0) for n in range(32)]
 
 
 def marker_points(n: int) -> int:
@@ -24,11 +25,7 @@ def marker_points(n: int) -> int:
     >>> [marker_points(n) for n in (0, 1, 3, 7, 12)]
     [0, 1, 3, 10, 21]
     """
-    pts = 0
-    for lo, p in _MARKER_TABLE:
-        if n >= lo:
-            pts = p
-    return pts
+    return _MARKER_POINTS[n] if n < len(_MARKER_POINTS) else _MARKER_POINTS[-1]
 
 
 def city_controller(state: State, c: int) -> int:
@@ -36,19 +33,24 @@ def city_controller(state: State, c: int) -> int:
 
     Most Kontors (extra Kontors count); a tie goes to the tied player owning the
     rightmost Kontor."""
-    occ = state.city_occupants(c)  # left to right, extras first
-    counts: dict[int, int] = {}
-    for o in occ:
-        if o != EMPTY:
-            counts[o >> 1] = counts.get(o >> 1, 0) + 1
-    if not counts:
-        return -1
-    best = max(counts.values())
-    tied = [p for p, k in counts.items() if k == best]
-    if len(tied) == 1:
-        return tied[0]
-    for o in reversed(occ):
-        if o != EMPTY and (o >> 1) in tied:
+    b = state.board
+    occ = state.offices[b.office_start[c] : b.office_start[c + 1]]
+    if state.extras[c]:
+        occ = list(state.extras[c]) + occ
+    best, best_n, tied = -1, 0, False
+    for p in range(state.n_players):
+        k = occ.count(2 * p) + occ.count(2 * p + 1)
+        if k > best_n:
+            best, best_n, tied = p, k, False
+        elif k and k == best_n:
+            tied = True
+    if not tied:
+        return best
+    leaders = {
+        p for p in range(state.n_players) if occ.count(2 * p) + occ.count(2 * p + 1) == best_n
+    }
+    for o in reversed(occ):  # rightmost Kontor of a tied player
+        if o != EMPTY and (o >> 1) in leaders:
             return o >> 1
     return -1  # pragma: no cover - unreachable
 
@@ -110,30 +112,59 @@ def connects(state: State, player: int, a: int, b: int) -> bool:
     return False
 
 
-def score_breakdown(state: State) -> list[dict[str, int]]:
-    """Final score by category for every player, as if the game ended now."""
-    n = state.n_players
+class KontorCache:
+    """Remembers the Kontor-dependent terms (controllers, networks) of the last position
+    seen; Kontors change only when a route is established, so a game log that scores every
+    turn recomputes them rarely."""
+
+    def __init__(self) -> None:
+        self._key: tuple[list[int], list[tuple[int, ...]]] | None = None
+        self._value: tuple[list[int], list[int]] = ([], [])
+
+    def terms(self, state: State) -> tuple[list[int], list[int]]:
+        key = self._key
+        if key is None or key[0] != state.offices or key[1] != state.extras:
+            self._key = (state.offices[:], state.extras[:])
+            self._value = kontor_terms(state)
+        return self._value
+
+
+def kontor_terms(state: State) -> tuple[list[int], list[int]]:
+    """(controller of every city, largest network of every player)."""
     controllers = [city_controller(state, c) for c in range(state.board.n_cities)]
-    out = []
+    networks = [largest_network(state, p) for p in range(state.n_players)]
+    return controllers, networks
+
+
+def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int, ...]]:
+    """Final score by category (in :data:`CATEGORIES` order) per player, as tuples."""
+    n = state.n_players
+    controllers, networks = cache.terms(state) if cache else kontor_terms(state)
+    special = [0] * n
+    for occ, pts in zip(state.special, state.special_points, strict=True):
+        if occ != EMPTY:
+            special[occ >> 1] += pts
+    t0, t1, t2, t3 = TRACK_MAX[:4]
+    out: list[tuple[int, ...]] = []
     for p in range(n):
         lv = state.levels[p]
-        full = sum(1 for i in range(4) if lv[i] >= TRACK_MAX[i])  # keys (index 4) excluded
-        special = sum(
-            pts
-            for occ, pts in zip(state.special, state.special_points, strict=True)
-            if occ != EMPTY and occ >> 1 == p
-        )
+        full = (lv[0] >= t0) + (lv[1] >= t1) + (lv[2] >= t2) + (lv[3] >= t3)  # not keys
         out.append(
-            {
-                "track": state.prestige[p],
-                "abilities": 4 * full,
-                "markers": marker_points(len(state.markers[p]) + len(state.markers_used[p])),
-                "special": special,
-                "control": 2 * controllers.count(p),
-                "network": largest_network(state, p) * KEYS_VALUES[lv[4]],
-            }
+            (
+                state.prestige[p],
+                4 * full,
+                marker_points(len(state.markers[p]) + len(state.markers_used[p])),
+                special[p],
+                2 * controllers.count(p),
+                networks[p] * KEYS_VALUES[lv[4]],
+            )
         )
     return out
+
+
+def score_breakdown(state: State, cache: KontorCache | None = None) -> list[dict[str, int]]:
+    """Final score by category for every player, as if the game ended now."""
+    return [dict(zip(CATEGORIES, row, strict=True)) for row in score_rows(state, cache)]
 
 
 def final_scores(state: State) -> list[int]:

@@ -82,7 +82,9 @@ class GameConfig:
             raise ValueError(f"rule option special_points needs 4 integers, got {sp!r}")
         ss = opts.get("start_supply", 5)
         if not isinstance(ss, int) or not 1 <= ss <= 11 - self.n_players:
-            raise ValueError(f"rule option start_supply must be 1-{11 - self.n_players}, got {ss!r}")
+            raise ValueError(
+                f"rule option start_supply must be 1-{11 - self.n_players}, got {ss!r}"
+            )
         object.__setattr__(self, "options", tuple(sorted(opts.items())))
 
     def option(self, name: str) -> Any:
@@ -97,7 +99,7 @@ class GameConfig:
         return load_board(self.side, variant)
 
     def replace(self, **changes: Any) -> GameConfig:
-        d = {
+        d: dict[str, Any] = {
             "n_players": self.n_players,
             "board": self.board,
             "edition": self.edition,
@@ -132,6 +134,7 @@ class State:
     special: list[int]  # occupant of each special-prestige space
     special_points: tuple[int, ...]
     east_west: tuple[int, ...]  # players who connected the East-West cities, in order
+    discarded: tuple[str, ...] = ()  # replacement markers that found no legal route
     active: int = 0
     actions_left: int = 2
     round: int = 1

@@ -50,7 +50,9 @@ def _conformance_game(config: GameConfig, all_legal: bool, sample: int) -> str:
     return rec.end_reason
 
 
-@pytest.mark.parametrize("i", range(6))
+@pytest.mark.parametrize(
+    "i", [0, 1, *(pytest.param(i, marks=pytest.mark.slow) for i in range(2, 8))]
+)
 def test_every_legal_action_applies(i):
     assert _conformance_game(_config(i, 100), all_legal=True, sample=0) in (
         "prestige", "markers", "cities"

@@ -1,0 +1,375 @@
+"""Game logs: the one place that declares the tables' columns, and the recorder that
+turns a played game into flat rows.
+
+Tables (one module, one schema; workers return rows, the parent builds DataFrames):
+
+``games``     one row per game
+``players``   one row per player per game (final score by category, rank, tie-breaks)
+``turns``     one row per player per turn (state at the end of every turn)
+``events``    one row per notable event (see :data:`EVENT_KINDS`)
+``failures``  one row per game that failed (a strategy raised or returned an illegal
+              action); the run goes on
+
+>>> from hansa_lab.state import GameConfig
+>>> rows = record_game(GameConfig(3, seed=1), ["random"] * 3, game_id=0)
+>>> sorted(rows)
+['events', 'games', 'players', 'turns']
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .actions import format_action
+from .board import ABILITIES
+from .game import StrategyError, play_game
+from .scoring import (
+    CATEGORIES,
+    KontorCache,
+    ranking,
+    score_breakdown,
+    score_rows,
+    tie_break_key,
+)
+from .state import EMPTY, GameConfig, State
+from .strategies import Strategy, make_strategy
+
+#: action kinds that use up one of the turn's actions
+ACTION_KINDS = ("income", "place", "displace", "move", "establish")
+
+GAME_KEYS: dict[str, str] = {
+    "experiment": "string",
+    "arm": "string",
+    "game_id": "int64",
+}
+
+SCHEMA: dict[str, dict[str, str]] = {
+    "games": {
+        **GAME_KEYS,
+        "seed": "int64",
+        "rotation": "int16",
+        "board": "string",
+        "side": "string",
+        "edition": "string",
+        "n_players": "int8",
+        "options": "string",
+        "lineup": "string",
+        "end_reason": "string",
+        "rounds": "int32",
+        "turns": "int32",
+        "actions": "int32",
+        "winners": "string",
+        "n_winners": "int8",
+        "wall_time": "float64",
+    },
+    "players": {
+        **GAME_KEYS,
+        "seat": "int8",
+        "strategy": "string",
+        "strategy_name": "string",
+        "strategy_params": "string",
+        "total": "int32",
+        **{c: "int32" for c in CATEGORIES},
+        "rank": "int8",
+        "win": "bool",
+        "win_share": "float64",
+        "tb_actions_developed": "int8",
+        "tb_network": "int32",
+    },
+    "turns": {
+        **GAME_KEYS,
+        "round": "int32",
+        "turn": "int32",
+        "acting_seat": "int8",
+        "seat": "int8",
+        "is_acting": "bool",
+        "actions_used": "int16",
+        "prestige": "int32",
+        "projected": "int32",
+        **{f"proj_{c}": "int32" for c in CATEGORIES},
+        **{f"lv_{a}": "int8" for a in ABILITIES},
+        "supply_t": "int16",
+        "supply_m": "int16",
+        "stock_t": "int16",
+        "stock_m": "int16",
+        "posts": "int16",
+        "kontors": "int16",
+        "markers_held": "int8",
+        "markers_used": "int8",
+    },
+    "events": {
+        **GAME_KEYS,
+        "action_index": "int32",
+        "round": "int32",
+        "turn": "int32",
+        "seat": "int8",
+        "kind": "string",
+        "other_seat": "int8",
+        "route": "int16",
+        "city": "string",
+        "detail": "string",
+        "value": "int32",
+    },
+    "failures": {
+        **GAME_KEYS,
+        "seed": "int64",
+        "rotation": "int16",
+        "seat": "int8",
+        "strategy": "string",
+        "action_index": "int32",
+        "error": "string",
+        "actions": "string",
+        "config": "string",
+    },
+}
+
+#: What each event kind fills in (other columns are -1 or empty).
+EVENT_KINDS: dict[str, str] = {
+    "establish": "seat established route",
+    "displace": "seat displaced other_seat on route; detail = piece displaced",
+    "develop": "seat developed ability detail to level value",
+    "kontor": "seat placed a Kontor in city; value = office slot (negative: extra Kontor)",
+    "prestige": "seat scored value prestige; detail = cause (control, coin, east_west)",
+    "special": "seat took special-prestige space detail worth value",
+    "marker_taken": "seat took bonus marker detail from route",
+    "marker_used": "seat used bonus marker detail",
+    "marker_placed": "seat placed replacement marker detail beside route",
+    "marker_discarded": "replacement marker detail had no legal route and left the game",
+    "east_west": "seat connected the East-West cities, value = order (1st, 2nd, 3rd)",
+    "city_completed": "city's last office was filled",
+    "game_end": "the game ended; detail = end reason",
+}
+
+
+def _event_row(key: tuple, idx: int, s: State, ev: tuple) -> tuple:
+    kind = ev[0]
+    b = s.board
+    seat = other = route = value = -1
+    city = detail = ""
+    if kind == "establish":
+        seat, route = ev[1], ev[2]
+    elif kind == "displace":
+        seat, other, route, detail = ev[1], ev[2], ev[3], ("trader", "merchant")[ev[4]]
+    elif kind == "develop":
+        seat, detail, value = ev[1], ev[2], ev[3]
+    elif kind == "kontor":
+        seat, city, value = ev[1], b.city_names[ev[2]], ev[3]
+    elif kind == "prestige":
+        seat, value, detail = ev[1], ev[2], ev[3]
+    elif kind == "special":
+        seat, detail, value = ev[1], str(ev[2]), ev[3]
+    elif kind in ("marker_taken", "marker_placed"):
+        seat, detail, route = ev[1], ev[2], ev[3]
+    elif kind in ("marker_used", "marker_discarded"):
+        seat, detail = ev[1], ev[2]
+    elif kind == "east_west":
+        seat, value = ev[1], ev[2]
+    elif kind == "city_completed":
+        city = b.city_names[ev[1]]
+    elif kind == "game_end":
+        detail = ev[1]
+    return (*key, idx, s.round, s.turn, seat, kind, other, route, city, detail, value)
+
+
+class GameRecorder:
+    """Collects the rows of one game while it is played (an ``observer`` of play_game)."""
+
+    def __init__(self, key: tuple, full: bool = True) -> None:
+        self.key = key
+        self.full = full
+        self._snaps: list[tuple] = []
+        self.events: list[tuple] = []
+        self.cache = KontorCache()
+        self._turn = 1
+        self._round = 1
+        self._acting = 0
+        self._used = 0
+
+    def observe(self, state: State, action_index: int, kind: str, acting: int) -> None:
+        if not self.full:
+            return
+        key = self.key
+        for ev in state.events:
+            self.events.append(_event_row(key, action_index, state, ev))
+        if kind in ACTION_KINDS:
+            self._used += 1
+        if state.turn != self._turn or state.end_reason is not None:
+            self.snapshot(state)
+            self._turn, self._round, self._acting, self._used = (
+                state.turn, state.round, state.active, 0
+            )
+
+    def snapshot(self, s: State) -> None:
+        """Keep the end-of-turn position compactly; rows are built in bulk at the end."""
+        extras = [o for ex in s.extras for o in ex] if any(s.extras) else []
+        self._snaps.append(
+            (
+                (self._round, self._turn, self._acting, self._used),
+                score_rows(s, self.cache),
+                [x for lv in s.levels for x in lv],
+                [*s.prestige, *s.supply_t, *s.supply_m, *s.stock_t, *s.stock_m,
+                 *map(len, s.markers), *map(len, s.markers_used)],
+                s.posts[:],
+                s.offices + extras if extras else s.offices[:],
+            )
+        )
+
+    def turn_columns(self, n: int) -> dict[str, np.ndarray]:
+        """The ``turns`` table of this game as columns (one row per player per turn)."""
+        snaps = self._snaps
+        cols: dict[str, np.ndarray] = {}
+        t = len(snaps)
+        meta = np.array([x[0] for x in snaps], dtype=np.int64).reshape(t, 4)
+        seat = np.tile(np.arange(n), t)
+        acting = np.repeat(meta[:, 2], n)
+        cols["round"] = np.repeat(meta[:, 0], n)
+        cols["turn"] = np.repeat(meta[:, 1], n)
+        cols["acting_seat"] = acting
+        cols["seat"] = seat
+        cols["is_acting"] = seat == acting
+        cols["actions_used"] = np.where(seat == acting, np.repeat(meta[:, 3], n), 0)
+        rows = np.array([x[1] for x in snaps], dtype=np.int64).reshape(t * n, len(CATEGORIES))
+        scal = np.array([x[3] for x in snaps], dtype=np.int64).reshape(t, 7, n)
+        cols["prestige"] = scal[:, 0, :].reshape(-1)
+        cols["projected"] = rows.sum(axis=1)
+        for i, c in enumerate(CATEGORIES):
+            cols[f"proj_{c}"] = rows[:, i]
+        levels = np.array([x[2] for x in snaps], dtype=np.int64).reshape(t * n, len(ABILITIES))
+        for i, a in enumerate(ABILITIES):
+            cols[f"lv_{a}"] = levels[:, i]
+        for i, name in enumerate(("supply_t", "supply_m", "stock_t", "stock_m"), start=1):
+            cols[name] = scal[:, i, :].reshape(-1)
+        owner_posts = np.array([x[4] for x in snaps], dtype=np.int64).reshape(t, -1)
+        cols["posts"] = _owner_counts(owner_posts, n)
+        width = max((len(x[5]) for x in snaps), default=0)
+        kontor = np.full((t, width), EMPTY, dtype=np.int64)
+        for i, x in enumerate(snaps):
+            kontor[i, : len(x[5])] = x[5]
+        cols["kontors"] = _owner_counts(kontor, n)
+        cols["markers_held"] = scal[:, 5, :].reshape(-1)
+        cols["markers_used"] = scal[:, 6, :].reshape(-1)
+        cols["experiment"] = np.full(t * n, self.key[0], dtype=object)
+        cols["arm"] = np.full(t * n, self.key[1], dtype=object)
+        cols["game_id"] = np.full(t * n, self.key[2], dtype=np.int64)
+        return cols
+
+
+def _owner_counts(occupants: np.ndarray, n: int) -> np.ndarray:
+    """Per row and player, how many occupants belong to the player → flat (row, player)."""
+    owner = np.where(occupants >= 0, occupants >> 1, -1)
+    return np.stack([(owner == p).sum(axis=1) for p in range(n)], axis=1).reshape(-1)
+
+
+def record_game(
+    config: GameConfig,
+    strategies: Sequence[str | Strategy],
+    game_id: int,
+    *,
+    experiment: str = "",
+    arm: str = "",
+    rotation: int = 0,
+    full: bool = True,
+    max_actions: int | None = None,
+) -> dict[str, Rows]:
+    """Play one game and return its rows per table (``failures`` instead on error)."""
+    key = (experiment, arm, game_id)
+    players = [make_strategy(s) for s in strategies]
+    recorder = GameRecorder(key, full)
+    t0 = time.perf_counter()
+    kwargs: dict[str, Any] = {} if max_actions is None else {"max_actions": max_actions}
+    try:
+        rec = play_game(config, players, observer=recorder.observe, **kwargs)
+    except StrategyError as e:
+        board = config.load_board()
+        return {
+            "failures": [
+                (
+                    *key, config.seed, rotation, e.seat, e.strategy, e.n_actions,
+                    f"{type(e.error).__name__}: {e.error}",
+                    " ; ".join(format_action(board, a) for a in e.actions),
+                    config_json(config),
+                )
+            ]
+        }
+    s = rec.final
+    bd = score_breakdown(s)
+    ranks = ranking(s)
+    tb = tie_break_key(s, bd)
+    winners = [p for p, r in enumerate(ranks) if r == 1]
+    games = [
+        (
+            *key, config.seed, rotation, config.board, s.board.name, config.edition,
+            config.n_players, json.dumps(dict(config.options), sort_keys=True),
+            ",".join(rec.strategies), rec.end_reason, s.round, s.turn, len(rec.actions),
+            ",".join(map(str, winners)), len(winners), time.perf_counter() - t0,
+        )
+    ]
+    prow = []
+    for p, strat in enumerate(players):
+        prow.append(
+            (
+                *key, p, strat.spec, strat.name, json.dumps(strat.params, sort_keys=True),
+                sum(bd[p].values()), *bd[p].values(), ranks[p], ranks[p] == 1,
+                (1 / len(winners)) if ranks[p] == 1 else 0.0, -tb[p][1], tb[p][2],
+            )
+        )
+    return {
+        "games": games,
+        "players": prow,
+        "turns": recorder.turn_columns(config.n_players) if full else [],
+        "events": recorder.events,
+    }
+
+
+def config_json(config: GameConfig) -> str:
+    return json.dumps(
+        {
+            "n_players": config.n_players,
+            "board": config.board,
+            "edition": config.edition,
+            "seed": config.seed,
+            "options": dict(config.options),
+        },
+        sort_keys=True,
+    )
+
+
+Rows = list[tuple] | dict[str, Any]
+
+
+def to_frame(table: str, rows: Rows, **constant: Any) -> pd.DataFrame:
+    """Build a table's DataFrame with its declared columns and dtypes from row tuples
+    (in schema order) or from columns (a dict; ``constant`` fills missing key columns)."""
+    cols = SCHEMA[table]
+    if isinstance(rows, dict):
+        n = len(next(iter(rows.values()))) if rows else 0
+        data = {c: rows[c] if c in rows else [constant.get(c, "")] * n for c in cols}
+        df = pd.DataFrame(data, columns=list(cols))
+    else:
+        df = pd.DataFrame.from_records(rows, columns=list(cols))
+    return df.astype(cols)
+
+
+def concat_rows(parts: list[Rows]) -> Rows:
+    """Concatenate the rows of several games (tuples or column dicts)."""
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return []
+    if isinstance(parts[0], dict):
+        dicts = [p for p in parts if isinstance(p, dict)]
+        keys = dicts[0].keys()
+        return {k: np.concatenate([np.asarray(p[k]) for p in dicts]) for k in keys}
+    out: list[tuple] = []
+    for p in parts:
+        out.extend(p)  # type: ignore[arg-type]
+    return out
+
+
+def empty_frame(table: str) -> pd.DataFrame:
+    return to_frame(table, [])
