@@ -1,10 +1,12 @@
-"""Throughput benchmark of the engine with the baseline random policy (one process).
+"""Benchmarks: engine throughput with the baseline random policy (one process), and
+the runner's logging overhead, parallel speed-up and log sizes.
 
 Prints figures; speed is never asserted by tests (the machine is shared and noisy).
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import time
 from typing import Any
@@ -46,4 +48,126 @@ def bench_engine(
         "games_per_s": round(games / elapsed, 3),
         "capped_games": capped,
         "state_pickle_bytes_max": max(sizes),
+    }
+
+
+def _spin(n: int) -> int:
+    """A pure-CPU Python loop (the machine's own parallel speed-up reference)."""
+    acc = 0
+    for i in range(n):
+        acc = (acc + i * i) % 1_000_003
+    return acc
+
+
+def _best_of(times: dict[int, list[float]]) -> dict[int, float]:
+    return {k: min(v) for k, v in times.items()}
+
+
+def bench_runner(
+    n_players: int = 4,
+    games: int = 96,
+    board: str = "base",
+    edition: str = "bigbox",
+    repeats: int = 2,
+) -> dict[str, Any]:
+    """Figures for the runner (printed by ``hansa-lab bench --suite runner``):
+
+    - ``logging``: engine-only games/s (:func:`play_game`) vs fully logged games/s
+      (:func:`record_game`) on the same seeded random games, interleaved in alternating
+      order and repeated three times; ``overhead_ratio`` = logged time / engine time;
+    - ``parallel``: wall time of :func:`simulate` (``games`` games to parquet) with
+      ``n_jobs=1`` and ``2`` and the speed-up, next to the speed-up of a pure-CPU Python
+      loop run by joblib with ``n_jobs=1`` and ``2`` — what this machine allows right
+      now. Runs alternate 1, 2, 2, 1, ... and the best time of each counts; the worker
+      pool is warmed up first;
+    - ``logs_per_1000_games``: rows, in-memory bytes (``memory_usage(deep=True)``) and
+      parquet bytes on disk per table, scaled to 1,000 games.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from joblib import Parallel, delayed
+
+    from .logs import record_game
+    from .runner import simulate
+
+    # (a) logging overhead ------------------------------------------------------------
+    seeds = range(max(4, games // 6))
+    t_engine = t_logged = 0.0
+    for rep in range(3):
+        for seed in seeds:
+            config = GameConfig(n_players, board, edition, seed)
+            order = ("engine", "logged") if (rep + seed) % 2 == 0 else ("logged", "engine")
+            for kind in order:
+                t0 = time.perf_counter()
+                if kind == "engine":
+                    play_game(config, ["random"] * n_players)
+                    t_engine += time.perf_counter() - t0
+                else:
+                    record_game(config, ["random"] * n_players, seed)
+                    t_logged += time.perf_counter() - t0
+    n_timed = 3 * len(seeds)
+    logging = {
+        "games": n_timed,
+        "engine_games_per_s": round(n_timed / t_engine, 2),
+        "logged_games_per_s": round(n_timed / t_logged, 2),
+        "overhead_ratio": round(t_logged / t_engine, 3),
+    }
+
+    # (b) parallel speed-up -------------------------------------------------------------
+    chunk = max(1, games // 8)
+    kwargs: dict[str, Any] = {"n_games": games, "n_players": n_players, "board": board,
+                              "edition": edition, "chunk_size": chunk, "progress": False}
+    runner_times: dict[int, list[float]] = {1: [], 2: []}
+    loop_times: dict[int, list[float]] = {1: [], 2: []}
+    t0 = time.perf_counter()
+    _spin(200_000)
+    per_iter = (time.perf_counter() - t0) / 200_000
+    n_tasks = 8
+    n_iter = max(10_000, int(1.0 / per_iter / n_tasks))  # ~1 s of serial work in all
+    with tempfile.TemporaryDirectory() as tmp:
+        simulate(["random"], n_games=n_players, n_players=n_players, n_jobs=2, progress=False)
+        Parallel(n_jobs=2)(delayed(_spin)(1000) for _ in range(4))  # warm the pool
+        out = Path(tmp)
+        for rep in range(repeats):
+            for jobs in ((1, 2) if rep % 2 == 0 else (2, 1)):
+                t0 = time.perf_counter()
+                simulate(["random"], n_jobs=jobs, out=out / f"r{rep}j{jobs}", **kwargs)
+                runner_times[jobs].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                Parallel(n_jobs=jobs)(delayed(_spin)(n_iter) for _ in range(n_tasks))
+                loop_times[jobs].append(time.perf_counter() - t0)
+        best_runner, best_loop = _best_of(runner_times), _best_of(loop_times)
+        res = simulate(["random"], n_jobs=1, out=out / "r0j1", **kwargs)  # already done
+        sizes: dict[str, Any] = {}
+        n_games = len(res.games) + len(res.failures)
+        for table in ("games", "players", "turns", "events"):
+            df = res.read(table)
+            disk = sum(f.stat().st_size for f in res.files(table))
+            sizes[table] = {
+                "rows": round(len(df) * 1000 / n_games),
+                "memory_bytes": int(df.memory_usage(deep=True).sum() * 1000 / n_games),
+                "parquet_bytes": int(disk * 1000 / n_games),
+            }
+        sizes["total"] = {k: sum(v[k] for v in sizes.values())
+                          for k in ("rows", "memory_bytes", "parquet_bytes")}
+    runner_speedup = best_runner[1] / best_runner[2]
+    loop_speedup = best_loop[1] / best_loop[2]
+    return {
+        "players": n_players,
+        "board": board,
+        "edition": edition,
+        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+        else os.cpu_count(),
+        "logging": logging,
+        "parallel": {
+            "games": games,
+            "chunk_size": chunk,
+            "runner_seconds": {f"n_jobs={k}": round(v, 3) for k, v in best_runner.items()},
+            "runner_speedup": round(runner_speedup, 3),
+            "cpu_loop_seconds": {f"n_jobs={k}": round(v, 3) for k, v in best_loop.items()},
+            "cpu_loop_speedup": round(loop_speedup, 3),
+            "runner_vs_machine": round(runner_speedup / loop_speedup, 3),
+        },
+        "logs_per_1000_games": sizes,
     }

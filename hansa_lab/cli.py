@@ -6,13 +6,22 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from .board import BOARD_FAMILIES, BOARD_SIDES
 from .state import EDITIONS, GameConfig
 
 
 class CliError(Exception):
-    """A bad command-line argument (the message names it)."""
+    """A bad command-line argument (the message names it); exit status 2."""
+
+
+class CliFailure(Exception):
+    """A run that failed or was interrupted (not a usage error)."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _positive_int(name: str) -> Callable[[str], int]:
@@ -87,12 +96,17 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import bench_engine
+    from .bench import bench_engine, bench_runner
 
     config = _config(args)
-    if args.seconds <= 0:
-        raise CliError(f"--seconds must be positive, got {args.seconds}")
-    out = bench_engine(config.n_players, args.seconds, args.board, args.edition)
+    if args.suite == "runner":
+        if args.games < config.n_players:
+            raise CliError(f"--games must be at least the player count, got {args.games}")
+        out = bench_runner(config.n_players, args.games, args.board, args.edition)
+    else:
+        if args.seconds <= 0:
+            raise CliError(f"--seconds must be positive, got {args.seconds}")
+        out = bench_engine(config.n_players, args.seconds, args.board, args.edition)
     if args.json:
         print(json.dumps(out))
     else:
@@ -101,32 +115,137 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_main(args: argparse.Namespace) -> int:
-    """The README's main job: a batch of seeded games per player count, summarised."""
-    from collections import Counter
+#: The README's main job: the strategy-tips experiment at a quick size.
+MAIN_EXPERIMENT = "strategy_tips.toml"
+MAIN_GAMES = 24
+MAIN_OUT = "results/strategy_tips_quick"
 
-    from .game import play_game
+#: Python parameter names of the runner → the options that set them.
+_FLAGS = {
+    "strategies": "--strategies", "n_games": "--games", "games": "--games",
+    "n_players": "--players", "board": "--board", "edition": "--edition", "seed": "--seed",
+    "options": "--option", "n_jobs": "--jobs", "backend": "--backend",
+    "dask_address": "--dask-address", "out": "--out", "name": "--name",
+    "chunk_size": "--chunk-size", "log": "--log",
+}
 
-    print("hansa-lab: 60 random games per player count (3, 4, 5 players), base board")
-    for n in (3, 4, 5):
-        wins = [0.0] * n
-        reasons: Counter[str] = Counter()
-        totals = [0] * n
-        games = 60
-        for seed in range(games):
-            rec = play_game(GameConfig(n, seed=seed), ["random"] * n)
-            res = rec.result()
-            reasons[res["end_reason"]] += 1
-            for w in res["winners"]:
-                wins[w] += 1 / len(res["winners"])
-            for pl in res["players"]:
-                totals[pl["seat"]] += pl["total"]
-        seats = "  ".join(
-            f"seat {p + 1}: win {wins[p] / games:.0%} mean {totals[p] / games:.1f}"
-            for p in range(n)
-        )
-        print(f"{n}p  end reasons {dict(reasons)}\n    {seats}")
+
+def _flag_error(e: Exception) -> CliError:
+    """An :class:`ExperimentError` from the runner, reworded with the option's name."""
+    from .experiment import ExperimentError
+
+    if isinstance(e, ExperimentError) and not e.source:
+        head = e.field.split(".")[0].split("[")[0]
+        if head in _FLAGS:
+            rest = e.field[len(head):]
+            rest = " " + rest[1:] if rest.startswith(".") else rest
+            return CliError(f"{_FLAGS[head]}{rest}: {e.message}")
+    return CliError(str(e))
+
+
+def _rule_options(items: Sequence[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        if not eq or not key:
+            raise CliError(f"--option: expected KEY=VALUE, got {item!r}")
+        try:
+            out[key] = json.loads(text)
+        except ValueError:
+            out[key] = text
+    return out
+
+
+def _run_guarded(run: Callable[[], object]) -> object:
+    """Run a simulation, turning the runner's errors into CLI errors and exit codes."""
+    from .experiment import ExperimentError
+    from .runner import SimulationFailed
+
+    try:
+        return run()
+    except ExperimentError as e:
+        raise _flag_error(e) from e
+    except SimulationFailed as e:
+        raise CliFailure(str(e), 1) from e
+    except KeyboardInterrupt as e:
+        raise CliFailure("interrupted; completed chunks are saved, run the same command again "
+                         "to resume", 130) from e
+    except RuntimeError as e:  # e.g. another run is writing the same folder
+        raise CliFailure(str(e), 1) from e
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .runner import Results, simulate
+
+    strategies = [s for s in (args.strategies or "").split(",") if s.strip()]
+    if not strategies:
+        raise CliError("--strategies: give at least one strategy")
+    options = _rule_options(args.option)
+    res = _run_guarded(lambda: simulate(
+        strategies, n_games=args.games, n_players=args.players, board=args.board,
+        edition=args.edition, options=options, seed=args.seed, n_jobs=args.jobs,
+        backend=args.backend or ("dask" if args.dask_address else "loky"),
+        dask_address=args.dask_address, out=args.out,
+        name=args.name,
+        chunk_size=args.chunk_size, progress=not args.no_progress, fail_fast=args.fail_fast,
+        force=args.force, log=args.log,
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
     return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .runner import Results, run_experiment
+
+    res = _run_guarded(lambda: run_experiment(
+        args.experiment, games=args.games, n_jobs=args.jobs, backend=args.backend,
+        dask_address=args.dask_address, out=args.out, force=args.force,
+        progress=not args.no_progress, fail_fast=args.fail_fast,
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
+    return 0
+
+
+def _find_experiment(name: str) -> Path:
+    """``experiments/<name>`` in the working directory, else next to the package."""
+    for root in (Path.cwd(), Path(__file__).resolve().parent.parent):
+        path = root / "experiments" / name
+        if path.exists():
+            return path
+    raise CliError(f"experiments/{name} not found (run from the project folder)")
+
+
+def cmd_main(args: argparse.Namespace) -> int:
+    """The README's main job: the strategy-tips experiment at a quick size (always rerun),
+    with a progress bar, then win rates and scores with 95% intervals per arm."""
+    from .runner import Results, run_experiment
+
+    path = _find_experiment(MAIN_EXPERIMENT)
+    print(f"hansa-lab main: {path.name} at a quick size, {args.games} games per arm "
+          f"(rounded up to all seat rotations), paired seeds, {args.jobs} jobs → {args.out}",
+          flush=True)
+    res = _run_guarded(lambda: run_experiment(
+        path, games=args.games, n_jobs=args.jobs, out=args.out, force=True,
+        progress=not args.no_progress,
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
+    return 0
+
+
+def _add_run_args(p: argparse.ArgumentParser) -> None:
+    """Execution options shared by ``simulate`` and ``run``."""
+    p.add_argument("--backend", choices=("loky", "dask"), default=None,
+                   help="loky (joblib processes, default) or dask")
+    p.add_argument("--dask-address", default=None,
+                   help="dask scheduler, e.g. tcp://127.0.0.1:8786 (default: a local cluster)")
+    p.add_argument("--force", action="store_true",
+                   help="discard existing results in the output folder and rerun")
+    p.add_argument("--fail-fast", action="store_true",
+                   help="stop at the first failed game (default: record it and go on)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -142,13 +261,55 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="run the invariant checker")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("bench", help="engine throughput with the random policy")
+    p = sub.add_parser("bench", help="benchmarks: engine throughput, or the runner suite")
     _add_game_args(p, players_default=3)
-    p.add_argument("--seconds", type=float, default=10.0)
+    p.add_argument("--suite", choices=("engine", "runner"), default="engine",
+                   help="engine: games/s of the rules engine (default); runner: logging "
+                        "overhead, parallel speed-up, log sizes")
+    p.add_argument("--seconds", type=float, default=10.0, help="engine suite: duration")
+    p.add_argument("--games", type=_positive_int("--games"), default=96,
+                   help="runner suite: games per parallel run (default 96)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("main", help="the README's main job")
+    p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
+    p.add_argument("--players", type=_positive_int("--players"), default=4,
+                   help="number of players (3-5, default 4)")
+    p.add_argument("--games", type=_positive_int("--games"), required=True,
+                   help="games (rounded up to a multiple of the player count)")
+    p.add_argument("--strategies", default="random",
+                   help="comma-separated, one per seat or fewer repeated (default random)")
+    p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
+    p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="rule option (repeatable), e.g. prestige_to_end=25")
+    p.add_argument("--seed", type=_positive_int("--seed"), default=0, help="first seed")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    p.add_argument("--out", default=None,
+                   help="results folder, e.g. results/NAME (default: keep in memory)")
+    p.add_argument("--name", default=None, help="experiment name (default: the folder name)")
+    p.add_argument("--chunk-size", type=_positive_int("--chunk-size"), default=None,
+                   help="games per chunk (default 100)")
+    p.add_argument("--log", choices=("full", "summary"), default="full",
+                   help="summary: skip the turns and events tables")
+    _add_run_args(p)
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("run", help="run an experiment file (experiments/NAME.toml)")
+    p.add_argument("experiment", help="path of the experiment's TOML file")
+    p.add_argument("--games", type=_positive_int("--games"), default=None,
+                   help="override the file's games per arm")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (-1: all cores)")
+    p.add_argument("--out", default=None, help="results folder (default results/<name>)")
+    _add_run_args(p)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("main", help="the README's main job (strategy tips, quick size)")
+    p.add_argument("--games", type=_positive_int("--games"), default=MAIN_GAMES,
+                   help=f"games per arm (default {MAIN_GAMES})")
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (default: all cores)")
+    p.add_argument("--out", default=MAIN_OUT, help=f"results folder (default {MAIN_OUT})")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_main)
     return parser
 
@@ -162,6 +323,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as e:
         print(f"hansa-lab {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except CliFailure as e:
+        print(f"hansa-lab {args.command}: {e}", file=sys.stderr)
+        return e.code
 
 
 if __name__ == "__main__":

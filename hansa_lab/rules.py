@@ -854,6 +854,27 @@ def _specific_reason(s: State, p: int, a: Action) -> str | None:
         if s.posts[a.a] >> 1 == p:
             return "you cannot displace your own piece"
         return "the personal supply cannot pay the displacement in full"
+    if k == "move" and not any(o != EMPTY and o >> 1 == p for o in s.posts):
+        return f"player {p} has no tradesmen on the board to move"
+    if k in ("move_piece", "shift", "swap", "remove"):
+        own = k in ("move_piece", "swap")
+        posts = [a.a, a.b] if k == "swap" else [a.a]
+        for i in posts:
+            if not 0 <= i < b.n_posts or s.posts[i] == EMPTY:
+                return "that post is empty"
+            if (s.posts[i] >> 1 == p) != own:
+                return "that piece is not yours" if own else "that piece is not an opponent's"
+        if k in ("move_piece", "shift"):
+            if not 0 <= a.b < b.n_routes or free_post(s, a.b, s.posts[a.a] & 1) < 0:
+                return f"route r{a.b} has no free post for that piece (moving never displaces)"
+            if b.post_route[a.a] == a.b:
+                return "the piece is already on that route"
+        if k == "swap":
+            frame = s.pending[-1]
+            if frame[2] < 2:
+                return "a trader/merchant swap needs two moves left"
+            if s.posts[a.a] & 1 == s.posts[a.b] & 1:
+                return "a swap exchanges one own trader with one own merchant"
     if k == "establish":
         if not 0 <= a.a < b.n_routes:
             return "no such route"
@@ -863,12 +884,43 @@ def _specific_reason(s: State, p: int, a: Action) -> str | None:
         if a.b == EXTRA and "extra" not in s.markers[p]:
             return "an extra Kontor needs an unused extra-Kontor marker"
         return "that reward is not available (office colour/shape, Privilege, ability level)"
-    if k == "marker" and (
-        not 0 <= a.a < len(USABLE_MARKERS) or USABLE_MARKERS[a.a] not in s.markers[p]
-    ):
-        return "player does not hold an unused marker of that kind"
+    if k == "marker":
+        if not 0 <= a.a < len(USABLE_MARKERS) or USABLE_MARKERS[a.a] not in s.markers[p]:
+            return "player does not hold an unused marker of that kind"
+        if a.a == M_DEVELOP and (
+            not 0 <= a.b < len(ABILITIES) or s.levels[p][a.b] >= TRACK_MAX[a.b]
+        ):
+            return "that ability is already fully developed"
+        if a.a == M_SWAP:
+            return "swap needs two adjacent occupied offices of one city, one of them yours"
+        if a.a in (M_MOVE3, M_REMOVE3):
+            return "there is no opponent's piece on the board (or no free post) to use it on"
+    if k == "place_marker":
+        if not 0 <= a.a < b.n_routes:
+            return "no such route"
+        if s.route_marker[a.a] is not None:
+            return f"route r{a.a} already has a bonus marker"
+        if any(o != EMPTY for o in s.route_occupants(a.a)):
+            return f"route r{a.a} has tradesmen on it"
+        return f"neither city of route r{a.a} has a vacant office (or the route takes no marker)"
     if k == "relocate" and s.pending and s.pending[-1][3] < 0:
         return "the displaced piece has already been placed"
+    if k == "relocate_extra":
+        frame = s.pending[-1]
+        v = frame[1]
+        if frame[4] <= 0:
+            return "no extra pieces are left to place"
+        if a.c < 0 and s.stock_t[v] + s.stock_m[v] and (s.stock_t[v], s.stock_m[v])[a.b] == 0:
+            return (
+                "extra pieces come from the general stock first: it holds no "
+                f"{('trader', 'merchant')[a.b]}"
+            )
+        if a.c < 0 and not s.stock_t[v] + s.stock_m[v] and (
+            (s.supply_t[v], s.supply_m[v])[a.b] == 0
+        ):
+            return "the general stock is empty and the personal supply has no such piece"
+        if a.c >= 0 and (s.stock_t[v] + s.stock_m[v] + s.supply_t[v] + s.supply_m[v]):
+            return "pieces are moved from own posts only when stock and supply are empty"
     if k in ("relocate", "relocate_extra"):
         return "relocation must use the nearest routes with a free post (adjacent first)"
     return None

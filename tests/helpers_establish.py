@@ -1,6 +1,6 @@
 """Helpers for constructed positions in the establish and scoring scenario tests.
 
-A test starts from ``fresh(...)``, edits fields of the state directly (posts, offices,
+A test starts from a new game, edits fields of the state directly (posts, offices,
 extras, levels, markers ...) with the helpers below, then calls :func:`settle` which puts
 every colour's remaining pieces into the general stock (move some to the personal supply
 with :func:`to_supply`) so that the position passes :func:`hansa_lab.invariants.check_state`.
@@ -14,7 +14,7 @@ from hansa_lab.actions import Action, format_action, parse_action
 from hansa_lab.board import ABILITIES
 from hansa_lab.invariants import check_state, piece_counts
 from hansa_lab.rules import apply, legal_actions
-from hansa_lab.state import EMPTY, GameConfig, State, new_game
+from hansa_lab.state import EMPTY, State
 
 TRADERS, MERCHANTS = 27, 4
 #: (board side, player count) of the two sides of the base board
@@ -29,11 +29,6 @@ def trader(p: int) -> int:
 def merchant(p: int) -> int:
     """Occupant code of player ``p``'s merchant."""
     return p * 2 + 1
-
-
-def fresh(n_players: int = 3, seed: int = 0, board: str = "base") -> State:
-    """A new game on the base board (3p side for 3 players, 4-5p side for 4-5)."""
-    return new_game(GameConfig(n_players=n_players, board=board, seed=seed))
 
 
 def city(s: State, name: str) -> int:
@@ -78,17 +73,6 @@ def set_offices(s: State, name: str, occupants: Sequence[int]) -> None:
         s.offices[i] = o
 
 
-def fill_city_with_shapes(s: State, name: str, players: Iterable[int]) -> None:
-    """Occupy every printed office of a city with the right shape, cycling ``players``."""
-    c = city(s, name)
-    who = list(players)
-    occ = []
-    for k, i in enumerate(s.board.city_offices(c)):
-        p = who[k % len(who)]
-        occ.append(p * 2 + s.board.office_shape[i])
-    set_offices(s, name, occ)
-
-
 def set_extras(s: State, name: str, occupants: Sequence[int]) -> None:
     """Extra Kontors of a city, left to right (all left of the printed offices)."""
     s.extras[city(s, name)] = tuple(occupants)
@@ -117,9 +101,7 @@ def _take_marker(s: State, kind: str) -> None:
     raise ValueError(f"no {kind!r} marker left in the bag or beside a route")
 
 
-def give_markers(
-    s: State, p: int, unused: Iterable[str] = (), used: Iterable[str] = ()
-) -> None:
+def give_markers(s: State, p: int, unused: Iterable[str] = (), used: Iterable[str] = ()) -> None:
     """Hand collected markers to player ``p``, taken from the bag (else the routes)."""
     unused, used = list(unused), list(used)
     for k in [*unused, *used]:

@@ -263,6 +263,16 @@ def test_empty_bag_ends_the_game_after_this_action() -> None:
     assert legal_actions(s2) == []
 
 
+def test_empty_bag_does_not_end_the_game_if_no_marker_is_taken() -> None:
+    s = base()
+    r = own_route(s, "Hamburg", "Lübeck", 0)
+    empty_bag_into_player(s, 2)
+    settle(s)
+    assert s.route_marker[r] is None
+    s2 = play(s, f"establish r{r} none")
+    assert s2.end_reason is None
+
+
 # --------------------------------------------------------------------------- step 3: Kontor
 def test_kontor_offered_in_either_endpoint() -> None:
     s = base()
@@ -443,6 +453,7 @@ def test_develop_actions_applies_at_once(level: int) -> None:
     gain = ACTIONS_VALUES[level + 1] - ACTIONS_VALUES[level]
     assert s2.level(0, "actions") == level + 1
     assert s2.actions_left == ACTIONS_VALUES[level] - 1 + gain
+    assert s2.supply_t[0] == s.supply_t[0] + 1  # the uncovered trader
 
 
 def test_develop_actions_on_last_action_lets_the_turn_go_on() -> None:
@@ -725,6 +736,15 @@ def test_game_ends_when_another_player_reaches_20_by_control() -> None:
     assert s2.end_reason == "prestige"
 
 
+def test_east_west_points_reaching_20_end_the_game() -> None:
+    s = east_west_position(3, ())
+    s.prestige[0] = 12
+    settle(s)
+    s2 = play(s, f"establish {rname(s, 'Münster', 'Arnheim')} kontor Arnheim")
+    assert s2.prestige[0] == 12 + 1 + 7
+    assert s2.end_reason == "prestige"
+
+
 def test_special_points_do_not_count_towards_20() -> None:
     s = base()
     s.prestige[0] = 19
@@ -752,8 +772,11 @@ def complete_cities_position(n: int, k: int) -> State:
     s = base(n)
     b = s.board
     candidates = sorted(
-        (c for c in b.cities if c.name not in ("Hamburg", "Stade")
-         and all(shape == 0 for _, shape, _ in c.offices)),
+        (
+            c
+            for c in b.cities
+            if c.name not in ("Hamburg", "Stade") and all(shape == 0 for _, shape, _ in c.offices)
+        ),
         key=lambda c: (len(c.offices), c.index),
     )
     for j, c in enumerate(candidates[:k]):

@@ -6,9 +6,15 @@
 """
 
 from .base import Strategy, make_strategy, parse_strategy_spec, register, registry
+from .greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
 from .random_policy import RandomStrategy
 
 __all__ = [
+    "ActionsFirst",
+    "Blocker",
+    "Greedy",
+    "KeepSupply",
+    "NetworkKeys",
     "RandomStrategy",
     "Strategy",
     "make_strategy",

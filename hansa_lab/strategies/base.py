@@ -8,7 +8,6 @@ the legal actions. Tunable weights are constructor keyword arguments, so a spec 
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -20,26 +19,39 @@ _REGISTRY: dict[str, type[Strategy]] = {}
 
 
 class Strategy:
-    """Base class: subclasses set ``name`` and implement :meth:`choose`."""
+    """Base class: subclasses set ``defaults`` (every tunable parameter with its default)
+    and implement :meth:`choose`. Parameters become attributes of the instance."""
 
     name: ClassVar[str] = "strategy"
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, **params: Any) -> None:
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            known = ", ".join(self.defaults) or "none"
+            raise ValueError(
+                f"strategy {self.name!r} has no parameter {unknown[0]!r} (parameters: {known})"
+            )
+        self._params = {**self.defaults, **params}
+        for k, v in self._params.items():
+            setattr(self, k, v)
+        self.setup()
+
+    def setup(self) -> None:
+        """Hook for derived state (validated parameters, caches)."""
 
     def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
         raise NotImplementedError
 
     @property
     def params(self) -> dict[str, Any]:
-        """The strategy's parameters (constructor arguments) with their current values."""
-        sig = inspect.signature(type(self).__init__)
-        return {k: getattr(self, k) for k in sig.parameters if k != "self"}
+        """The strategy's parameters with their current values."""
+        return dict(self._params)
 
     @property
     def spec(self) -> str:
         """Text that rebuilds this strategy with :func:`make_strategy`."""
-        defaults = {
-            k: p.default for k, p in inspect.signature(type(self).__init__).parameters.items()
-        }
-        changed = {k: v for k, v in self.params.items() if defaults.get(k) != v}
+        changed = {k: v for k, v in self._params.items() if self.defaults.get(k) != v}
         if not changed:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in sorted(changed.items()))
@@ -101,8 +113,7 @@ def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
     if name not in _REGISTRY:
         raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(_REGISTRY))}")
     cls = _REGISTRY[name]
-    sig = inspect.signature(cls.__init__)
-    accepted = {k: p.default for k, p in sig.parameters.items() if k != "self"}
+    accepted = cls.defaults
     kwargs: dict[str, Any] = {}
     for key, value in {**raw, **params}.items():
         if key not in accepted:

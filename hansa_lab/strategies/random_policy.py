@@ -14,6 +14,7 @@ Each bias can be switched off by parameter, e.g. ``random:establish=false``.
 from __future__ import annotations
 
 import random
+from typing import Any, ClassVar
 
 from ..actions import NONE, Action
 from ..state import EMPTY, State
@@ -22,9 +23,9 @@ from .base import Strategy, register
 
 @register("random")
 class RandomStrategy(Strategy):
-    def __init__(self, establish: bool = True, gather: bool = True) -> None:
-        self.establish = establish
-        self.gather = gather
+    defaults: ClassVar[dict[str, Any]] = {"establish": True, "gather": True}
+    establish: bool
+    gather: bool
 
     def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
         if self.establish:

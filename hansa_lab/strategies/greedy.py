@@ -1,0 +1,201 @@
+"""``greedy`` (one-step lookahead on :func:`~.evaluation.evaluate`) and the strategy tips.
+
+Each tip is greedy plus exactly one extra evaluation term, weighted by ``tip``; with
+``tip=0`` a tip strategy plays exactly like ``greedy`` (its ablation):
+
+==================  ======================================================================
+strategy            tip (source)
+==================  ======================================================================
+``actions_first``   develop Actions early: +``tip`` × (8 for the first Actions development,
+                    +4 for the second), and while Actions is undeveloped, progress on
+                    routes touching the Actions city counts extra (seed 000 first tip;
+                    seed 001 "aim for three actions quickly")
+``blocker``         occupy routes next to ability cities and bonus markers: +``tip`` per own
+                    piece there; being displaced is a gain, so a displaced blocker always
+                    takes its extra pieces (seeds 000 and 001)
+``network_keys``    one large network and City Keys: +``tip`` × (2 × Kontors in the largest
+                    network + 3 × City Keys developments) (seeds 000 and 001)
+``keep_supply``     never let the personal supply run dry: −``tip`` × 3 per piece below
+                    ``threshold`` in the supply (seed 001)
+==================  ======================================================================
+
+>>> make_strategy("actions_first:tip=0").spec
+'actions_first:tip=0'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from ..actions import Action
+from ..rules import STOP, apply, legal_actions
+from ..scoring import KontorCache, largest_network
+from ..state import EMPTY, State
+from .base import Strategy, make_strategy, register
+from .evaluation import Weights, evaluate
+
+__all__ = ["ActionsFirst", "Blocker", "Greedy", "KeepSupply", "NetworkKeys", "make_strategy"]
+
+
+_OPENS_DECISION = ("move", "marker")
+
+
+def _filled_route(state: State, a: Action) -> int:
+    """The route an own-piece action may have completed (-1 if none)."""
+    if a.kind == "place":
+        r = a.a
+    elif a.kind in ("move_piece", "displace"):
+        r = a.b if a.kind == "move_piece" else state.board.post_route[a.a]
+    else:
+        return -1
+    b = state.board
+    occ = state.posts[b.post_start[r] : b.post_start[r + 1]]
+    return r if occ.count(EMPTY) <= 1 else -1
+
+
+@register("greedy")
+class Greedy(Strategy):
+    """Try every legal action, evaluate the resulting position for the deciding player,
+    play the best (ties broken by the strategy's random stream). An action that opens a
+    decision of the same player (a Move, a move-3 or remove-3 marker) is valued by its
+    best first step. ``depth=2`` also looks at the best follow-up whenever the same
+    player decides again."""
+
+    defaults: ClassVar[dict[str, Any]] = {"depth": 1, **Weights().__dict__}
+    depth: int
+
+    def setup(self) -> None:
+        if self.depth not in (1, 2):
+            raise ValueError(f"strategy {self.name!r}: depth must be 1 or 2, got {self.depth}")
+        self.weights = Weights(**{k: self._params[k] for k in Weights.names()})
+        self._cache = KontorCache()
+
+    def value(self, state: State, player: int) -> float:
+        return evaluate(state, player, self.weights, self._cache) + self.tip_value(state, player)
+
+    def tip_value(self, state: State, player: int) -> float:
+        return 0.0
+
+    def _establish_value(self, state: State, r: int, player: int) -> float:
+        """Best value of establishing route ``r`` right after completing it (this turn,
+        after finishing a Move in progress); -inf when that is not possible."""
+        if state.end_reason is not None or state.actions_left <= 0:
+            return float("-inf")
+        if state.pending and state.pending[-1][0] == "move" and state.current_player == player:
+            state = apply(state, STOP, check=False)
+        if state.pending or state.current_player != player:
+            return float("-inf")
+        options = [b for b in legal_actions(state) if b.kind == "establish" and b.a == r]
+        return max(
+            (self.value(apply(state, b, check=False), player) for b in options),
+            default=float("-inf"),
+        )
+
+    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        player = state.current_player
+        best: list[Action] = []
+        best_v = float("-inf")
+        for a in legal:
+            nxt = apply(state, a, check=False)
+            if a.kind in _OPENS_DECISION and nxt.pending and nxt.current_player == player:
+                # a Move or a move-3/remove-3 marker is worth its best first step
+                v = max(self.value(apply(nxt, b, check=False), player)
+                        for b in legal_actions(nxt))
+            else:
+                v = self.value(nxt, player)
+                r = _filled_route(state, a)
+                if r >= 0:
+                    v = max(v, self._establish_value(nxt, r, player))
+            if self.depth == 2 and nxt.end_reason is None and nxt.current_player == player:
+                follow = legal_actions(nxt)
+                if len(follow) > 1:
+                    v = max(
+                        v, max(self.value(apply(nxt, b, check=False), player) for b in follow)
+                    )
+            if v > best_v + 1e-9:
+                best, best_v = [a], v
+            elif v > best_v - 1e-9:
+                best.append(a)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+
+class TipStrategy(Greedy):
+    """Greedy plus one tip term weighted by ``tip`` (``tip=0`` switches the tip off)."""
+
+    defaults: ClassVar[dict[str, Any]] = {**Greedy.defaults, "tip": 1.0}
+    tip: float
+
+
+@register("actions_first")
+class ActionsFirst(TipStrategy):
+    def tip_value(self, state: State, player: int) -> float:
+        if not self.tip:
+            return 0.0
+        lv = state.levels[player][0]
+        bonus = 8.0 * (lv >= 1) + 4.0 * (lv >= 2)
+        if lv == 0:
+            b = state.board
+            mine = (2 * player, 2 * player + 1)
+            for c in b.ability_cities.get(0, ()):
+                for r in b.city_routes[c]:
+                    occ = state.posts[b.post_start[r] : b.post_start[r + 1]]
+                    own = occ.count(mine[0]) + occ.count(mine[1])
+                    if own and own + occ.count(EMPTY) == len(occ):
+                        bonus += 3.0 * (own / len(occ)) ** 2
+        return self.tip * bonus
+
+
+def key_routes(state: State) -> list[int]:
+    """Routes next to an ability or special-prestige city, or beside a bonus marker."""
+    b = state.board
+    out = []
+    for r, (a, z) in enumerate(b.route_cities):
+        ca, cz = b.cities[a], b.cities[z]
+        if (
+            ca.abilities or cz.abilities or ca.special_prestige or cz.special_prestige
+            or state.route_marker[r] is not None
+        ):
+            out.append(r)
+    return out
+
+
+@register("blocker")
+class Blocker(TipStrategy):
+    def tip_value(self, state: State, player: int) -> float:
+        if not self.tip:
+            return 0.0
+        b = state.board
+        mine = (2 * player, 2 * player + 1)
+        n = 0
+        for r in key_routes(state):
+            occ = state.posts[b.post_start[r] : b.post_start[r + 1]]
+            n += occ.count(mine[0]) + occ.count(mine[1])
+        return self.tip * n
+
+    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        if self.tip and len(legal) > 1 and legal[-1].kind == "decline":
+            legal = legal[:-1]  # being displaced is a gain: always take the extra pieces
+        return super().choose(state, legal, rng)
+
+
+@register("network_keys")
+class NetworkKeys(TipStrategy):
+    def tip_value(self, state: State, player: int) -> float:
+        if not self.tip:
+            return 0.0
+        return self.tip * (2.0 * largest_network(state, player) + 3.0 * state.levels[player][4])
+
+
+@register("keep_supply")
+class KeepSupply(TipStrategy):
+    defaults: ClassVar[dict[str, Any]] = {**TipStrategy.defaults, "threshold": 3}
+    threshold: int
+
+    def tip_value(self, state: State, player: int) -> float:
+        if not self.tip:
+            return 0.0
+        short = self.threshold - state.supply_t[player] - state.supply_m[player]
+        return -self.tip * 3.0 * max(0, short)
