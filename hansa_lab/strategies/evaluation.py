@@ -52,7 +52,7 @@ class Weights:
     supply: float = 0.15
     supply_cap: int = 8
     stock: float = 0.05
-    reserve: float = 1.0
+    reserve: float = 0.5
     ability: float = 1.0
     actions_left: float = 0.0
 
@@ -64,31 +64,61 @@ class Weights:
 def _rewarding_cities(state: State, player: int) -> list[bool]:
     """Cities where establishing an adjacent route could reward the player now."""
     b = state.board
-    priv = state.levels[player][3]
     lv = state.levels[player]
+    priv = lv[3]
     offices = state.offices
+    starts = b.office_start
+    colour = b.office_colour
     out = []
     for c in b.cities:
-        ok = any(lv[a] < TRACK_MAX[a] for a in c.abilities) or c.special_prestige
+        ok = c.special_prestige
         if not ok:
-            for i in range(b.office_start[c.index], b.office_start[c.index + 1]):
+            for a in c.abilities:
+                if lv[a] < TRACK_MAX[a]:
+                    ok = True
+                    break
+        if not ok:
+            for i in range(starts[c.index], starts[c.index + 1]):
                 if offices[i] == EMPTY:
-                    ok = b.office_colour[i] <= priv
+                    ok = colour[i] <= priv
                     break
         out.append(ok)
     return out
 
 
-def route_progress(state: State, player: int) -> float:
+class EvalCache:
+    """Remembers the last position's per-city reward flags (they change only when
+    Kontors or abilities change, which most candidate actions do not touch)."""
+
+    def __init__(self) -> None:
+        self.kontors = KontorCache()
+        self._key: tuple[list[int], list[int], int] | None = None
+        self._value: list[bool] = []
+
+    def rewarding(self, state: State, player: int) -> list[bool]:
+        key = self._key
+        if (
+            key is None
+            or key[2] != player
+            or key[1] != state.levels[player]
+            or key[0] != state.offices
+        ):
+            self._key = (state.offices[:], state.levels[player][:], player)
+            self._value = _rewarding_cities(state, player)
+        return self._value
+
+
+def route_progress(state: State, player: int, cache: EvalCache | None = None) -> float:
     b = state.board
     posts = state.posts
     ps = b.post_start
-    mine = (2 * player, 2 * player + 1)
+    t, m = 2 * player, 2 * player + 1
     total = 0.0
     rewarding: list[bool] | None = None
+    rc = b.route_cities
     for r in range(b.n_routes):
         occ = posts[ps[r] : ps[r + 1]]
-        own = occ.count(mine[0]) + occ.count(mine[1])
+        own = occ.count(t) + occ.count(m)
         if own:
             n = len(occ)
             if own == n:
@@ -98,34 +128,37 @@ def route_progress(state: State, player: int) -> float:
             else:
                 v = 0.3 * own
             if rewarding is None:
-                rewarding = _rewarding_cities(state, player)
-            x, y = b.route_cities[r]
+                rewarding = (
+                    cache.rewarding(state, player) if cache else _rewarding_cities(state, player)
+                )
+            x, y = rc[r]
             if not (rewarding[x] or rewarding[y]):
                 v /= 3.0
             total += v
     return total
 
 
-def evaluate(
-    state: State, player: int, w: Weights, cache: KontorCache | None = None
-) -> float:
-    rows = score_rows(state, cache)
+def evaluate(state: State, player: int, w: Weights, cache: EvalCache | None = None) -> float:
+    rows = score_rows(state, cache.kontors if cache else None)
     mine = sum(rows[player])
     value = w.score * mine
     if w.opponents and state.n_players > 1:
         value -= w.opponents * max(sum(r) for i, r in enumerate(rows) if i != player)
     if w.route:
-        value += w.route * route_progress(state, player)
+        value += w.route * route_progress(state, player, cache)
     if w.supply:
         value += w.supply * min(state.supply_t[player] + state.supply_m[player], w.supply_cap)
     stock = state.stock_t[player] + state.stock_m[player]
     if w.stock:
         value += w.stock * stock
     if w.reserve:
-        value += w.reserve * min(3, stock + state.supply_t[player] + state.supply_m[player])
+        value += w.reserve * min(2, stock + state.supply_t[player] + state.supply_m[player])
     if w.ability:
         lv = state.levels[player]
-        value += w.ability * sum(ABILITY_VALUE[a][lv[a]] for a in range(5))
+        av = ABILITY_VALUE
+        value += w.ability * (
+            av[0][lv[0]] + av[1][lv[1]] + av[2][lv[2]] + av[3][lv[3]] + av[4][lv[4]]
+        )
     if w.actions_left and state.active == player and state.end_reason is None:
         value += w.actions_left * state.actions_left
     return value

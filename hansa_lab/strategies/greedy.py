@@ -10,9 +10,10 @@ strategy            tip (source)
                     +4 for the second), and while Actions is undeveloped, progress on
                     routes touching the Actions city counts extra (seed 000 first tip;
                     seed 001 "aim for three actions quickly")
-``blocker``         occupy routes next to ability cities and bonus markers: +``tip`` per own
-                    piece there; being displaced is a gain, so a displaced blocker always
-                    takes its extra pieces (seeds 000 and 001)
+``blocker``         block opponents on routes next to ability cities and bonus markers:
+                    +``tip`` × 0.5 per own piece on such a route that an opponent also uses;
+                    being displaced is a gain, so a displaced blocker always takes its
+                    extra pieces (seeds 000 and 001)
 ``network_keys``    one large network and City Keys: +``tip`` × (2 × Kontors in the largest
                     network + 3 × City Keys developments) (seeds 000 and 001)
 ``keep_supply``     never let the personal supply run dry: −``tip`` × 3 per piece below
@@ -30,10 +31,10 @@ from typing import Any, ClassVar
 
 from ..actions import Action
 from ..rules import STOP, apply, legal_actions
-from ..scoring import KontorCache, largest_network
+from ..scoring import largest_network
 from ..state import EMPTY, State
 from .base import Strategy, make_strategy, register
-from .evaluation import Weights, evaluate
+from .evaluation import EvalCache, Weights, evaluate
 
 __all__ = ["ActionsFirst", "Blocker", "Greedy", "KeepSupply", "NetworkKeys", "make_strategy"]
 
@@ -57,19 +58,26 @@ def _filled_route(state: State, a: Action) -> int:
 @register("greedy")
 class Greedy(Strategy):
     """Try every legal action, evaluate the resulting position for the deciding player,
-    play the best (ties broken by the strategy's random stream). An action that opens a
-    decision of the same player (a Move, a move-3 or remove-3 marker) is valued by its
-    best first step. ``depth=2`` also looks at the best follow-up whenever the same
-    player decides again."""
+    play the best (ties broken by the strategy's random stream).
 
-    defaults: ClassVar[dict[str, Any]] = {"depth": 1, **Weights().__dict__}
+    * An action that opens a decision of the same player (a Move, a move-3 or remove-3
+      marker) is valued by its best first step; an action that completes a route is
+      valued by the best way of establishing it right away when an action is left.
+    * When no action improves the evaluation, with probability ``explore`` it plays a
+      random action other than ending the turn or stopping (otherwise all-greedy tables
+      can wait for each other forever).
+    * ``depth=2`` also looks at the best follow-up whenever the same player decides
+      again (slower)."""
+
+    defaults: ClassVar[dict[str, Any]] = {"depth": 1, "explore": 0.5, **Weights().__dict__}
     depth: int
+    explore: float
 
     def setup(self) -> None:
         if self.depth not in (1, 2):
             raise ValueError(f"strategy {self.name!r}: depth must be 1 or 2, got {self.depth}")
         self.weights = Weights(**{k: self._params[k] for k in Weights.names()})
-        self._cache = KontorCache()
+        self._cache = EvalCache()
 
     def value(self, state: State, player: int) -> float:
         return evaluate(state, player, self.weights, self._cache) + self.tip_value(state, player)
@@ -119,6 +127,12 @@ class Greedy(Strategy):
                 best, best_v = [a], v
             elif v > best_v - 1e-9:
                 best.append(a)
+        if self.explore and best_v <= self.value(state, player) + 1e-9:
+            # nothing improves the position: sometimes act at random instead of passing
+            # (breaks positions where every player waits for the others)
+            active = [a for a in legal if a.kind not in ("end", "stop", "decline")]
+            if active and rng.random() < self.explore:
+                return rng.choice(active)
         return best[0] if len(best) == 1 else rng.choice(best)
 
 
@@ -168,12 +182,14 @@ class Blocker(TipStrategy):
         if not self.tip:
             return 0.0
         b = state.board
-        mine = (2 * player, 2 * player + 1)
+        t, m = 2 * player, 2 * player + 1
         n = 0
         for r in key_routes(state):
             occ = state.posts[b.post_start[r] : b.post_start[r + 1]]
-            n += occ.count(mine[0]) + occ.count(mine[1])
-        return self.tip * n
+            own = occ.count(t) + occ.count(m)
+            if own and own + occ.count(EMPTY) < len(occ):  # shared with an opponent
+                n += own
+        return self.tip * 0.5 * n
 
     def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
         if self.tip and len(legal) > 1 and legal[-1].kind == "decline":
