@@ -1,0 +1,232 @@
+"""Write the study notebooks (``notebooks/0*.ipynb``) from the cells below.
+
+    python scripts/make_notebooks.py
+
+The notebooks are committed; this script keeps their source reviewable as Python. They
+run top to bottom; ``HANSA_LAB_SIZE=small`` makes them fast (the test suite does that).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SETUP = """\
+import matplotlib
+matplotlib.use("Agg") if __import__("os").environ.get("HANSA_LAB_SIZE") == "small" else None
+import pandas as pd
+from hansa_lab import study
+pd.set_option("display.width", 120)
+print("study size:", study.size())"""
+
+NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
+    "01_quickstart": [
+        ("md", """# Quickstart
+
+Play one game, look at its tables, then run a batch and draw one plot.
+Set `HANSA_LAB_SIZE=small` for a quick run; the default size is for publication."""),
+        ("code", SETUP),
+        ("md", "## One game\nA game is fully defined by its configuration, seed and actions."),
+        ("code", """from hansa_lab import GameConfig
+from hansa_lab.game import play_game
+from hansa_lab.text import describe
+
+record = play_game(GameConfig(n_players=4, seed=7), ["greedy", "random", "random", "random"])
+result = record.result()
+print(result["end_reason"], "after", result["n_actions"], "actions")
+pd.DataFrame([{"seat": p["seat"], "strategy": p["strategy"], "total": p["total"], **p["breakdown"]}
+              for p in result["players"]])"""),
+        ("code", "print(describe(record.final))"),
+        ("md", "## Its tables\nThe same game as tidy tables (one declared schema: `hansa_lab.logs.SCHEMA`)."),
+        ("code", """from hansa_lab.logs import record_game, to_frame
+
+rows = record_game(GameConfig(n_players=4, seed=7), ["greedy", "random", "random", "random"], game_id=0)
+turns = to_frame("turns", rows["turns"])
+events = to_frame("events", rows["events"])
+turns[["round", "turn", "seat", "prestige", "projected", "lv_actions", "supply_t"]].tail(8)"""),
+        ("code", 'events[events.kind.isin(["develop", "kontor", "east_west"])].head(10)'),
+        ("md", "## A batch\nSeats rotate so every strategy plays every seat equally often."),
+        ("code", """from hansa_lab.runner import simulate
+
+res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 200),
+               n_players=4, seed=100, n_jobs=2, out=study.results_dir("quickstart"),
+               progress=False)
+res.summary()"""),
+        ("code", """from hansa_lab import plots
+
+fig = plots.plot_score_breakdown(res.players, by="strategy", split=None,
+                                 save=study.results_dir("quickstart") / "breakdown.png")
+fig"""),
+    ],
+    "02_strategy_tips": [
+        ("md", """# Do the strategy tips work?
+
+Each tip from the seed documents is written as **greedy plus exactly one tip**
+(`hansa_lab.strategies.greedy`). Each arm puts the tip in one seat against three greedy
+players; the base arm is all greedy. Arms share seeds and seat rotations, so each tip
+game has a matched base game (same bonus-marker draws, same seat): the paired difference
+of the focal seat's result removes most of the luck. Several tips are tested together,
+so p-values are Holm-adjusted."""),
+        ("code", SETUP),
+        ("code", """from hansa_lab.runner import run_experiment
+
+res = run_experiment("../experiments/strategy_tips.toml", games=study.pick(4, 400),
+                     out=study.results_dir("strategy_tips"), n_jobs=2, progress=False)
+players, games = res.players, res.games
+print(len(games), "games;", games.end_reason.value_counts().to_dict())"""),
+        ("md", "## Effect of each tip on the focal seat (paired with the all-greedy base)"),
+        ("code", """from hansa_lab import analysis
+
+score = analysis.compare_arms(players, games, base="base", focal=0, value="total")
+wins = analysis.compare_arms(players, games, base="base", focal=0, value="win_share")
+score"""),
+        ("code", "wins"),
+        ("md", "## Verdicts\nGenerated from the numbers above (score effect, Holm-adjusted)."),
+        ("code", """import math
+
+def verdict(row, unit, scale=1.0):
+    d, lo, hi, p = row["diff"] * scale, row["diff_lo"] * scale, row["diff_hi"] * scale, row["p_holm"]
+    ci = f"95% CI {lo:+.2f} to {hi:+.2f}, Holm-adjusted p = {p:.3g}"
+    if math.isnan(p):
+        return f"not enough paired games to judge ({d:+.2f} {unit})"
+    if p < 0.05 and lo > 0:
+        return f"helps: {d:+.2f} {unit} ({ci})"
+    if p < 0.05 and hi < 0:
+        return f"hurts: {d:+.2f} {unit} ({ci})"
+    return f"no clear effect: {d:+.2f} {unit} ({ci})"
+
+for (_, s), (_, w) in zip(score.iterrows(), wins.iterrows()):
+    print(f"{s['arm_a']:>14}: score {verdict(s, 'points')}")
+    print(f"{'':>14}  wins  {verdict(w, 'percentage points', 100)}")"""),
+        ("code", """from hansa_lab import plots
+
+plots.plot_comparison(score, save=study.results_dir("strategy_tips") / "tips_score.png")"""),
+    ],
+    "03_balance": [
+        ("md", """# Balance
+
+Seat (first-player) advantage by player count and board side, the two bonus-marker
+editions, and a sweep of one rule knob (the starting supply)."""),
+        ("code", SETUP),
+        ("code", """from hansa_lab.runner import run_experiment
+from hansa_lab import analysis, plots
+
+seats = run_experiment("../experiments/seat_balance.toml", games=study.pick(6, 600),
+                       out=study.results_dir("seat_balance"), n_jobs=2, progress=False)
+table = analysis.seat_advantage(seats.players, seats.games, by=["n_players", "side", "edition"])
+table"""),
+        ("code", 'plots.plot_seat_advantage(table, save=study.results_dir("seat_balance") / "seats.png")'),
+        ("md", "## Editions: `bigbox` against `original` bonus markers"),
+        ("code", """g = analysis.with_games(seats.players, seats.games)
+edition = analysis.mean_scores(g, by=["edition", "n_players"])
+edition"""),
+        ("code", 'analysis.end_reason_mix(seats.games, by=["edition", "n_players"])'),
+        ("md", """## A rule knob: the starting supply
+
+`start_supply` is the first seat's starting traders (later seats get one more each).
+How does the first seat's win rate move?"""),
+        ("code", """from hansa_lab.runner import simulate
+
+rows = []
+for supply in (4, 5, 6):
+    r = simulate(["greedy"], n_games=study.pick(8, 400), n_players=4, seed=500,
+                 options={"start_supply": supply}, n_jobs=2, progress=False,
+                 out=study.results_dir(f"start_supply_{supply}"))
+    t = analysis.seat_advantage(r.players, r.games)
+    first = t[t.seat == 0].iloc[0]
+    rows.append({"start_supply": supply, "seat1_win_rate": first["win_rate"],
+                 "lo": first["win_lo"], "hi": first["win_hi"], "n": first["n"]})
+knob = pd.DataFrame(rows)
+knob"""),
+        ("md", "## Boards\nThe same greedy table on every board side that supports 4 players."),
+        ("code", """boards = []
+for board in ("base", "east", "britannia"):
+    try:
+        r = simulate(["greedy"], n_games=study.pick(4, 400), n_players=4, board=board,
+                     seed=900, n_jobs=2, progress=False,
+                     out=study.results_dir(f"board_{board}"))
+    except ValueError as e:  # a board the engine does not support yet
+        print(board, "skipped:", e)
+        continue
+    q = analysis.game_quality(r.games, r.players, r.turns)
+    boards.append({"board": board, "games": len(r.games),
+                   "mean_actions": r.games.actions.mean(),
+                   "mean_total": r.players.total.mean(),
+                   "end_reasons": r.games.end_reason.value_counts().to_dict()})
+pd.DataFrame(boards)"""),
+    ],
+    "04_score_breakdowns": [
+        ("md", """# Score breakdowns
+
+Where do the points come from, per strategy and per player count?"""),
+        ("code", SETUP),
+        ("code", """from hansa_lab.runner import run_experiment
+from hansa_lab import analysis, plots
+
+spec = {
+    "name": "score_breakdowns",
+    "games": study.pick(6, 300),
+    "seed": 2000,
+    "players": [3, 4, 5],
+    "arms": {"mixed": ["greedy", "actions_first", "network_keys", "random", "blocker"]},
+}
+res = run_experiment(spec, out=study.results_dir("score_breakdowns"), n_jobs=2, progress=False)
+players = analysis.with_games(res.players, res.games)
+players.groupby(["n_players", "strategy"])[["total", "track", "abilities", "markers",
+                                              "special", "control", "network"]].mean().round(1)"""),
+        ("code", """plots.plot_score_breakdown(players, by="strategy", split="n_players",
+                           save=study.results_dir("score_breakdowns") / "breakdown.png")"""),
+        ("code", """plots.plot_ability_timing(res.events, res.players,
+                          save=study.results_dir("score_breakdowns") / "abilities.png")"""),
+        ("code", """plots.plot_trajectories(res.turns, res.players,
+                        save=study.results_dir("score_breakdowns") / "trajectories.png")"""),
+        ("code", """ratings = analysis.plackett_luce(res.players, by="strategy", n_boot=study.pick(50, 1000))
+plots.plot_ratings(ratings, save=study.results_dir("score_breakdowns") / "ratings.png")
+ratings"""),
+    ],
+    "05_inspect_a_game": [
+        ("md", """# Inspect a game
+
+Pick the biggest upset from a results table — the game where the winner was furthest
+behind at mid-game on projected score — and open it on the interactive board."""),
+        ("code", SETUP),
+        ("code", """from hansa_lab.runner import simulate
+
+res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 200),
+               n_players=4, seed=100, n_jobs=2, progress=False,
+               out=study.results_dir("quickstart"))
+turns, players = res.turns, res.players
+mid = turns[turns.turn == turns.groupby("game_id").turn.transform(lambda t: t.max() // 2)]
+behind = (mid.groupby("game_id").projected.transform("max") - mid.projected)
+mid = mid.assign(behind=behind)
+winners = players[players.rank == 1][["game_id", "seat"]]
+upsets = mid.merge(winners, on=["game_id", "seat"]).sort_values("behind", ascending=False)
+game_id = int(upsets.iloc[0].game_id)
+upsets.head()[["game_id", "seat", "projected", "behind"]]"""),
+        ("code", """from hansa_lab.viewer import GameViewer
+
+viewer = GameViewer.from_results(res, game_id)
+viewer"""),
+        ("code", """path = viewer.export_html(study.results_dir("inspect") / f"game_{game_id}.html")
+print("offline replay written to", path)"""),
+    ],
+}
+
+
+def main() -> None:
+    for name, cells in NOTEBOOKS.items():
+        nb = new_notebook()
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nb.cells = [new_markdown_cell(src) if kind == "md" else new_code_cell(src)
+                    for kind, src in cells]
+        path = ROOT / "notebooks" / f"{name}.ipynb"
+        nbformat.write(nb, path)
+        print(f"wrote {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
