@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (notebook cell sources are kept as written)
 """Write the study notebooks (``notebooks/0*.ipynb``) from the cells below.
 
     python scripts/make_notebooks.py
