@@ -3,7 +3,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean browser
 
 # Set-up: create the venv and install the package (editable) with dev + dask extras.
 # Re-runs whenever pyproject.toml changes.
@@ -27,8 +27,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/hansa-lab main
 
+# Browser tests (pytest -m browser) drive Debian's chromium with Playwright: install it with
+# apt when it is missing (needs root, as on CI; Playwright's own browser download is never used).
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
 # Lint, type check and the whole test suite (2 xdist workers). One recipe: first failure stops it.
-test: $(STAMP)
+test: $(STAMP) browser
 	$(VENV)/bin/ruff check hansa_lab tests
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -n 2 tests

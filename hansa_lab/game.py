@@ -185,3 +185,64 @@ def states_of(config: GameConfig, actions: Sequence[Action]) -> list[State]:
     for a in actions:
         out.append(apply(out[-1], a, check=False))
     return out
+
+
+def play_on(
+    state: State,
+    strategies: Sequence[str | Strategy],
+    seed: int | None = None,
+    *,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+) -> GameRecord:
+    """Let a line-up play a game on from ``state`` (left unchanged) until it ends.
+
+    The strategy in seat ``p`` draws from :func:`strategy_rng` ``(seed, p)``, ``seed``
+    defaulting to the game's seed, so the continuation is reproducible; from the set-up,
+    with the game's seed and line-up, it is exactly :func:`play_game`. The record's
+    ``actions`` are the actions played on (``extra["start_action"]`` is where they
+    start) and ``final`` is the end position. Used by the viewer's what-if.
+
+    >>> from hansa_lab.state import new_game
+    >>> cfg = GameConfig(n_players=3, seed=4)
+    >>> real = play_game(cfg, ["random"] * 3)
+    >>> mid = states_of(cfg, real.actions[:100])[-1]
+    >>> what_if = play_on(mid, ["random"] * 3, seed=9)
+    >>> what_if.extra["start_action"], what_if.final.is_over
+    (100, True)
+    >>> play_on(new_game(cfg), ["random"] * 3).actions == real.actions
+    True
+    """
+    config = state.config
+    if len(strategies) != config.n_players:
+        raise ValueError(
+            f"{config.n_players} players need {config.n_players} strategies, "
+            f"got {len(strategies)}"
+        )
+    players = [make_strategy(s) for s in strategies]
+    base = config.seed if seed is None else seed
+    rngs = [strategy_rng(base, p) for p in range(config.n_players)]
+    s = state.clone()
+    actions: list[Action] = []
+    t0 = time.perf_counter()
+    while s.end_reason is None and len(actions) < max_actions:
+        legal = legal_actions(s)
+        p = s.current_player
+        try:
+            action = players[p].choose(s, legal, rngs[p])
+        except Exception as e:
+            raise StrategyError(config, p, players[p], len(actions), e, actions) from e
+        if action not in legal:
+            raise StrategyError(
+                config, p, players[p], len(actions),
+                IllegalActionError(f"strategy returned an illegal action {action!r}"), actions,
+            )
+        apply_in_place(s, action, check=False)
+        actions.append(action)
+    return GameRecord(
+        config=config,
+        strategies=[pl.spec for pl in players],
+        actions=actions,
+        final=s,
+        wall_time=time.perf_counter() - t0,
+        extra={"start_action": state.n_actions, "seed": base},
+    )

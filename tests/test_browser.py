@@ -1,0 +1,201 @@
+"""Real-browser tests: Debian's chromium driven by Playwright (never `playwright install`).
+
+1. The viewer notebook (notebooks/viewer_demo.ipynb) served by Voilà on 127.0.0.1: wait
+   for the board, move the action slider with the keyboard, the board must change.
+2. An exported replay opened from a file:// URL with every network request blocked (and
+   none attempted): its slider and buttons must change the frame.
+
+Screenshots go to results/screenshots/ (ignored by git). `make test` installs chromium
+with apt when it is missing; without it these tests fail on CI and skip elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hansa_lab.export import export_replay
+from hansa_lab.state import GameConfig
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "viewer_demo.ipynb"
+SCREENSHOTS = ROOT / "results" / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+BOARD = "svg.hansa-board"
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or (
+        "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+    if path is None:
+        message = "chromium is not installed (make test installs it: apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = _chromium()
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    pytest.importorskip("voila")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "PYTHONUNBUFFERED": "1"}
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser",
+             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"voila exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+            try:  # listening? (a GET of the page would start a kernel)
+                with socket.create_connection(("127.0.0.1", port), timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"voila did not start:\n{log.read_text()[-3000:]}")
+                time.sleep(0.3)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)  # voila and its kernel (its own group)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _screenshot(page: Any, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / name
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def _actions_shown(page: Any) -> int:
+    return int(page.get_attribute(BOARD, "data-actions"))
+
+
+def test_voila_viewer_slider_moves_the_board(browser: Any, voila_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1500, "height": 1300})
+    outside: list[str] = []
+
+    def only_localhost(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(voila_url) or url.startswith("data:"):
+            route.continue_()
+        else:  # e.g. Voilà's icon-font CDN link: this test runs offline
+            outside.append(url)
+            route.abort()
+
+    page.route("**/*", only_localhost)
+    try:
+        page.goto(voila_url, wait_until="domcontentloaded", timeout=60_000)
+        page.wait_for_selector(f".hansa-board-view {BOARD}", timeout=60_000)
+        assert _actions_shown(page) == 0
+        before = page.inner_html(".hansa-board-view")
+        handle = page.locator(".hansa-action-slider .noUi-handle")
+        handle.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            f"document.querySelector('{BOARD}').getAttribute('data-actions') === '3'",
+            timeout=20_000)
+        after = page.inner_html(".hansa-board-view")
+        assert after != before
+        assert _actions_shown(page) == 3
+        # the turn slider, log and chart followed the action slider
+        page.wait_for_function(
+            "document.querySelector('.hansa-log-view').innerText.includes('#3 ')",
+            timeout=10_000)
+        cursor = page.get_attribute(".hansa-chart-view line.cursor", "x1")
+        assert cursor is not None and float(cursor) > 38.0
+        shot = _screenshot(page, "viewer_voila.png")
+        assert shot.stat().st_size > 10_000
+    finally:
+        page.close()
+
+
+def test_exported_html_works_offline(browser: Any, tmp_path: Path) -> None:
+    html = export_replay(tmp_path / "replay.html", GameConfig(n_players=3, seed=5), "random")
+    context = browser.new_context(viewport={"width": 1500, "height": 1300})
+    requested: list[str] = []
+
+    def block_network(route: Any) -> None:
+        url = route.request.url
+        requested.append(url)
+        if url.startswith("file://"):
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", block_network)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(html.as_uri())
+        page.wait_for_selector(f"#board {BOARD}")
+        assert _actions_shown(page) == 0
+        first = page.inner_html("#board")
+        page.focus("#slider")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert _actions_shown(page) == 2
+        assert page.inner_html("#board") != first
+        assert "#2 · turn" in page.inner_text("#log")
+        page.click("#next-turn")
+        after_turn = _actions_shown(page)
+        assert after_turn > 2 and page.input_value("#slider") == str(after_turn)
+        page.eval_on_selector(
+            "#slider", "e => { e.value = e.max; e.dispatchEvent(new Event('input')); }")
+        last = int(page.get_attribute("#slider", "max") or 0)
+        assert _actions_shown(page) == last > after_turn
+        assert "game over" in page.inner_text("#log")
+        cursor = page.get_attribute("#chart line.cursor", "x1")
+        assert cursor is not None and float(cursor) > 400
+        page.click("#prev")
+        assert _actions_shown(page) == last - 1
+        shot = _screenshot(page, "replay_html.png")
+        assert shot.stat().st_size > 10_000
+    finally:
+        context.close()
+    assert not errors
+    assert requested and all(u.startswith("file://") for u in requested), requested

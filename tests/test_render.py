@@ -1,0 +1,277 @@
+"""The SVG renderer: well-formed, deterministic pictures whose elements (pieces, offices,
+Kontors, markers, special spaces, panels, highlights) can be found by class and data-
+attributes, on every board side."""
+
+from __future__ import annotations
+
+import doctest
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import hansa_lab.render as render_module
+from hansa_lab.actions import Action
+from hansa_lab.board import ABILITIES, BOARD_SIDES, load_board
+from hansa_lab.render import (
+    PLAYER_COLOURS,
+    board_layout,
+    render_board_svg,
+    render_parts,
+    render_svg,
+)
+from hansa_lab.rules import apply
+from hansa_lab.scoring import final_scores
+from hansa_lab.state import EMPTY, GameConfig, State, new_game
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    """Parse the SVG (fails on malformed XML)."""
+    return ET.fromstring(svg)
+
+
+def classes(el: ET.Element) -> set[str]:
+    return set(el.get("class", "").split())
+
+
+def find(root: ET.Element, *names: str, **data: object) -> list[ET.Element]:
+    """Elements having all the classes ``names`` and the ``data-`` attributes given."""
+    out = []
+    for el in root.iter():
+        if not set(names) <= classes(el):
+            continue
+        if all(el.get("data-" + k.replace("_", "-")) == str(v) for k, v in data.items()):
+            out.append(el)
+    return out
+
+
+def state_on(side: str, n_players: int = 3) -> State:
+    """An empty position on any board side, built by hand from a base-board game (the
+    renderer only reads the state, so the state need not be reachable by the rules)."""
+    s = new_game(GameConfig(n_players=n_players, seed=3))
+    b = load_board(side)
+    s.board = b
+    s.posts = [EMPTY] * b.n_posts
+    s.offices = [EMPTY] * b.n_offices
+    s.extras = [()] * b.n_cities
+    s.route_marker = [None] * b.n_routes
+    for r, m in zip(b.tavern_routes, ("extra", "swap", "move3"), strict=True):
+        s.route_marker[r] = m
+    s.special = [EMPTY] * len(b.special_spaces)
+    return s
+
+
+@pytest.fixture
+def base() -> State:
+    return new_game(GameConfig(n_players=3, seed=1))
+
+
+def test_doctests() -> None:
+    result = doctest.testmod(render_module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_deterministic(base: State) -> None:
+    s = apply(apply(base, Action("place", 0, 0)), Action("place", 5, 1))
+    a = render_svg(s, highlight_action=Action("place", 5, 1), highlight_player=0)
+    b = render_svg(s.clone(), highlight_action=Action("place", 5, 1), highlight_player=0)
+    assert a == b
+    assert " id=" not in a  # no ids at all: frames can sit side by side in one page
+    assert "".join(render_parts(s)) == render_svg(s)
+    assert render_svg(s) != render_svg(base)
+
+
+def test_base_board_elements(base: State) -> None:
+    b = base.board
+    root = parse(render_svg(base))
+    assert root.tag == SVG + "svg" and "hansa-board" in classes(root)
+    assert root.get("data-board") == "base_3p" and root.get("data-actions") == "0"
+    assert len(find(root, "route")) == b.n_routes
+    assert len(find(root, "post")) == b.n_posts
+    assert len(find(root, "post", "empty")) == b.n_posts
+    assert len(find(root, "office")) == b.n_offices
+    assert len(find(root, "city")) == b.n_cities
+    # start markers on the three taverns
+    markers = find(root, "marker")
+    assert sorted(int(m.get("data-route", -1)) for m in markers) == sorted(b.tavern_routes)
+    assert {m.get("data-kind") for m in markers} == {"extra", "swap", "move3"}
+    # ability icons, special-prestige spaces, East-West cities
+    icons = {(el.get("data-ability")) for el in find(root, "ability")}
+    assert icons == set(ABILITIES)
+    spaces = find(root, "special-space")
+    assert [int(x.get("data-points", 0)) for x in spaces] == list(base.special_points)
+    ew = {el.get("data-city") for el in find(root, "city", "east-west")}
+    assert ew == {b.city_names[c] for c in b.east_west}
+    assert len(find(root, "east-west-track")) == 1
+    # offices carry colour, shape and coin
+    lubeck = b.city("Lübeck")
+    first = find(root, "office", city="Lübeck", office=0)[0]
+    colour, shape, coin = b.cities[lubeck].offices[0]
+    assert first.get("data-colour") == ("white", "orange", "pink", "black")[colour]
+    assert first.get("data-shape") == ("trader", "merchant")[shape]
+    assert first.get("data-coin") == str(coin)
+
+
+def test_player_panels(base: State) -> None:
+    root = parse(render_svg(base, player_names=["greedy", "random", "blocker"]))
+    panels = find(root, "panel")
+    assert [p.get("data-player") for p in panels] == ["0", "1", "2"]
+    projected = final_scores(base)
+    for p, panel in enumerate(panels):
+        assert panel.get("data-projected") == str(projected[p])
+        tracks = find(panel, "track")
+        assert [t.get("data-ability") for t in tracks] == list(ABILITIES)
+        assert all(t.get("data-level") == "0" for t in tracks)
+        supply = find(panel, "supply")[0]
+        assert supply.get("data-traders") == str(base.supply_t[p])
+        assert supply.get("data-merchants") == str(base.supply_m[p])
+        stock = find(panel, "stock")[0]
+        assert stock.get("data-traders") == str(base.stock_t[p])
+        assert len(find(panel, "prestige-track")) == 1
+    text = render_svg(base, player_names=["greedy", "random", "blocker"])
+    assert "Seat 1 · random" in text
+    # the player to act is marked
+    assert find(root, "panel", "active")[0].get("data-player") == "0"
+
+
+def test_pieces_on_posts(base: State) -> None:
+    s = apply(base, Action("place", 4, 0))  # seat 0 trader on r4
+    s = apply(s, Action("place", 9, 1))  # seat 0 merchant on r9
+    root = parse(render_svg(s))
+    on4 = [el for post in find(root, "post", route=4) for el in find(post, "piece")]
+    assert len(on4) == 1 and {"trader", "p0"} <= classes(on4[0])
+    on9 = [el for post in find(root, "post", route=9) for el in find(post, "piece")]
+    assert len(on9) == 1 and {"merchant", "p0"} <= classes(on9[0])
+    pieces_on_posts = [el for post in find(root, "post") for el in find(post, "piece")]
+    assert len(pieces_on_posts) == sum(o != EMPTY for o in s.posts) == 2
+    assert on4[0].get("data-player") == "0"
+
+
+def test_kontors_extras_markers_completed(base: State) -> None:
+    s = base.clone()
+    b = s.board
+    hamburg = b.city("Hamburg")
+    lo, hi = b.office_start[hamburg], b.office_start[hamburg + 1]
+    for k, i in enumerate(range(lo, hi)):
+        s.offices[i] = 2 * (k % 3) + b.office_shape[i]  # completes Hamburg
+    s.extras[hamburg] = (2 * 1 + 0,)
+    kampen = b.city("Kampen")
+    s.offices[b.office_start[kampen]] = 2 * 2 + 1
+    s.markers[0] = ("plus3", "develop")
+    s.markers_used[1] = ("swap",)
+    s.special[1] = 2 * 1 + 1
+    root = parse(render_svg(s))
+    city_el = find(root, "city", city="Hamburg")[0]
+    assert "completed" in classes(city_el)
+    assert len(find(root, "city", "completed")) == 1
+    occupied = find(city_el, "office", "occupied")
+    assert len(occupied) == hi - lo
+    assert len(find(city_el, "kontor")) == hi - lo + 1  # printed + 1 extra
+    extra = find(city_el, "kontor", "extra")
+    assert len(extra) == 1 and extra[0].get("data-player") == "1"
+    assert find(extra[0], "piece", "trader", "p1")
+    kampen_el = find(root, "city", city="Kampen")[0]
+    assert find(kampen_el, "kontor")[0].get("data-player") == "2"
+    assert find(find(kampen_el, "office", "occupied")[0], "piece", "merchant", "p2")
+    held = find(root, "marker", "held", player=0)
+    assert sorted(m.get("data-kind") for m in held) == ["develop", "plus3"]
+    used = find(root, "marker", "used", player=1)
+    assert [m.get("data-kind") for m in used] == ["swap"]
+    space = find(root, "special-space", index=1)[0]
+    assert find(space, "piece", "merchant", "p1")
+
+
+def test_highlights(base: State) -> None:
+    s = apply(base, Action("place", 5, 0))
+    root = parse(render_svg(s, highlight_action=Action("place", 5, 0), highlight_player=0))
+    hl = find(root, "highlight")
+    assert [h.get("data-route") for h in hl if h.get("data-route")] == ["5"]
+    panel = find(root, "panel", "highlighted")
+    assert [p.get("data-player") for p in panel] == ["0"]
+    on_posts = [el for post in find(root, "post") for el in find(post, "piece")]
+    assert on_posts and all("hl" in classes(el) for el in on_posts)
+    other = parse(render_svg(s, highlight_player=1))
+    assert not [el for post in find(other, "post") for el in find(post, "piece", "hl")]
+    text = render_svg(s, highlight_action=Action("place", 5, 0))
+    assert "last action: place r5 trader" in text
+    plain = parse(render_svg(s))
+    assert not find(plain, "highlight") and not find(plain, "panel", "highlighted")
+    # an establish highlights its route and both cities
+    est = parse(render_svg(base, highlight_action=Action("establish", 3, 1, 0)))
+    a, b = base.board.route_cities[3]
+    lit = {(el.get("data-route"), el.get("data-city")) for el in find(est, "highlight")}
+    assert len(find(est, "highlight")) == 3  # the route and both its cities
+    assert ("3", None) in lit
+    lit_cities = {c.get("data-city") for c in find(est, "city") if find(c, "highlight")}
+    assert lit_cities == {base.board.city_names[a], base.board.city_names[b]}
+
+
+def test_width_scales(base: State) -> None:
+    root = parse(render_svg(base, width=700))
+    assert root.get("width") == "700"
+    vb = [float(x) for x in root.get("viewBox", "").split()]
+    assert int(root.get("height", 0)) == round(700 * vb[3] / vb[2])
+
+
+def test_player_colours_distinct() -> None:
+    assert len(set(PLAYER_COLOURS)) == 5
+
+
+@pytest.mark.parametrize("side", BOARD_SIDES)
+def test_every_board_side(side: str) -> None:
+    b = load_board(side)
+    svg = render_board_svg(b)
+    root = parse(svg)
+    assert root.get("data-board") == side
+    assert len(find(root, "city")) == b.n_cities
+    assert len(find(root, "post")) == b.n_posts
+    assert len(find(root, "office")) == b.n_offices
+    assert len(find(root, "special-space")) == len(b.special_spaces)
+    assert len(find(root, "city", "east-west")) == 2
+    permanent = [r.index for r in b.routes if r.permanent_marker]
+    assert sorted(int(m.get("data-route", -1)) for m in find(root, "marker", "permanent")) == (
+        permanent)
+    merchant_only = sum(b.post_merchant_only)
+    assert len(find(root, "post", "merchant-only")) == merchant_only
+    assert svg == render_board_svg(b)
+    width, height, centres = board_layout(side)
+    assert set(centres) == set(b.city_names)
+    assert all(0 <= x <= width and 0 <= y <= height for x, y in centres.values())
+    assert render_board_svg(b, width=500).count('width="500"') == 1
+
+
+@pytest.mark.parametrize("side", BOARD_SIDES)
+def test_states_on_every_side(side: str) -> None:
+    s = state_on(side, 4 if side.endswith("45p") or side == "east" else 3)
+    b = s.board
+    big = max(range(b.n_cities), key=lambda c: len(b.cities[c].offices))
+    lo, hi = b.office_start[big], b.office_start[big + 1]
+    for k, i in enumerate(range(lo, hi)):
+        s.offices[i] = 2 * (k % s.n_players) + b.office_shape[i]
+    s.extras[big] = (2 * 0 + 0, 2 * 1 + 1)
+    r = b.n_routes - 1
+    for k, i in enumerate(b.route_posts(r)):
+        s.posts[i] = 2 * (k % s.n_players) + int(b.post_merchant_only[i])
+    svg = render_svg(s)
+    root = parse(svg)
+    assert root.get("data-board") == side
+    city_el = find(root, "city", city=b.city_names[big])[0]
+    assert len(find(city_el, "office", "occupied")) == hi - lo
+    assert len(find(city_el, "kontor", "extra")) == 2
+    on_r = [el for post in find(root, "post", route=r) for el in find(post, "piece")]
+    assert len(on_r) == b.routes[r].n_posts
+    assert len(find(root, "marker")) - len(find(root, "marker", "permanent")) == 3
+    assert svg == render_svg(s.clone())
+
+
+def test_neutral_colour_pieces(base: State) -> None:
+    """Two-player games have a neutral colour (index 2): drawn grey, labelled N."""
+    s = base.clone()
+    if not hasattr(s, "neutral_pool"):
+        pytest.skip("this engine has no neutral colour")
+    s.neutral_pool = 5
+    s.posts[0] = 2 * s.neutral
+    root = parse(render_svg(s))
+    assert find(root, "piece", "neutral")
+    assert find(root, "neutral-pool", traders=5)
