@@ -81,13 +81,15 @@ def bench_runner(
       now. Runs alternate 1, 2, 2, 1, ... and the best time of each counts; the worker
       pool is warmed up first;
     - ``logs_per_1000_games``: rows, in-memory bytes (``memory_usage(deep=True)``) and
-      parquet bytes on disk per table, scaled to 1,000 games.
+      parquet bytes on disk per table, scaled to 1,000 games, from a serial run with the
+      default chunk size (each parquet file has a fixed overhead).
     """
     import tempfile
     from pathlib import Path
 
     from joblib import Parallel, delayed
 
+    from .experiment import DEFAULT_CHUNK_SIZE
     from .logs import record_game
     from .runner import simulate
 
@@ -138,8 +140,10 @@ def bench_runner(
                 Parallel(n_jobs=jobs)(delayed(_spin)(n_iter) for _ in range(n_tasks))
                 loop_times[jobs].append(time.perf_counter() - t0)
         best_runner, best_loop = _best_of(runner_times), _best_of(loop_times)
-        res = simulate(["random"], n_jobs=1, out=out / "r0j1", **kwargs)  # already done
-        sizes: dict[str, Any] = {}
+        size_chunk = min(games, DEFAULT_CHUNK_SIZE)  # per-file overhead as in real runs
+        res = simulate(["random"], n_jobs=1, out=out / "sizes",
+                       **{**kwargs, "chunk_size": size_chunk})
+        sizes: dict[str, Any] = {"chunk_size": size_chunk}
         n_games = len(res.games) + len(res.failures)
         for table in ("games", "players", "turns", "events"):
             df = res.read(table)
@@ -149,7 +153,7 @@ def bench_runner(
                 "memory_bytes": int(df.memory_usage(deep=True).sum() * 1000 / n_games),
                 "parquet_bytes": int(disk * 1000 / n_games),
             }
-        sizes["total"] = {k: sum(v[k] for v in sizes.values())
+        sizes["total"] = {k: sum(sizes[t][k] for t in ("games", "players", "turns", "events"))
                           for k in ("rows", "memory_bytes", "parquet_bytes")}
     runner_speedup = best_runner[1] / best_runner[2]
     loop_speedup = best_loop[1] / best_loop[2]

@@ -117,7 +117,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 #: The README's main job: the strategy-tips experiment at a quick size.
 MAIN_EXPERIMENT = "strategy_tips.toml"
-MAIN_GAMES = 24
+MAIN_GAMES = 16
+MAIN_CHUNK_SIZE = 4
 MAIN_OUT = "results/strategy_tips_quick"
 
 #: Python parameter names of the runner → the options that set them.
@@ -199,7 +200,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .runner import Results, run_experiment
 
     res = _run_guarded(lambda: run_experiment(
-        args.experiment, games=args.games, n_jobs=args.jobs, backend=args.backend,
+        args.experiment, games=args.games, chunk_size=args.chunk_size, n_jobs=args.jobs,
+        backend=args.backend or ("dask" if args.dask_address else None),
         dask_address=args.dask_address, out=args.out, force=args.force,
         progress=not args.no_progress, fail_fast=args.fail_fast,
     ))
@@ -224,11 +226,11 @@ def cmd_main(args: argparse.Namespace) -> int:
 
     path = _find_experiment(MAIN_EXPERIMENT)
     print(f"hansa-lab main: {path.name} at a quick size, {args.games} games per arm "
-          f"(rounded up to all seat rotations), paired seeds, {args.jobs} jobs → {args.out}",
+          f"(rounded up to whole seat rotations), paired seeds, {args.jobs} jobs → {args.out}",
           flush=True)
     res = _run_guarded(lambda: run_experiment(
-        path, games=args.games, n_jobs=args.jobs, out=args.out, force=True,
-        progress=not args.no_progress,
+        path, games=args.games, chunk_size=MAIN_CHUNK_SIZE, n_jobs=args.jobs, out=args.out,
+        force=True, progress=not args.no_progress,
     ))
     assert isinstance(res, Results)
     print(res.report())
@@ -246,6 +248,24 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-fast", action="store_true",
                    help="stop at the first failed game (default: record it and go on)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Play one game and write its replay as one self-contained, offline HTML file."""
+    from .export import export_replay
+    from .timeline import Timeline, split_lineup
+
+    config = _config(args, args.seed)
+    try:
+        lineup = split_lineup(args.strategies or "random", config.n_players)
+    except ValueError as e:
+        raise CliError(f"--strategies: {e}") from e
+    timeline = Timeline.from_seed(config, lineup)
+    out = export_replay(args.html, timeline, title=args.title)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): {config.side} "
+          f"{config.n_players}p seed {config.seed}, {len(timeline.actions)} actions, "
+          f"ended by {timeline.final.end_reason or 'cap'}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -276,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_positive_int("--players"), default=4,
                    help="number of players (3-5, default 4)")
     p.add_argument("--games", type=_positive_int("--games"), required=True,
-                   help="games (rounded up to a multiple of the player count)")
+                   help="games per arm (rounded up to whole seat rotations)")
     p.add_argument("--strategies", default="random",
                    help="comma-separated, one per seat or fewer repeated (default random)")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
@@ -289,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="results folder, e.g. results/NAME (default: keep in memory)")
     p.add_argument("--name", default=None, help="experiment name (default: the folder name)")
     p.add_argument("--chunk-size", type=_positive_int("--chunk-size"), default=None,
-                   help="games per chunk (default 100)")
+                   help="games per chunk (default: about 16 chunks, at most 100 games each)")
     p.add_argument("--log", choices=("full", "summary"), default="full",
                    help="summary: skip the turns and events tables")
     _add_run_args(p)
@@ -299,6 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("experiment", help="path of the experiment's TOML file")
     p.add_argument("--games", type=_positive_int("--games"), default=None,
                    help="override the file's games per arm")
+    p.add_argument("--chunk-size", type=_positive_int("--chunk-size"), default=None,
+                   help="override the file's games per chunk")
     p.add_argument("--jobs", type=int, default=None, help="worker processes (-1: all cores)")
     p.add_argument("--out", default=None, help="results folder (default results/<name>)")
     _add_run_args(p)
@@ -311,6 +333,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=MAIN_OUT, help=f"results folder (default {MAIN_OUT})")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_main)
+
+    p = sub.add_parser("replay", help="play one game and export its replay as offline HTML")
+    _add_game_args(p)
+    p.add_argument("--seed", type=_positive_int("--seed"), default=0)
+    p.add_argument("--strategies", default=None,
+                   help="comma-separated, one per seat or one for all (default random)")
+    p.add_argument("--html", required=True, metavar="OUT.html",
+                   help="the HTML file to write (self-contained, works offline)")
+    p.add_argument("--title", default=None, help="heading of the page")
+    p.set_defaults(func=cmd_replay)
     return parser
 
 

@@ -8,16 +8,21 @@ Fair designs
     Every game belongs to a *deal* ``d`` (seed = base seed + ``d``: the bonus-marker
     draws and the strategies' random streams) and a *rotation* ``k`` of the line-up:
     in rotation ``k`` seat ``p`` plays ``lineup[(p - k) mod n]``, so the line-up's first
-    (focal) strategy sits in seat ``k``. Each deal is played in all ``n`` rotations, so
-    every strategy plays every seat equally often; the number of games per arm is
-    therefore rounded up to a multiple of the player count. All arms use the same deals
-    and rotations (paired design, common random numbers). Game ids are unique across
-    arms and conditions and follow the order condition → deal → arm → rotation.
+    (focal) strategy sits in seat ``k``. Each deal is played in all the line-up's
+    distinct rotations — ``n`` when no strategy repeats; a line-up of one repeated
+    strategy has a single one, as its rotations would replay the very same game (the
+    random streams belong to the seats) — so every strategy plays every seat equally
+    often, and the games per arm are rounded up to a multiple of that number. All arms
+    use the same seeds, deal by deal, and the same rotations (paired design, common
+    random numbers). Game ids are unique across arms and conditions and follow the
+    order condition → deal → arm → rotation.
 
->>> exp = normalize_experiment({"games": 5, "players": 3, "arms": {"a": ["random"]}})
+>>> exp = normalize_experiment({"games": 5, "players": 3,
+...                             "arms": {"a": ["random:gather=false", "random", "random"]}})
 >>> design = Design(exp)
->>> len(design), design[4].seed, design[4].rotation
-(6, 1, 1)
+>>> game = design[4]  # deal 1, rotation 1: the focal strategy sits in seat 1
+>>> len(design), game.seed, game.rotation, game.lineup
+(6, 1, 1, ('random', 'random:gather=False', 'random'))
 """
 
 from __future__ import annotations
@@ -324,8 +329,12 @@ def _expand_condition(
     boards = values("board", "base")
     editions = values("edition", "bigbox")
     for p in players:
-        if not is_int(p) or not 3 <= p <= 5:
-            raise err(where("players"), f"player counts are 3-5, got {p!r}")
+        if not is_int(p):
+            raise err(where("players"), f"must be an integer, got {p!r}")
+        try:
+            GameConfig(int(p))
+        except ValueError as ex:
+            raise err(where("players"), str(ex)) from None
     known_boards = [*BOARD_FAMILIES, *BOARD_SIDES]
     for b in boards:
         if b not in known_boards:
@@ -338,7 +347,7 @@ def _expand_condition(
         try:
             GameConfig(int(p), b, e, 0)
         except ValueError as ex:
-            board_ok = any(_playable(n, b) for n in range(3, 6))
+            board_ok = any(_playable(n, b) for n in range(2, 6))
             raise err(where("players") if board_ok else where("board"), str(ex)) from None
         try:
             cfg = GameConfig(int(p), b, e, 0, tuple(options.items()))
@@ -383,21 +392,44 @@ class GameSpec:
     lineup: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class _Block:
-    condition: Condition
-    offset: int
-    deals: int
-    lineups: tuple[tuple[str, ...], ...]  # filled line-up per arm, in arm order
-    arms: tuple[str, ...]
+def lineup_period(lineup: tuple[str, ...]) -> int:
+    """How many seat rotations of ``lineup`` are distinct games: the smallest ``p`` with
+    ``lineup`` rotated by ``p`` equal to itself (1 when every seat plays the same
+    strategy — its rotations would replay the very same game — and ``n`` when no
+    strategy repeats).
 
-    @property
-    def size(self) -> int:
-        return self.deals * len(self.arms) * self.condition.n_players
+    >>> [lineup_period(x) for x in (("a", "b", "c"), ("a", "b", "a", "b"), ("a",) * 4)]
+    [3, 2, 1]
+    """
+    n = len(lineup)
+    return next(p for p in range(1, n + 1) if lineup[p:] + lineup[:p] == lineup)
+
+
+def auto_chunk_size(n_games: int) -> int:
+    """The chunk size when none is given: about 16 chunks, at most
+    :data:`DEFAULT_CHUNK_SIZE` games each (small runs still spread over the workers)."""
+    return max(1, min(DEFAULT_CHUNK_SIZE, -(-n_games // 16)))
+
+
+@dataclass(frozen=True)
+class _Segment:
+    """Consecutive deals of a condition in which the same arms play."""
+
+    first_deal: int
+    end_deal: int
+    offset: int  # game id of the first game of ``first_deal``
+    arms: tuple[int, ...]  # indices of the arms still dealing
+    per_deal: int  # games per deal (sum of the arms' periods)
 
 
 class Design:
     """The games of an experiment, generated on demand (a 100k-game design costs nothing).
+
+    In each condition, every arm plays its line-up's distinct seat rotations (see
+    :func:`lineup_period`) for each deal: ``ceil(games / period)`` deals, so ``games``
+    is the number of distinct games per arm, rounded up to a multiple of the period.
+    All arms use the same seeds, deal by deal (an arm with more deals goes on alone).
+    Game ids follow the order condition → deal → arm → rotation.
 
     ``design[i]`` is the :class:`GameSpec` of game id ``i``; ``design.chunk(c)`` the
     games of chunk ``c``; iterating yields every game in id order.
@@ -405,19 +437,33 @@ class Design:
 
     def __init__(self, experiment: Experiment, chunk_size: int | None = None) -> None:
         self.experiment = experiment
-        self.chunk_size = int(chunk_size or experiment.chunk_size or DEFAULT_CHUNK_SIZE)
-        arms = tuple(experiment.arms)
-        blocks = []
+        self.arms = tuple(experiment.arms)
+        self.blocks: list[tuple[Condition, list[tuple[str, ...]], list[_Segment]]] = []
+        self.per_arm: list[dict[str, dict[str, int]]] = []
+        offsets: list[tuple[int, int, int]] = []  # (game id, block, segment)
         offset = 0
         for cond in experiment.conditions:
-            n = cond.n_players
-            deals = -(-experiment.n_games // n)
-            lineups = tuple(experiment.lineup(a, n) for a in arms)
-            blocks.append(_Block(cond, offset, deals, lineups, arms))
-            offset += blocks[-1].size
-        self.blocks = tuple(blocks)
-        self._offsets = [b.offset for b in blocks]
+            lineups = [experiment.lineup(a, cond.n_players) for a in self.arms]
+            periods = [lineup_period(lu) for lu in lineups]
+            deals = [-(-experiment.n_games // p) for p in periods]
+            segments: list[_Segment] = []
+            start = 0
+            for end in sorted(set(deals)):
+                active = tuple(i for i, d in enumerate(deals) if d >= end)
+                per_deal = sum(periods[i] for i in active)
+                offsets.append((offset, len(self.blocks), len(segments)))
+                segments.append(_Segment(start, end, offset, active, per_deal))
+                offset += (end - start) * per_deal
+                start = end
+            self.blocks.append((cond, lineups, segments))
+            self.per_arm.append({
+                arm: {"deals": d, "rotations": p, "games": d * p}
+                for arm, d, p in zip(self.arms, deals, periods, strict=True)
+            })
+        self._offsets = [o[0] for o in offsets]
+        self._where = [o[1:] for o in offsets]
         self.n_games = offset
+        self.chunk_size = int(chunk_size or experiment.chunk_size or auto_chunk_size(offset))
 
     def __len__(self) -> int:
         return self.n_games
@@ -429,19 +475,25 @@ class Design:
     def __getitem__(self, game_id: int) -> GameSpec:
         if not 0 <= game_id < self.n_games:
             raise IndexError(f"game id {game_id} outside 0..{self.n_games - 1}")
-        block = self.blocks[bisect.bisect_right(self._offsets, game_id) - 1]
-        n = block.condition.n_players
-        deal, rest = divmod(game_id - block.offset, len(block.arms) * n)
-        a, k = divmod(rest, n)
-        seed = self.experiment.seed + deal
-        filled = block.lineups[a]
+        b, s = self._where[bisect.bisect_right(self._offsets, game_id) - 1]
+        cond, lineups, segments = self.blocks[b]
+        seg = segments[s]
+        deal, rest = divmod(game_id - seg.offset, seg.per_deal)
+        for a in seg.arms:
+            period = lineup_period(lineups[a])
+            if rest < period:
+                break
+            rest -= period
+        n = cond.n_players
+        filled = lineups[a]
+        seed = self.experiment.seed + seg.first_deal + deal
         return GameSpec(
             game_id=game_id,
-            arm=block.arms[a],
+            arm=self.arms[a],
             seed=seed,
-            rotation=k,
-            config=block.condition.config(seed),
-            lineup=tuple(filled[(p - k) % n] for p in range(n)),
+            rotation=rest,
+            config=cond.config(seed),
+            lineup=tuple(filled[(p - rest) % n] for p in range(n)),
         )
 
     def __iter__(self) -> Iterator[GameSpec]:
@@ -458,22 +510,25 @@ class Design:
     def summary(self) -> dict[str, Any]:
         """What the manifest records about the design (sizes, seeds, rounding)."""
         exp = self.experiment
-        per = []
-        for b in self.blocks:
-            n = b.condition.n_players
+        per: list[dict[str, Any]] = []
+        for (cond, _, segments), arms in zip(self.blocks, self.per_arm, strict=True):
+            deals = max(a["deals"] for a in arms.values())
             per.append({
-                "condition": b.condition.as_dict(),
-                "games_per_arm": b.deals * n,
-                "deals": b.deals,
-                "first_game_id": b.offset,
-                "games": b.size,
-                "seeds": {"first": exp.seed, "last": exp.seed + b.deals - 1, "count": b.deals},
+                "condition": cond.as_dict(),
+                "arms": arms,
+                "first_game_id": segments[0].offset,
+                "games": sum(a["games"] for a in arms.values()),
+                "seeds": {"first": exp.seed, "last": exp.seed + deals - 1, "count": deals},
             })
-        rounded = [p["games_per_arm"] for p in per]
         note = (
-            f"games per arm rounded up to a multiple of the player count: {exp.n_games} → "
-            + ", ".join(f"{r} ({b.condition.n_players}p)" for r, b in zip(rounded, self.blocks,
-                                                                          strict=True))
+            f"games per arm ({exp.n_games} asked) are rounded up to a multiple of the "
+            "line-up's distinct seat rotations: "
+            + "; ".join(
+                f"{p['condition']['players']}p " + ", ".join(
+                    f"{arm} {a['games']} ({a['rotations']} rotation"
+                    f"{'s' if a['rotations'] > 1 else ''})" for arm, a in p["arms"].items())
+                for p in per
+            )
         )
         return {
             "games_requested_per_arm": exp.n_games,

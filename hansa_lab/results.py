@@ -103,6 +103,8 @@ class Results:
         return arrow.to_pandas().astype(dtypes).reset_index(drop=True)
 
     def _table(self, table: str) -> pd.DataFrame:
+        if self.path is None:  # in memory: the frames themselves
+            return self._frames.get(table, empty_frame(table))
         if table not in self._cache:
             self._cache[table] = self.read(table)
         return self._cache[table]
@@ -140,7 +142,8 @@ class Results:
     def summary(self, by: str = "strategy") -> pd.DataFrame:
         """Per arm and strategy (``by="seat"``: per arm and seat; conditions that vary
         are added as leading columns): player-games ``n``, ``win_rate`` (ties share
-        the win) with a 95% Wilson interval, ``mean_score`` with mean ± 1.96·sd/√n.
+        the win) with a 95% Wilson interval, ``mean_score`` with mean ± t·sd/√n
+        (t ≈ 1.96 but for small n).
 
         Seats of one game are not independent (in an all-greedy arm the greedy win
         rate is 1/n by construction); use :meth:`compare` for tip-vs-base questions."""
@@ -153,49 +156,66 @@ class Results:
             n = len(g)
             wins = float(g["win_share"].sum())
             lo, hi = wilson_interval(wins, n)
-            mean, slo, shi = _mean_interval(g["total"].to_numpy(dtype=float))
+            mean, slo, shi = mean_interval(g["total"].to_numpy(dtype=float))
             rows.append((*key, n, wins / n, lo, hi, mean, slo, shi))
         return pd.DataFrame(rows, columns=[*keys, "n", "win_rate", "win_lo", "win_hi",
                                            "mean_score", "score_lo", "score_hi"])
 
     def compare(self, base: str | None = None, focal: int = 0) -> pd.DataFrame:
         """Paired comparison of every arm with ``base`` (default: the experiment's
-        ``base_arm``, else an arm named ``base``): the seat holding line-up position
-        ``focal`` in an arm's game vs the same seat of the base arm's game with the same
-        seed and rotation. Gives pairs ``n``, mean scores and win rates of both, and the
-        mean differences with 95% intervals (mean ± 1.96·sd/√n of the paired
-        differences)."""
+        ``base_arm``, else an arm named ``base``).
+
+        In each game of an arm, the seats playing the arm's *focal* strategy (line-up
+        position ``focal``) are compared with the same seats of the base arm's game with
+        the same seed and rotation (rotation taken modulo the base line-up's distinct
+        rotations: an all-greedy base has one game per deal). Gives the pairs ``n``, the
+        ``deals``, mean scores and win rates of both sides, and the mean differences with
+        95% intervals: mean ± t·sd/√deals of the per-deal mean differences (the deal, not
+        the game, is the independent unit: its rotations share the bonus draws)."""
+        arms_cfg = self.manifest.get("configuration", {}).get("arms", {})
         base = base or self.manifest.get("configuration", {}).get("base_arm") or "base"
         df, conds = self._player_games()
         if base not in set(df["arm"]):
             raise ValueError(f"no arm {base!r} in these results (arms: "
                              f"{', '.join(pd.unique(df['arm']))})")
-        df = df[df["seat"] == (df["rotation"] + focal) % df["n_players"]]
-        on = [*conds, "seed", "rotation", "seat"]
-        b = df[df["arm"] == base][[*on, "strategy", "total", "win_share"]]
+        keys = conds or ["_all"]
+        df = df.assign(_all=0)
+        b = df[df["arm"] == base]
+        period = (b.groupby(keys)["rotation"].max() + 1).rename("_period").reset_index()
+        b = b[[*keys, "seed", "rotation", "seat", "strategy", "total", "win_share"]].rename(
+            columns={"rotation": "_base_rotation"})
         rows = []
         for arm in pd.unique(df["arm"]):
             if arm == base:
                 continue
+            lineup = arms_cfg.get(arm)
             a = df[df["arm"] == arm]
-            m = a.merge(b, on=on, suffixes=("", "_base"))
-            keys = [c for c in conds]
-            for key, g in (m.groupby(keys, sort=False) if keys else [((), m)]):
+            if lineup:
+                a = a[a["strategy"] == lineup[focal % len(lineup)]]
+            else:  # no configuration: the line-up position's seat
+                a = a[a["seat"] == (a["rotation"] + focal) % a["n_players"]]
+            a = a.merge(period, on=keys)
+            a = a.assign(_base_rotation=a["rotation"] % a["_period"])
+            m = a.merge(b, on=[*keys, "seed", "_base_rotation", "seat"],
+                        suffixes=("", "_base"))
+            for key, g in m.groupby(keys, sort=False):
                 key = key if isinstance(key, tuple) else (key,)
-                d_score = (g["total"] - g["total_base"]).to_numpy(dtype=float)
-                d_win = (g["win_share"] - g["win_share_base"]).to_numpy(dtype=float)
-                ds, dslo, dshi = _mean_interval(d_score)
-                dw, dwlo, dwhi = _mean_interval(d_win)
+                per_deal = g.assign(
+                    d_score=g["total"] - g["total_base"],
+                    d_win=g["win_share"] - g["win_share_base"],
+                ).groupby("seed")[["d_score", "d_win"]].mean()
+                ds, dslo, dshi = mean_interval(per_deal["d_score"].to_numpy(dtype=float))
+                dw, dwlo, dwhi = mean_interval(per_deal["d_win"].to_numpy(dtype=float))
                 rows.append((
-                    *key, arm, ", ".join(pd.unique(g["strategy"])),
-                    ", ".join(pd.unique(g["strategy_base"])), len(g),
+                    *(key if conds else ()), arm, ", ".join(pd.unique(g["strategy"])),
+                    ", ".join(pd.unique(g["strategy_base"])), len(g), len(per_deal),
                     g["total"].mean(), g["total_base"].mean(), ds, dslo, dshi,
                     g["win_share"].mean(), g["win_share_base"].mean(), dw, dwlo, dwhi,
                 ))
         return pd.DataFrame(rows, columns=[
-            *conds, "arm", "strategy", "base_strategy", "n", "mean_score", "base_score",
-            "score_diff", "diff_lo", "diff_hi", "win_rate", "base_win_rate", "win_diff",
-            "win_diff_lo", "win_diff_hi",
+            *conds, "arm", "strategy", "base_strategy", "n", "deals", "mean_score",
+            "base_score", "score_diff", "diff_lo", "diff_hi", "win_rate", "base_win_rate",
+            "win_diff", "win_diff_lo", "win_diff_hi",
         ])
 
     def report(self) -> str:
@@ -218,8 +238,9 @@ class Results:
         base = self.manifest.get("configuration", {}).get("base_arm") or (
             "base" if "base" in arms else None)
         if base is not None and len(arms) > 1:
-            lines += ["", f"Focal seat vs the same seat of arm {base!r} (same seed and "
-                          "rotation; paired 95% intervals):", format_table(self.compare(base))]
+            lines += ["", f"Focal strategy vs the same seat of arm {base!r} (same seed and "
+                          "rotation; paired, 95% intervals over deals):",
+                      format_table(self.compare(base))]
         if arms and all(len(set(v)) == 1 for v in arms.values()):
             lines += ["", "Per seat (95% intervals):", format_table(self.summary(by="seat"))]
         return "\n".join(lines)
@@ -251,14 +272,34 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _mean_interval(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+#: Two-sided 95% quantiles of Student's t for 1-30 degrees of freedom.
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t975(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (1.96 in the limit).
+
+    >>> t975(4), round(t975(1000), 3)
+    (2.776, 1.962)
+    """
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = Z95  # Cornish-Fisher expansion, within 1e-3 beyond 30 degrees of freedom
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+def mean_interval(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean and 95% interval mean ± t·sd/√n (t of n - 1 degrees of freedom, ≈ 1.96 for
+    large n); NaN bounds for fewer than two values."""
     n = len(x)
     if n == 0:
         return (math.nan, math.nan, math.nan)
     mean = float(x.mean())
     if n == 1:
         return (mean, math.nan, math.nan)
-    half = z * float(x.std(ddof=1)) / math.sqrt(n)
+    half = t975(n - 1) * float(x.std(ddof=1)) / math.sqrt(n)
     return (mean, mean - half, mean + half)
 
 

@@ -14,7 +14,8 @@ and writes them (:mod:`hansa_lab.store`) as each chunk completes. Backends: jobl
 cluster. An interrupted run resumes from its completed chunks when called again with
 the same configuration; a finished run is not replayed unless ``force=True``.
 
->>> res = simulate(["random"], n_games=4, n_players=3, progress=False)
+>>> res = simulate(["random", "random:gather=false", "random"], n_games=4, n_players=3,
+...                progress=False)
 >>> len(res.games), sorted(res.games.rotation)
 (6, [0, 0, 1, 1, 2, 2])
 """
@@ -112,7 +113,6 @@ class SimulationFailed(RuntimeError):
             f"game {self.game_id} (seed {self.seed}, arm {failure['arm']!r}, rotation "
             f"{failure['rotation']}) failed: {who}: {self.error} — stopped (fail_fast); {saved}"
         )
-
 
 
 # ---------------------------------------------------------------------------- worker
@@ -269,7 +269,6 @@ def _versions() -> dict[str, str | None]:
     return out
 
 
-
 # -------------------------------------------------------------------------- executors
 
 
@@ -307,7 +306,7 @@ def _dask_client(address: Any, n_jobs: int) -> tuple[Any, list[Any]]:
         return default_client(), []
     except ValueError:
         cluster = LocalCluster(n_workers=n_jobs if n_jobs > 0 else None, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
+                               threads_per_worker=1, host="127.0.0.1", dashboard_address=None)
         client = Client(cluster, set_as_default=False)
         return client, [client, cluster]
 
@@ -319,14 +318,14 @@ def _iter_dask(tasks: Iterator[ChunkTask], client: Any, own: list[Any]) -> Itera
     token = f"hansa-{os.getpid()}-{time.time_ns()}"
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     pending = as_completed()
-    futures = []
+    in_flight: set[Any] = set()
 
     def submit() -> bool:
         task = next(tasks, None)
         if task is None:
             return False
         fut = client.submit(run_chunk, task, key=f"{token}-{task.chunk_id}", pure=False)
-        futures.append(fut)
+        in_flight.add(fut)
         pending.add(fut)
         return True
 
@@ -336,16 +335,15 @@ def _iter_dask(tasks: Iterator[ChunkTask], client: Any, own: list[Any]) -> Itera
                 break
         for fut in pending:
             result = fut.result()
+            in_flight.discard(fut)
             fut.release()
             submit()
             yield result
     finally:
-        for fut in futures:
-            if not fut.done():
-                fut.cancel()
+        for fut in in_flight:
+            fut.cancel()
         for obj in own:
             obj.close()
-
 
 
 # ---------------------------------------------------------------------------- running
@@ -411,15 +409,16 @@ def _execute(
     """Check, then start, resume or skip the run, and return its results."""
     _check_exec(ex, names)
     if out is None:
-        exp = replace(exp, chunk_size=exp.chunk_size or DEFAULT_CHUNK_SIZE)
-        return _play(exp, Design(exp), ex, None, None, {}, source)
+        design = Design(exp)
+        return _play(replace(exp, chunk_size=design.chunk_size), design, ex, None, None, {},
+                     source)
     store = ResultStore(Path(out))
     store.check_usable()
     with store.lock():
         old = store.read_manifest() if store.has_manifest() else None
         if exp.chunk_size is None:  # resuming keeps the stored chunking
             stored = (old or {}).get("configuration", {}).get("chunk_size")
-            exp = replace(exp, chunk_size=stored if is_int(stored) else DEFAULT_CHUNK_SIZE)
+            exp = replace(exp, chunk_size=stored if is_int(stored) else Design(exp).chunk_size)
         if old is not None and ex.force:
             store.clear()
             old = None
@@ -446,10 +445,9 @@ def _execute(
 
 
 def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
-                  source: dict[str, Any] | None) -> dict[str, Any]:
+                  source: dict[str, Any] | None, session: dict[str, Any]) -> dict[str, Any]:
     d = design.summary()
-    versions = _versions()
-    git = _git_info()
+    versions = session["versions"]
     return {
         "format": FORMAT,
         "name": exp.name,
@@ -458,8 +456,8 @@ def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
         "package": "hansa-lab",
         "version": versions["hansa-lab"],
         "versions": versions,
-        "git_commit": git["commit"],
-        "git_dirty": git["dirty"],
+        "git_commit": session["git_commit"],
+        "git_dirty": session["git_dirty"],
         "configuration": exp.configuration(),
         "design": d,
         "seeds": {
@@ -479,9 +477,10 @@ def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
 
 def _new_session(ex: _Exec) -> dict[str, Any]:
     git = _git_info()
+    versions = _versions()
     return {
         "started": now(), "finished": None, "status": "running", "pid": os.getpid(),
-        "host": socket.gethostname(), "version": _versions()["hansa-lab"],
+        "host": socket.gethostname(), "version": versions["hansa-lab"], "versions": versions,
         "git_commit": git["commit"], "git_dirty": git["dirty"],
         "execution": {
             "n_jobs": ex.n_jobs, "backend": ex.backend, "fail_fast": ex.fail_fast,
@@ -505,8 +504,8 @@ def _play(
     from tqdm.auto import tqdm
 
     dask = _dask_client(ex.dask_address, ex.n_jobs) if ex.backend == "dask" else None
-    manifest = old if old is not None else _new_manifest(exp, design, store, source)
     session = _new_session(ex)
+    manifest = old if old is not None else _new_manifest(exp, design, store, source, session)
     manifest["sessions"].append(session)
     manifest["execution"] = session["execution"]
     games_done = sum(len(design.chunk_ids(i)) for i in done)
@@ -618,8 +617,9 @@ def simulate(
     ``strategies``: one strategy spec per seat (``["greedy", "random", ...]``), or
     fewer repeated to fill the seats (``["greedy"]`` → all greedy), or a dict of named
     arms (``{"tip": [...], "base": [...]}``) played on the same seeds and rotations.
-    ``n_games`` is per arm, rounded up to a multiple of ``n_players`` (each deal is
-    played in every rotation; the manifest notes the rounding). ``options`` are rule
+    ``n_games`` is the number of distinct games per arm, rounded up to a multiple of the
+    line-up's distinct seat rotations (``n_players`` when no strategy repeats, 1 for
+    a single strategy in every seat; the manifest notes the rounding). ``options`` are rule
     options (:data:`hansa_lab.state.RULE_OPTIONS`). Seeds are ``seed, seed + 1, ...``.
 
     ``n_jobs``: worker processes (1 = serial in this process, -1 = all cores);
@@ -662,6 +662,7 @@ def run_experiment(
     spec: Mapping[str, Any] | str | os.PathLike[str],
     *,
     games: int | None = None,
+    chunk_size: int | None = None,
     n_jobs: int | None = None,
     backend: str | None = None,
     dask_address: Any = None,
@@ -677,7 +678,7 @@ def run_experiment(
         name = "strategy_tips"     # results go to results/<name>/ (default: file stem)
         description = "..."
         games = 2000               # games per arm and condition, rounded up to a
-                                   #   multiple of the player count (all rotations)
+                                   #   multiple of the line-up's distinct rotations
         seed = 0                   # deal d uses seed + d, the same in every arm
         chunk_size = 100           # games per chunk (parallel, write and resume unit)
         log = "full"               # or "summary": no turns/events tables
@@ -704,8 +705,8 @@ def run_experiment(
         options = {start_supply = 4}
 
     Every arm plays every condition with the same seeds and rotations (paired); game
-    ids are unique across arms and conditions. ``games``, ``n_jobs``, ``backend``,
-    ``dask_address`` override the file; ``out`` defaults to ``results/<name>`` (next
+    ids are unique across arms and conditions. ``games``, ``chunk_size``, ``n_jobs``,
+    ``backend``, ``dask_address`` override the file; ``out`` defaults to ``results/<name>`` (next
     to the ``experiments/`` folder holding the file, else in the working directory).
     Resuming, forcing and failures work as in :func:`simulate`. Errors name the file
     and field, e.g. ``experiments/x.toml: arms.tip[1]: unknown strategy 'greedyy'``.
@@ -725,6 +726,11 @@ def run_experiment(
         if not is_int(games) or games < 1:
             raise ExperimentError("games", f"override must be a positive integer, got {games!r}")
         raw["games"] = games
+    if chunk_size is not None:
+        if not is_int(chunk_size) or chunk_size < 1:
+            raise ExperimentError("chunk_size", f"override must be a positive integer, got "
+                                                f"{chunk_size!r}")
+        raw["chunk_size"] = chunk_size
     exp = normalize_experiment(raw, source=source, default_name=default_name)
     ex = _Exec(
         n_jobs=n_jobs if n_jobs is not None else raw.get("jobs", 1),

@@ -35,6 +35,7 @@ LOCK = ".lock"
 
 
 def now() -> str:
+    """The current UTC time, ISO 8601 to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
@@ -54,6 +55,7 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
 
 def write_json(path: Path, data: Any) -> None:
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str).encode("utf-8")
+
     def write(f: IO[bytes]) -> None:
         f.write(text)
 

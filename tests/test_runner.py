@@ -1,0 +1,798 @@
+"""The simulation runner: fair designs, parallel = serial, parquet output, resume after
+SIGKILL / Ctrl-C, reruns, provenance, failures, dask, the prestige ledger, the CLI.
+
+Games use the ``random`` policy and small counts; anything slower is marked ``slow``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import hansa_lab
+from hansa_lab import cli, runner
+from hansa_lab.actions import parse_action
+from hansa_lab.experiment import Design, normalize_experiment
+from hansa_lab.game import replay
+from hansa_lab.logs import SCHEMA
+from hansa_lab.runner import (
+    ExperimentError,
+    SimulationFailed,
+    open_results,
+    run_experiment,
+    simulate,
+    wilson_interval,
+)
+from hansa_lab.scoring import CATEGORIES
+from hansa_lab.state import GameConfig
+from hansa_lab.strategies import RandomStrategy, Strategy, register, registry
+
+TABLES = list(SCHEMA)
+ROOT = Path(__file__).resolve().parent.parent
+FOUR = ["random", "random:gather=false", "random:establish=false",
+        "random:establish=false,gather=false"]
+
+
+class Crasher(Strategy):
+    """Plays like ``random``, but in games whose seed is a multiple of ``every`` it fails
+    at its decision number ``after + 1``: it raises, or returns an illegal action."""
+
+    name = "test_crasher"
+    defaults: ClassVar[dict[str, Any]] = {"after": 3, "every": 3, "illegal": False}
+    after: int
+    every: int
+    illegal: bool
+
+    def setup(self) -> None:
+        self.calls = 0
+        self.inner = RandomStrategy()
+
+    def choose(self, state, legal, rng):
+        self.calls += 1
+        if state.config.seed % self.every == 0 and self.calls > self.after:
+            if self.illegal:
+                return "not an action"
+            raise RuntimeError(f"boom at decision {self.calls}")
+        return self.inner.choose(state, legal, rng)
+
+
+# registered once per process (a loky worker importing this module must not re-register)
+if "test_crasher" not in registry():
+    register("test_crasher")(Crasher)
+
+
+def _sorted(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows in a canonical order, without the wall-clock column."""
+    df = df.drop(columns=[c for c in ("wall_time",) if c in df.columns])
+    return df.sort_values(list(df.columns), kind="stable").reset_index(drop=True)
+
+
+def assert_same_tables(a: runner.Results, b: runner.Results, tables=TABLES) -> None:
+    for t in tables:
+        pd.testing.assert_frame_equal(_sorted(getattr(a, t)), _sorted(getattr(b, t)),
+                                      obj=f"table {t}")
+
+
+# ------------------------------------------------------------------------------ design
+
+
+def test_design_rotates_seats_evenly_and_pairs_arms():
+    exp = normalize_experiment({
+        "games": 10, "players": 4,
+        "arms": {"mixed": FOUR, "pair": ["random", "random:gather=false"],
+                 "all": ["random"]},
+    })
+    design = Design(exp, chunk_size=7)
+    # distinct rotations: 4, 2 and 1 → 3 deals x 4, 5 deals x 2, 10 deals x 1
+    assert design.per_arm == [{"mixed": {"deals": 3, "rotations": 4, "games": 12},
+                               "pair": {"deals": 5, "rotations": 2, "games": 10},
+                               "all": {"deals": 10, "rotations": 1, "games": 10}}]
+    assert len(design) == 32 and "mixed 12 (4 rotations)" in design.summary()["rounding"]
+    specs = list(design)
+    assert [g.game_id for g in specs] == list(range(len(design)))
+    assert [g for i in range(design.n_chunks) for g in design.chunk(i)] == specs
+    by_arm: dict[str, list] = {}
+    for g in specs:
+        by_arm.setdefault(g.arm, []).append(g)
+    for arm, games in by_arm.items():
+        deals = design.per_arm[0][arm]["deals"]
+        lineup = exp.lineup(arm, 4)
+        counts = Counter((s, seat) for g in games for seat, s in enumerate(g.lineup))
+        for s, copies in Counter(lineup).items():  # every strategy, every seat, equally
+            assert {counts[(s, seat)] for seat in range(4)} == {
+                deals * design.per_arm[0][arm]["rotations"] * copies // 4}
+        for g in games:  # the focal (first) strategy sits in the seat named by the rotation
+            assert g.lineup[g.rotation] == lineup[0] and g.config.seed == g.seed
+        assert sorted({g.seed for g in games}) == list(range(deals))
+        # no game is played twice (same seed, same seats)
+        assert len({(g.seed, g.lineup) for g in games}) == len(games)
+    # paired: the same seeds in every arm, deal by deal, with the same configuration
+    first = {arm: [(g.seed, g.config) for g in games if g.rotation == 0]
+             for arm, games in by_arm.items()}
+    assert first["mixed"] == first["pair"][:3] == first["all"][:3]
+    assert first["pair"] == first["all"][:5]
+    # game ids go deal by deal: deal 0 of every arm first
+    assert [(g.arm, g.seed, g.rotation) for g in specs[:7]] == [
+        ("mixed", 0, 0), ("mixed", 0, 1), ("mixed", 0, 2), ("mixed", 0, 3),
+        ("pair", 0, 0), ("pair", 0, 1), ("all", 0, 0)]
+
+
+def test_lineup_period():
+    from hansa_lab.experiment import lineup_period
+
+    assert lineup_period(("a", "b", "c", "d")) == 4
+    assert lineup_period(("a", "b", "a", "b")) == 2
+    assert lineup_period(("a", "a", "a")) == 1
+    assert lineup_period(("a", "a", "b")) == 3
+
+
+def test_design_conditions_cross_arms():
+    exp = normalize_experiment({
+        "games": 4, "seed": 100, "players": [3, 5], "edition": ["bigbox", "original"],
+        "arms": {"a": ["random"], "b": ["random:gather=false"]},
+    })
+    assert [(c.n_players, c.edition) for c in exp.conditions] == [
+        (3, "bigbox"), (3, "original"), (5, "bigbox"), (5, "original")]
+    design = Design(exp)
+    per = Counter((g.config.n_players, g.config.edition, g.arm) for g in design)
+    assert per == {(n, e, a): 4 for n in (3, 5) for e in ("bigbox", "original") for a in "ab"}
+    assert len({g.game_id for g in design}) == len(design) == 32
+    assert {g.seed for g in design} == {100, 101, 102, 103}
+    mixed = Design(normalize_experiment({
+        "games": 4, "arms": {"b": ["random:gather=false", "random", "random"]},
+        "conditions": [{"players": 3}, {"players": 3, "options": {"prestige_to_end": 15}}],
+    }))
+    assert [len([g for g in mixed if g.config.options == o]) for o in
+            ((), (("prestige_to_end", 15),))] == [6, 6]
+
+
+def test_a_run_rotates_seats_and_pairs_arms():
+    res = simulate({"tip": ["random:gather=false", "random", "random", "random"],
+                    "base": ["random"]}, n_games=8, progress=False)
+    games, players = res.games, res.players
+    assert len(games) == 16 and games.game_id.is_unique
+    tip, base = games[games.arm == "tip"], games[games.arm == "base"]
+    assert sorted(zip(tip.seed, tip.rotation, strict=True)) == [
+        (d, k) for d in range(2) for k in range(4)]
+    assert sorted(base.seed) == list(range(8)) and set(base.rotation) == {0}
+    for seed in (0, 1):  # paired games share the bonus-marker draws
+        assert len(set(games[games.seed == seed].options)) == 1
+    p = players.merge(games[["arm", "game_id", "rotation"]], on=["arm", "game_id"])
+    focal = p[(p.arm == "tip") & (p.strategy == "random:gather=False")]
+    assert (focal.seat == focal.rotation).all() and sorted(focal.seat) == [0, 0, 1, 1, 2, 2,
+                                                                           3, 3]
+
+
+# ----------------------------------------------------------------------- serial vs loky
+
+
+def test_serial_and_loky_give_the_same_tables():
+    kw: dict[str, Any] = {"n_games": 12, "n_players": 4, "chunk_size": 3, "progress": False}
+    serial = simulate(FOUR, n_jobs=1, **kw)
+    loky = simulate(FOUR, n_jobs=2, **kw)
+    assert len(serial.games) == 12 and len(serial.turns) > 0 and len(serial.events) > 0
+    assert_same_tables(serial, loky)
+
+
+# ------------------------------------------------------------------------- parquet files
+
+
+def test_tables_are_parquet_files_with_the_schema(tmp_path):
+    out = tmp_path / "run"
+    res = simulate(["random"], n_games=6, n_players=3, chunk_size=2, out=out, progress=False)
+    for table in TABLES:
+        files = sorted((out / table).glob("chunk-*.parquet"))
+        assert [f.name for f in files] == [f"chunk-{i:06d}.parquet" for i in range(3)]
+        assert pq.read_schema(files[0]).names == list(SCHEMA[table])
+        df = getattr(res, table)
+        assert list(df.columns) == list(SCHEMA[table])
+        assert {c: str(t) for c, t in df.dtypes.items()} == {
+            c: str(pd.Series([], dtype=t).dtype) for c, t in SCHEMA[table].items()}
+    assert sorted((out / "_chunks").iterdir()) == [
+        out / "_chunks" / f"chunk-{i:06d}.json" for i in range(3)]
+    assert not list(out.rglob(".*tmp*"))
+    memory = simulate(["random"], n_games=6, n_players=3, chunk_size=2, progress=False,
+                      name="run")
+    assert_same_tables(res, memory)
+    assert len(res.games) == 6 and res.games.game_id.tolist() == list(range(6))
+    seat0 = res.read("players", ["game_id", "seat", "total"], filters=[("seat", "==", 0)])
+    assert len(seat0) == 6 and set(seat0.seat) == {0}
+
+
+def test_summary_log_skips_turns_and_events(tmp_path):
+    res = simulate(["random"], n_games=3, n_players=3, out=tmp_path / "s", log="summary",
+                   progress=False)
+    assert not (tmp_path / "s" / "turns").exists() and not (tmp_path / "s" / "events").exists()
+    assert res.turns.empty and list(res.turns.columns) == list(SCHEMA["turns"])
+    assert len(res.players) == 9
+
+
+# --------------------------------------------------------------------------- resuming
+
+_CHILD = """
+import sys
+from hansa_lab.runner import simulate
+simulate(["random", "random:gather=false", "random"], n_games=int(sys.argv[2]), n_players=3,
+         out=sys.argv[1], chunk_size=2, progress=False, n_jobs=int(sys.argv[3]))
+"""
+
+
+def _start_child(out: Path, games: int, jobs: int, cli_args: list[str] | None = None):
+    cmd = ([sys.executable, "-m", "hansa_lab.cli", *cli_args] if cli_args
+           else [sys.executable, "-c", _CHILD, str(out), str(games), str(jobs)])
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _wait_for_chunks(proc, out: Path, n: int, timeout: float = 120) -> None:
+    t0 = time.monotonic()
+    while len(list((out / "_chunks").glob("chunk-*.json"))) < n:
+        assert proc.poll() is None, f"run ended early: {proc.communicate()}"
+        assert time.monotonic() - t0 < timeout, "no chunk completed in time"
+        time.sleep(0.02)
+
+
+def _snapshot(out: Path) -> dict[str, tuple[int, int, bytes]]:
+    """Every completed chunk's files: (inode, mtime, content)."""
+    done = [p.stem for p in (out / "_chunks").glob("chunk-*.json")]
+    snap = {}
+    for stem in done:
+        for sub in [*TABLES, "_chunks"]:
+            p = out / sub / (f"{stem}.json" if sub == "_chunks" else f"{stem}.parquet")
+            st = p.stat()
+            snap[str(p)] = (st.st_ino, st.st_mtime_ns, p.read_bytes())
+    return snap
+
+
+def _check_resumed(out: Path, before: dict, n_games: int) -> None:
+    done_before = {Path(p).stem for p in before if "_chunks" in p}
+    res = simulate(["random", "random:gather=false", "random"], n_games=n_games,
+                   n_players=3, out=out, chunk_size=2, progress=False)
+    for path, (ino, mtime, data) in before.items():  # completed chunks were kept as they were
+        st = Path(path).stat()
+        assert (st.st_ino, st.st_mtime_ns) == (ino, mtime), path
+        assert Path(path).read_bytes() == data
+    assert res.complete and len(res.games) == n_games
+    sessions = res.manifest["sessions"]
+    assert len(sessions) == 2 and sessions[-1]["status"] == "complete"
+    assert sessions[-1]["chunks_run"] == n_games // 2 - len(done_before)
+    assert not (out / ".lock").exists() and not list(out.rglob(".*tmp*"))
+    fresh = simulate(["random", "random:gather=false", "random"], n_games=n_games,
+                     n_players=3, chunk_size=2, progress=False, name=out.name)
+    assert_same_tables(res, fresh)
+
+
+@pytest.mark.slow
+def test_resume_after_sigkill_keeps_completed_chunks(tmp_path):
+    out = tmp_path / "killed"
+    proc = _start_child(out, 60, 1)
+    try:
+        _wait_for_chunks(proc, out, 4)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "running"  # it never got to say otherwise
+    before = _snapshot(out)
+    assert 4 <= len([p for p in before if "_chunks" in p]) < 30
+    # leftovers of the chunk in flight are removed on resume
+    (out / "games" / ".chunk-000029.parquet.tmp-1").write_bytes(b"partial")
+    (out / "players" / "chunk-000029.parquet").write_bytes(b"orphan")
+    _check_resumed(out, before, 60)
+    assert not (out / "games" / ".chunk-000029.parquet.tmp-1").exists()
+    assert (out / "players" / "chunk-000029.parquet").read_bytes() != b"orphan"
+
+
+@pytest.mark.slow
+def test_resume_after_ctrl_c_with_two_workers(tmp_path):
+    out = tmp_path / "interrupted"
+    args = ["simulate", "--players", "3", "--games", "60", "--strategies",
+            "random,random:gather=false,random", "--chunk-size", "2", "--jobs", "2",
+            "--out", str(out), "--no-progress"]
+    proc = _start_child(out, 60, 2, cli_args=args)
+    try:
+        _wait_for_chunks(proc, out, 3)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "resume" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    assert manifest["sessions"][0]["status"] == "interrupted"
+    before = _snapshot(out)
+    assert 0 < manifest["progress"]["chunks_done"] == len([p for p in before if "_chunks" in p])
+    _check_resumed(out, before, 60)
+
+
+def test_rerun_of_a_finished_run_does_nothing_unless_forced(tmp_path, monkeypatch):
+    out = tmp_path / "done"
+    first = simulate(["random"], n_games=6, n_players=3, chunk_size=3, out=out,
+                     progress=False)
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+
+    def no_games(task):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(runner, "run_chunk", no_games)
+    again = simulate(["random"], n_games=6, n_players=3, out=out, progress=False)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == before
+    assert again.complete and len(again.manifest["sessions"]) == 1
+    assert_same_tables(first, again)
+    with pytest.raises(AssertionError, match="a game was played"):
+        simulate(["random"], n_games=6, n_players=3, out=out, progress=False, force=True)
+    monkeypatch.undo()
+    forced = simulate(["random"], n_games=6, n_players=3, chunk_size=3, out=out,
+                      progress=False, force=True)
+    assert len(forced.manifest["sessions"]) == 1
+    assert (out / "games" / "chunk-000000.parquet").stat().st_mtime_ns != before[
+        out / "games" / "chunk-000000.parquet"]
+    assert_same_tables(first, forced)
+
+
+def test_a_changed_configuration_is_refused_unless_forced(tmp_path):
+    out = tmp_path / "cfg"
+    simulate(["random"], n_games=3, n_players=3, out=out, progress=False)
+    with pytest.raises(ExperimentError, match=r"differs in: seed") as e:
+        simulate(["random"], n_games=3, n_players=3, seed=5, out=out, progress=False)
+    assert e.value.field == "out"
+    res = simulate(["random"], n_games=3, n_players=3, seed=5, out=out, progress=False,
+                   force=True)
+    assert sorted(set(res.games.seed)) == [5, 6, 7]
+    other = tmp_path / "not_results"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(ExperimentError, match="not a hansa-lab results folder"):
+        simulate(["random"], n_games=3, n_players=3, out=other, progress=False)
+    assert (other / "notes.txt").read_text() == "mine"
+
+
+def test_a_live_run_holds_the_folder(tmp_path):
+    out = tmp_path / "busy"
+    out.mkdir()
+    import socket
+
+    (out / ".lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    with pytest.raises(RuntimeError, match="being written by another run"):
+        simulate(["random"], n_games=3, n_players=3, out=out, progress=False)
+    (out / ".lock").write_text(json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname()}))
+    assert len(simulate(["random"], n_games=3, n_players=3, out=out, progress=False).games) == 3
+
+
+# --------------------------------------------------------------------------- manifest
+
+
+def test_manifest_records_provenance(tmp_path):
+    out = tmp_path / "prov"
+    res = simulate(["random"], n_games=4, n_players=3, seed=7, out=out, progress=False,
+                   options={"prestige_to_end": 15})
+    m = json.loads((out / "manifest.json").read_text())
+    assert m == json.loads(json.dumps(res.manifest))
+    assert m["version"] == hansa_lab.__version__ and m["package"] == "hansa-lab"
+    assert m["versions"]["pandas"] == pd.__version__
+    cfg = m["configuration"]
+    assert cfg["arms"] == {"main": ["random"]} and cfg["games"] == 4 and cfg["seed"] == 7
+    assert cfg["conditions"] == [{"players": 3, "board": "base", "edition": "bigbox",
+                                  "options": {"prestige_to_end": 15}}]
+    assert m["seeds"]["base"] == 7
+    assert m["seeds"]["per_condition"] == [{"first": 7, "last": 10, "count": 4}]
+    assert "3p main 4 (1 rotation)" in m["design"]["rounding"]
+    assert m["design"]["total_games"] == 4
+    commit = m["git_commit"]
+    assert commit is None or (len(commit) == 40 and int(commit, 16) >= 0)
+    started = datetime.fromisoformat(m["started"])
+    finished = datetime.fromisoformat(m["finished"])
+    assert started <= finished and started.tzinfo is not None
+    assert m["machine"]["hostname"] and m["machine"]["cpu_count"] >= 1
+    assert m["machine"]["python"] == sys.version.split()[0]
+    assert m["status"] == "complete" and m["progress"]["games_done"] == 4
+    assert m["sessions"][0]["execution"]["n_jobs"] == 1
+    assert open_results(out).manifest == m
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def test_failed_games_are_recorded_and_the_run_goes_on():
+    res = simulate(["test_crasher:after=3", "random", "random", "random"], n_games=24,
+                   chunk_size=5, n_jobs=2, progress=False)
+    games, fails = res.games, res.failures
+    failed_ids = {g for g in range(24) if (g // 4) % 3 == 0}  # seeds 0 and 3
+    assert set(fails.game_id) == failed_ids
+    assert set(games.game_id) == set(range(24)) - failed_ids
+    assert len(res.players) == 4 * len(games) and (games.end_reason != "cap").all()
+    assert set(res.events.game_id) == set(games.game_id)
+    for row in fails.itertuples():
+        assert row.seed in (0, 3) and row.seat == row.rotation
+        assert row.strategy == "test_crasher"
+        assert row.error == "RuntimeError: boom at decision 4"
+        actions = row.actions.split(" ; ")
+        assert len(actions) == row.action_index
+        config = GameConfig(**{**json.loads(row.config), "options": ()})
+        assert config.seed == row.seed
+        state = replay(config, actions)  # the history replays and stops at the failing seat
+        assert state.current_player == row.seat
+        assert sum(1 for a in actions if parse_action(state.board, a)) == row.action_index
+
+
+def test_an_illegal_action_is_a_failure():
+    res = simulate(["test_crasher:after=2,illegal=true,every=1"], n_games=3, n_players=3,
+                   progress=False)
+    assert len(res.failures) == 3 and res.games.empty
+    assert res.failures.error.str.startswith("IllegalActionError").all()
+
+
+def test_fail_fast_stops_and_names_the_game(tmp_path):
+    out = tmp_path / "ff"
+    lineup = ["random", "random", "test_crasher:after=5,every=2"]
+    kw: dict[str, Any] = {"n_games": 12, "n_players": 3, "seed": 1, "chunk_size": 2,
+                          "out": out, "progress": False}
+    with pytest.raises(SimulationFailed) as e:
+        simulate(lineup, fail_fast=True, **kw)
+    err = e.value  # seed 2 is the second deal: games 3-5; game 3 is rotation 0
+    assert (err.game_id, err.seed, err.seat) == (3, 2, 2)
+    assert err.strategy == "test_crasher:after=5,every=2"
+    assert str(err).startswith("game 3 (seed 2, arm 'main', rotation 0) failed: strategy "
+                               "'test_crasher:after=5,every=2' in seat 2: RuntimeError: boom")
+    res = open_results(out)
+    assert res.manifest["status"] == "stopped" and res.chunks == [0, 1]
+    assert res.failures.game_id.tolist() == [3] and res.games.game_id.tolist() == [0, 1, 2]
+    resumed = simulate(lineup, **kw)
+    assert resumed.complete and len(resumed.games) == 6 and len(resumed.failures) == 6
+
+
+def test_an_engine_error_is_recorded_too(monkeypatch):
+    import hansa_lab.game as game
+
+    real = game.apply_in_place
+    calls = Counter()
+
+    def flaky(state, action, check=False):
+        if state.config.seed == 1:
+            calls[state.config.seed] += 1
+            if calls[state.config.seed] == 30:
+                raise KeyError("engine bug")
+        return real(state, action, check=check)
+
+    monkeypatch.setattr(game, "apply_in_place", flaky)
+    res = simulate(["random"], n_games=6, n_players=3, progress=False)
+    fail = res.failures
+    assert len(fail) == 1 and fail.seed[0] == 1 and fail.seat[0] == -1
+    assert fail.strategy[0] == "(engine)" and "KeyError: 'engine bug'" in fail.error[0]
+    assert len(fail.actions[0].split(" ; ")) == fail.action_index[0] == 30
+    assert len(res.games) == 5
+
+
+# ---------------------------------------------------------------------------------- dask
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.mark.slow
+def test_dask_cluster_gives_the_serial_results(dask_client, tmp_path):
+    kw: dict[str, Any] = {"n_games": 12, "n_players": 3, "chunk_size": 3, "progress": False}
+    serial = simulate(FOUR[:3], **kw)
+    with_client = simulate(FOUR[:3], backend="dask", dask_address=dask_client, **kw)
+    assert_same_tables(serial, with_client)
+    address = dask_client.scheduler.address
+    assert address.startswith("tcp://127.0.0.1:")
+    on_disk = simulate(FOUR[:3], backend="dask", dask_address=address, out=tmp_path / "d",
+                       name="simulate", **kw)
+    assert_same_tables(serial, on_disk)
+    pids = {s["worker_pid"] for s in json.loads(json.dumps(
+        [json.loads(p.read_text()) for p in (tmp_path / "d" / "_chunks").iterdir()]))}
+    assert os.getpid() not in pids and len(pids) >= 1
+
+
+# -------------------------------------------------------------------------------- ledger
+
+
+def test_prestige_events_add_up_to_the_track_score(tmp_path):
+    res = run_experiment(
+        {"games": 4, "players": [3, 4, 5], "edition": ["bigbox", "original"],
+         "arms": {"r": ["random"]}},
+        out=tmp_path / "ledger", progress=False,
+    )
+    games, players, events, turns = res.games, res.players, res.events, res.turns
+    assert len(games) == 6 * 4 and res.failures.empty
+    assert set(games.n_players) == {3, 4, 5} and set(games.edition) == {"bigbox", "original"}
+    key = ["arm", "game_id", "seat"]
+    prestige = events[events.kind == "prestige"].groupby(key)["value"].sum()
+    track = players.set_index(key)["track"]
+    assert len(track) == (games.n_players.astype(int)).sum() and track.sum() > 0
+    assert (prestige.reindex(track.index, fill_value=0) == track).all()
+    assert (players[list(CATEGORIES)].sum(axis=1) == players.total).all()
+    last = turns.sort_values("turn", kind="stable").groupby(key).tail(1).set_index(key)
+    assert (last["prestige"].reindex(track.index) == track).all()
+
+
+# --------------------------------------------------------------------- summary, compare
+
+
+def test_wilson_interval():
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson_interval(81, 263)  # Wilson (1927) / Newcombe (1998) example
+    assert (lo, hi) == (pytest.approx(0.2553, abs=1e-4), pytest.approx(0.3662, abs=1e-4))
+
+
+def test_t_quantiles_and_mean_interval():
+    from hansa_lab.results import mean_interval, t975
+
+    assert [t975(d) for d in (1, 3, 30)] == [12.706, 3.182, 2.042]
+    assert [round(t975(d), 3) for d in (40, 60, 120, 10**6)] == [2.021, 2.0, 1.98, 1.96]
+    mean, lo, hi = mean_interval(np.array([1.0, 2.0, 3.0, 4.0]))
+    half = 3.182 * np.std([1, 2, 3, 4], ddof=1) / 2
+    assert mean == 2.5 and (lo, hi) == (pytest.approx(2.5 - half), pytest.approx(2.5 + half))
+
+
+def test_summary_and_paired_comparison():
+    res = simulate({"base": ["random"], "same": ["random"],
+                    "weak": ["random:gather=false", "random", "random"]},
+                   n_games=15, n_players=3, progress=False)
+    summary = res.summary()
+    base = summary[summary.arm == "base"].iloc[0]
+    assert base.n == 45 and base.win_rate == pytest.approx(1 / 3)
+    assert base.win_lo < 1 / 3 < base.win_hi and base.score_lo < base.mean_score < base.score_hi
+    seats = res.summary(by="seat")
+    assert len(seats) == 9 and (seats.n == 15).all()
+    cmp = res.compare().set_index("arm")
+    # an arm identical to the base plays exactly the same games: zero difference
+    same = cmp.loc["same"]
+    assert (same.n, same.deals) == (45, 15)
+    assert same.score_diff == 0 and same.diff_lo == same.diff_hi == 0
+    weak = cmp.loc["weak"]
+    assert weak.strategy == "random:gather=False" and weak.base_strategy == "random"
+    assert (weak.n, weak.deals) == (15, 5)
+    assert weak.diff_hi < 0  # not gathering pieces on routes is much worse
+    text = res.report()
+    assert "win_rate [95% CI]" in text and "score_diff [95% CI]" in text
+    assert "random:gather=False" in text
+
+
+def test_big_designs_are_lazy():
+    exp = normalize_experiment({"games": 100_000, "arms": {"a": FOUR}})
+    t0 = time.perf_counter()
+    design = Design(exp)
+    last = design.chunk(design.n_chunks - 1)
+    assert len(design) == 100_000 and design.n_chunks == 1000
+    assert last[-1].game_id == 99_999 and last[-1].seed == 24_999
+    assert time.perf_counter() - t0 < 1
+
+
+@pytest.mark.slow
+def test_memory_does_not_grow_with_the_number_of_chunks(tmp_path):
+    """Written chunks are not kept: the peak for 8 chunks is about that for 2 (a runner
+    holding every chunk's tables measures about 2.5 times more here)."""
+    import tracemalloc
+
+    def peak(games: int) -> int:
+        tracemalloc.start()
+        simulate(["random"], n_games=games, n_players=3, chunk_size=3,
+                 out=tmp_path / f"m{games}", progress=False)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return peak
+
+    simulate(["random"], n_games=3, n_players=3, out=tmp_path / "warm-up", progress=False)
+    small, large = peak(6), peak(24)
+    assert large < 1.5 * small, (small, large)
+
+
+# ------------------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "text"),
+    [
+        ({"strategies": ["random", "greedyy"]}, "strategies[1]", "unknown strategy 'greedyy'"),
+        ({"strategies": ["random:depth=2"]}, "strategies[0]", "no parameter 'depth'"),
+        ({"strategies": ["random"] * 4, "n_players": 3}, "strategies", "cannot fill 3 seats"),
+        ({"n_players": 6}, "n_players", "6"),
+        ({"n_players": "4"}, "n_players", "must be an integer"),
+        ({"board": "moon"}, "board", "unknown board"),
+        ({"edition": "deluxe"}, "edition", "bigbox, original"),
+        ({"options": {"speed": 2}}, "options.speed", "unknown rule option"),
+        ({"options": {"start_supply": 40}}, "options", "start_supply"),
+        ({"n_games": 0}, "n_games", "positive"),
+        ({"n_jobs": 0}, "n_jobs", "non-zero"),
+        ({"backend": "spark"}, "backend", "loky, dask"),
+        ({"chunk_size": -1}, "chunk_size", "positive"),
+        ({"log": "some"}, "log", "full, summary"),
+        ({"dask_address": "tcp://x:1"}, "dask_address", "only used with backend='dask'"),
+    ],
+)
+def test_invalid_arguments_name_the_field(kwargs, field, text, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
+    args = {"strategies": ["random"], "n_games": 4, "out": tmp_path / "x", "progress": False,
+            **kwargs}
+    with pytest.raises(ExperimentError) as e:
+        simulate(args.pop("strategies"), **args)
+    assert e.value.field == field and text in str(e.value)
+    assert not (tmp_path / "x").exists()
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('games = 4\n[arms]\ntip = ["random", "greedyy"]\n',
+         "arms.tip[1]: unknown strategy 'greedyy'"),
+        ('gamez = 4\n[arms]\na = ["random"]\n', "gamez: unknown field"),
+        ('[arms]\na = ["random"]\n', "games: missing"),
+        ('games = 4\nplayers = [3, 7]\n[arms]\na = ["random"]\n', "players: n_players must"),
+        ('games = 4\n[arms]\na = ["random"]\n[[conditions]]\nedition = "x"\n',
+         "conditions[0].edition: must be one of"),
+        ('games = 4\n[arms]\na = ["random"]\n[[conditions]]\nboardd = "base"\n',
+         "conditions[0].boardd: unknown field"),
+        ('games = 4\n[arms]\na = [{name = "random", gather = false, x = 1}]\n',
+         "arms.a[0]: strategy 'random' has no parameter 'x'"),
+        ('games = 4\nbase_arm = "b"\n[arms]\na = ["random"]\n', "base_arm: 'b' is not"),
+        ('games = 4\n[options]\nfoo = 1\n[arms]\na = ["random"]\n', "options.foo: unknown"),
+        ('games = 4\n[arms\n', "invalid TOML"),
+    ],
+)
+def test_invalid_experiment_files_name_file_and_field(body, message, tmp_path):
+    path = _write(tmp_path / "experiments" / "x.toml", body)
+    with pytest.raises(ExperimentError) as e:
+        run_experiment(path, progress=False)
+    assert str(e.value).startswith(f"{path}: ") and message in str(e.value)
+    assert not (tmp_path / "results").exists()
+
+
+def test_experiment_file_runs_with_overrides(tmp_path):
+    path = _write(tmp_path / "experiments" / "tiny.toml", """
+games = 100
+players = 3
+seed = 11
+base_arm = "b"
+[arms]
+a = [{name = "random", gather = false}, "random", "random"]
+b = ["random"]
+""")
+    res = run_experiment(path, games=3, n_jobs=1, progress=False)
+    assert res.path == tmp_path / "results" / "tiny"
+    assert len(res.games) == 6 and set(res.games.seed) == {11, 12, 13}
+    assert res.manifest["source"]["path"] == str(path)
+    assert "gather = false" in res.manifest["source"]["text"]
+    assert res.manifest["configuration"]["games"] == 3
+    assert set(res.games.experiment) == {"tiny"}
+
+
+@pytest.mark.parametrize("name", ["strategy_tips.toml", "seat_balance.toml"])
+def test_project_experiment_files_are_valid(name):
+    raw = runner.load_experiment(ROOT / "experiments" / name)
+    needed = {s.split(":")[0] for lineup in raw["arms"].values() for s in lineup}
+    missing = needed - set(registry())
+    if missing:
+        pytest.skip(f"strategies not registered yet: {sorted(missing)}")
+    exp = normalize_experiment(raw, source=name)
+    assert exp.name == Path(name).stem and len(Design(exp)) >= 1000
+
+
+# ------------------------------------------------------------------------------ the CLI
+
+
+def test_cli_errors_name_the_argument(tmp_path, capsys):
+    out = tmp_path / "never"
+    for argv, text in [
+        (["--strategies", "random,greedyy"], "--strategies[1]: unknown strategy 'greedyy'"),
+        (["--players", "3", "--strategies", "random,random,random,random"],
+         "--strategies: 4 strategies cannot fill 3 seats"),
+        (["--option", "speed=3"], "--option speed: unknown rule option"),
+        (["--option", "nonsense"], "--option: expected KEY=VALUE"),
+        (["--jobs", "0"], "--jobs: must be a non-zero integer"),
+        (["--board", "moon"], "--board: unknown board"),
+    ]:
+        code = cli.main(["simulate", "--games", "4", "--out", str(out), "--no-progress", *argv])
+        err = capsys.readouterr().err
+        assert code == 2 and text in err, (argv, err)
+    with pytest.raises(SystemExit) as e:
+        cli.main(["simulate", "--games", "many"])
+    assert e.value.code == 2 and "--games" in capsys.readouterr().err
+    bad = _write(tmp_path / "experiments" / "bad.toml",
+                 'games = 4\n[arms]\ntip = ["random", "greedyy"]\n')
+    assert cli.main(["run", str(bad), "--no-progress"]) == 2
+    assert f"{bad}: arms.tip[1]: unknown strategy 'greedyy'" in capsys.readouterr().err
+    assert cli.main(["run", str(bad), "--games", "0"]) == 2
+    assert "--games" in capsys.readouterr().err
+    assert not out.exists() and not (tmp_path / "results").exists()
+
+
+def test_cli_simulate_and_run_end_to_end(tmp_path, capsys):
+    out = tmp_path / "cli_run"
+    code = cli.main(["simulate", "--players", "3", "--games", "3", "--strategies",
+                     "random,random:gather=false,random", "--seed", "4", "--out", str(out),
+                     "--no-progress", "--option", "prestige_to_end=15"])
+    text = capsys.readouterr().out
+    assert code == 0 and "win_rate [95% CI]" in text and "random:gather=False" in text
+    res = open_results(out)
+    assert len(res.games) == 3 and set(res.games.seed) == {4}
+    assert res.games.options.iloc[0] == '{"prestige_to_end": 15}'
+    path = _write(tmp_path / "experiments" / "cli_exp.toml",
+                  'games = 3\nplayers = 3\n[arms]\na = ["random"]\n')
+    assert cli.main(["run", str(path), "--no-progress", "--jobs", "1"]) == 0
+    assert "Per seat" in capsys.readouterr().out
+    assert len(open_results(tmp_path / "results" / "cli_exp").games) == 3
+
+
+def test_console_script(tmp_path):
+    script = Path(sys.executable).parent / "hansa-lab"
+    out = tmp_path / "script_run"
+    proc = subprocess.run(
+        [str(script), "simulate", "--players", "3", "--games", "3", "--out", str(out),
+         "--jobs", "2", "--chunk-size", "1"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "win_rate [95% CI]" in proc.stdout and "game" in proc.stderr  # progress bar
+    assert len(list((out / "games").glob("chunk-*.parquet"))) == 3
+    proc = subprocess.run([str(script), "simulate", "--games", "3", "--strategies", "nope"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--strategies[0]: unknown strategy 'nope'" in proc.stderr
+
+
+def test_main_job_runs_the_tips_experiment_forced(tmp_path, monkeypatch, capsys):
+    _write(tmp_path / "experiments" / "quick.toml", """
+name = "quick"
+games = 1000
+players = 3
+base_arm = "base"
+[arms]
+base = ["random"]
+tip = ["random:gather=false", "random", "random"]
+""")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "MAIN_EXPERIMENT", "quick.toml")
+    for _ in range(2):  # always reruns (forced)
+        assert cli.main(["main", "--games", "3", "--jobs", "1", "--no-progress"]) == 0
+        text = capsys.readouterr().out
+        assert "Focal strategy vs the same seat of arm 'base'" in text and "tip" in text
+        res = open_results(tmp_path / cli.MAIN_OUT)
+        assert len(res.manifest["sessions"]) == 1 and len(res.games) == 6
+
+
+@pytest.mark.slow
+def test_runner_benchmark_reports_its_figures(capsys):
+    assert cli.main(["bench", "--suite", "runner", "--players", "3", "--games", "6",
+                     "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["logging"]["games"] == 12 and out["logging"]["overhead_ratio"] > 0
+    par = out["parallel"]
+    assert set(par["runner_seconds"]) == {"n_jobs=1", "n_jobs=2"}
+    assert par["runner_speedup"] == pytest.approx(
+        par["runner_seconds"]["n_jobs=1"] / par["runner_seconds"]["n_jobs=2"], rel=0.01)
+    sizes = out["logs_per_1000_games"]
+    assert sizes["chunk_size"] == 6
+    assert (sizes["games"]["rows"], sizes["players"]["rows"]) == (1000, 3000)
+    assert sizes["turns"]["rows"] > 100_000 and sizes["total"]["parquet_bytes"] > 0
+    assert cli.main(["bench", "--suite", "runner", "--games", "2", "--players", "3"]) == 2
