@@ -31,6 +31,16 @@ text                                    meaning
 ``remove r3.0``                         remove an opponent's piece (remove-3 marker)
 ``place_marker r9``                     place a drawn replacement marker beside route 9
 ``end``                                 end the turn
+``perm move r3.0 r7``                   permanent marker: move any piece to route 7
+``perm swap r3.0 r4.1``                 … exchange the places of two pieces (two moves)
+``perm develop privilege``              … develop Privilege
+``perm kontor Belgard trader``          … Kontor from the supply in a yellow/green city
+``perm place r7 trader``                … place a tradesman on route 7
+``perm place r7 from r2.0``             … move an own piece from post r2.0 to route 7
+``favour extra_action plus3 swap``      take an Emperor's Favour tile, turning two
+                                        unused markers face down
+``favour take trader``                  ``income_share`` tile: a tradesman from the
+                                        general stock to the personal supply
 =====================================  ===============================================
 """
 
@@ -39,6 +49,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .board import ABILITIES, PIECE_NAMES, Board
+from .state import FAVOUR_TILES
 
 
 class IllegalActionError(ValueError):
@@ -123,6 +134,22 @@ def format_action(board: Board, act: Action) -> str:
         return f"remove {_post(board, a)}"
     if k == "place_marker":
         return f"place_marker r{a}"
+    if k == "perm_move":
+        return f"perm move {_post(board, a)} r{b}"
+    if k == "perm_swap":
+        return f"perm swap {_post(board, a)} {_post(board, b)}"
+    if k == "perm_develop":
+        return f"perm develop {ABILITIES[a]}"
+    if k == "perm_kontor":
+        return f"perm kontor {names[a].ascii} {PIECE_NAMES[b]}"
+    if k == "perm_place":
+        if c >= 0:
+            return f"perm place r{a} from {_post(board, c)}"
+        return f"perm place r{a} {PIECE_NAMES[b]}"
+    if k == "favour":
+        return f"favour {FAVOUR_TILES[a]} {MARKER_KINDS[b]} {MARKER_KINDS[c]}"
+    if k == "favour_take":
+        return f"favour take {PIECE_NAMES[a]}"
     raise ValueError(f"unknown action kind {k!r}")
 
 
@@ -131,7 +158,7 @@ def parse_action(board: Board, text: str) -> Action:
 
     >>> from hansa_lab.board import load_board
     >>> parse_action(load_board("base_3p"), "displace r5.1 merchant pay 0")
-    Action(kind='displace', a=16, b=1, c=0)
+    Action(kind='displace', a=18, b=1, c=0)
     """
     words = text.split()
     if not words:
@@ -223,4 +250,30 @@ def _parse(board: Board, w: list[str]) -> Action:
         return Action("remove", _post_of(board, w[1]))
     if k == "place_marker" and n == 2:
         return Action("place_marker", _route(board, w[1]))
+    if k == "perm" and n >= 3:
+        return _parse_perm(board, w[1:])
+    if k == "favour" and n == 3 and w[1] == "take":
+        return Action("favour_take", _piece(w[2]))
+    if k == "favour" and n == 4:
+        if w[1] not in FAVOUR_TILES:
+            raise ActionParseError(f"unknown Emperor's Favour tile {w[1]!r}")
+        m1, m2 = sorted(MARKER_KINDS.index(x) for x in w[2:])
+        return Action("favour", FAVOUR_TILES.index(w[1]), m1, m2)
     raise ActionParseError(f"not an action: {' '.join(w)!r}")
+
+
+def _parse_perm(board: Board, w: list[str]) -> Action:
+    k, n = w[0], len(w)
+    if k == "move" and n == 3:
+        return Action("perm_move", _post_of(board, w[1]), _route(board, w[2]))
+    if k == "swap" and n == 3:
+        return Action("perm_swap", _post_of(board, w[1]), _post_of(board, w[2]))
+    if k == "develop" and n == 2:
+        return Action("perm_develop", ABILITIES.index(w[1]))
+    if k == "kontor" and n == 3:
+        return Action("perm_kontor", board.city(w[1]), _piece(w[2]))
+    if k == "place" and n == 3:
+        return Action("perm_place", _route(board, w[1]), _piece(w[2]))
+    if k == "place" and n == 4 and w[2] == "from":
+        return Action("perm_place", _route(board, w[1]), -1, _post_of(board, w[3]))
+    raise ActionParseError(f"not an action: {' '.join(['perm', *w])!r}")

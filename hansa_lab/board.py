@@ -32,6 +32,13 @@ BOARD_FAMILIES = {
     "britannia": {3: "britannia_3p", 4: "britannia_45p", 5: "britannia_45p"},
 }
 BOARD_SIDES = ("base_3p", "base_45p", "east", "britannia_3p", "britannia_45p")
+#: Country 0 of every board: routes and cities without a region (England on Britannia).
+HOME_COUNTRY = "England"
+#: Points of the regional majorities (Britannia: Wales, Scotland), first to third place.
+REGION_POINTS = (7, 4, 2)
+#: Permanent markers of maritime routes (East, Britannia), as named in boards.json.
+PERMANENT_MARKERS = ("move2", "privilege", "kontor_yellow_green", "place2_from_route",
+                     "place2_regions")
 
 
 class BoardDataError(ValueError):
@@ -120,6 +127,14 @@ class Board:
     special_route: int  # -1 if the board has none
     special_spaces: tuple[tuple[int, int], ...]  # (points, privilege colour)
     tavern_routes: tuple[int, ...]
+    #: ``(HOME_COUNTRY, *regions)``: country 0 is the home country, then the regions
+    countries: tuple[str, ...]
+    route_country: tuple[int, ...]  # per route, index into countries
+    city_countries: tuple[frozenset[int], ...]  # per city, the regions it belongs to
+    country_cities: tuple[tuple[int, ...], ...]  # per country > 0, its cities
+    #: cities granting Place/Displace permission: (city, countries), fewest countries first
+    permission_cities: tuple[tuple[int, frozenset[int]], ...]
+    yellow_green: tuple[int, ...]  # cities without printed offices (East)
     # lookup tables
     city_index: dict[str, int] = field(repr=False)
     city_names: tuple[str, ...] = field(repr=False)
@@ -136,6 +151,10 @@ class Board:
     office_shape: tuple[int, ...] = field(repr=False)
     office_coin: tuple[int, ...] = field(repr=False)
     ability_cities: dict[int, tuple[int, ...]] = field(repr=False)
+
+    @property
+    def has_regions(self) -> bool:
+        return len(self.countries) > 1
 
     @property
     def n_cities(self) -> int:
@@ -252,6 +271,9 @@ def load_board(name: str, variant: str = "primary") -> Board:
                 )
         if not 1 <= r["posts"] <= 6:
             raise BoardDataError(f"{where(f'route {i} posts')}: {r['posts']} posts")
+        pm = r.get("permanent_marker")
+        if pm is not None and pm not in PERMANENT_MARKERS:
+            raise BoardDataError(f"{where(f'route {i} permanent_marker')}: unknown {pm!r}")
         mo = tuple(r.get("merchant_only_posts", ()))
         if any(not 0 <= p < r["posts"] for p in mo):
             raise BoardDataError(f"{where(f'route {i} merchant_only_posts')}: out of range")
@@ -263,7 +285,7 @@ def load_board(name: str, variant: str = "primary") -> Board:
                 n_posts=r["posts"],
                 tavern=bool(r["tavern"]),
                 merchant_only=mo,
-                permanent_marker=r.get("permanent_marker"),
+                permanent_marker=pm,
                 region=r.get("region"),
             )
         )
@@ -339,6 +361,26 @@ def load_board(name: str, variant: str = "primary") -> Board:
         taverns.append(tr)
     if sorted(taverns) != sorted(r.index for r in routes if r.tavern):
         raise BoardDataError(f"{where('tavern_routes')}: disagrees with the routes' tavern flags")
+    regions = sorted(
+        {r.region for r in routes if r.region} | {g for c in cities for g in c.regions}
+    )
+    countries = (HOME_COUNTRY, *regions)
+    permission = []
+    for c in cities:
+        if c.grants_permission_for:
+            unknown = set(c.grants_permission_for) - set(regions)
+            if unknown:
+                raise BoardDataError(
+                    f"{where('city ' + repr(c.name) + ' grants_permission_for')}: "
+                    f"unknown regions {sorted(unknown)}"
+                )
+            permission.append(
+                (c.index, frozenset(countries.index(g) for g in c.grants_permission_for))
+            )
+    permission.sort(key=lambda x: (len(x[1]), x[0]))
+    for c in cities:
+        if c.yellow_green and c.offices:
+            raise BoardDataError(f"{where('city ' + repr(c.name))}: yellow/green with offices")
     summary = raw["summary"]
     if variant == "primary" and (
         summary["n_cities"] != n_c
@@ -362,6 +404,14 @@ def load_board(name: str, variant: str = "primary") -> Board:
         special_route=special_route,
         special_spaces=tuple((int(p), COLOURS.index(c)) for p, c in raw["special_prestige_spaces"]),
         tavern_routes=tuple(taverns),
+        countries=countries,
+        route_country=tuple(countries.index(r.region) if r.region else 0 for r in routes),
+        city_countries=tuple(frozenset(countries.index(g) for g in c.regions) for c in cities),
+        country_cities=tuple(
+            tuple(c.index for c in cities if g in c.regions) for g in countries
+        ),
+        permission_cities=tuple(permission),
+        yellow_green=tuple(c.index for c in cities if c.yellow_green),
         city_index=city_index,
         city_names=tuple(c.name for c in cities),
         route_cities=tuple((r.a, r.b) for r in routes),

@@ -39,7 +39,8 @@ def _positive_int(name: str) -> Callable[[str], int]:
 
 def _add_game_args(p: argparse.ArgumentParser, players_default: int | None = None) -> None:
     p.add_argument("--players", type=_positive_int("--players"), default=players_default,
-                   required=players_default is None, help="number of players (3-5)")
+                   required=players_default is None,
+                   help="number of players (2-5; 2 = neutral-colour variant)")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
     p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
 

@@ -18,10 +18,20 @@ from .scoring import final_scores
 from .state import GameConfig, State
 from .text import board_lines, summary_line
 
+_EMPEROR = (("emperor", True),)
+_ALTERNATIVE = (("east_alternative", True),)
+
+#: The seeds of the other boards and variants were picked so that each game uses the
+#: board's special rules (permanent markers, permissions, neutral routes, favours).
 GOLDEN_GAMES: list[tuple[str, GameConfig, list[str]]] = [
     ("base3p_bigbox_seed11", GameConfig(3, "base", "bigbox", 11), ["random"] * 3),
     ("base4p_original_seed12", GameConfig(4, "base", "original", 12), ["random"] * 4),
     ("base5p_bigbox_seed13", GameConfig(5, "base", "bigbox", 13), ["random"] * 5),
+    ("east4_bigbox_seed47", GameConfig(4, "east", "bigbox", 47), ["random"] * 4),
+    ("britannia3_bigbox_seed98", GameConfig(3, "britannia", "bigbox", 98), ["random"] * 3),
+    ("britannia5_original_seed20", GameConfig(5, "britannia", "original", 20), ["random"] * 5),
+    ("two_players_bigbox_seed21", GameConfig(2, "base", "bigbox", 21), ["random"] * 2),
+    ("emperor4_bigbox_seed125", GameConfig(4, "base", "bigbox", 125, _EMPEROR), ["random"] * 4),
 ]
 
 #: (name, configuration, number of random-policy actions played before counting)
@@ -32,6 +42,18 @@ LEGAL_COUNT_POSITIONS: list[tuple[str, GameConfig, int]] = [
     ("base4p_after120_original", GameConfig(4, "base", "original", 3), 120),
     ("base5p_after200", GameConfig(5, "base", "bigbox", 4), 200),
     ("base5p_after400", GameConfig(5, "base", "bigbox", 5), 400),
+    ("east3_start", GameConfig(3, "east", "bigbox", 1), 0),
+    ("east4_alternative_after150", GameConfig(4, "east", "original", 2, _ALTERNATIVE), 150),
+    ("east4_permanent_marker", GameConfig(4, "east", "bigbox", 47), 159),
+    ("britannia3_start", GameConfig(3, "britannia", "bigbox", 1), 0),
+    ("britannia3_permanent_marker", GameConfig(3, "britannia", "bigbox", 98), 238),
+    ("britannia4_after200", GameConfig(4, "britannia", "bigbox", 3), 200),
+    ("britannia5_original_permanent_marker", GameConfig(5, "britannia", "original", 20), 363),
+    ("two_players_start", GameConfig(2, "base", "bigbox", 1), 0),
+    ("two_players_neutral_relocation", GameConfig(2, "base", "bigbox", 21), 2),
+    ("two_players_after300", GameConfig(2, "base", "original", 4), 300),
+    ("emperor4_income_share", GameConfig(4, "base", "bigbox", 125, _EMPEROR), 162),
+    ("emperor3_after200", GameConfig(3, "base", "bigbox", 6, _EMPEROR), 200),
 ]
 
 BOARD_EVERY = 10  # full board picture every this many steps

@@ -144,6 +144,11 @@ EVENT_KINDS: dict[str, str] = {
     "east_west": "seat connected the East-West cities, value = order (1st, 2nd, 3rd)",
     "city_completed": "city's last office was filled",
     "game_end": "the game ended; detail = end reason",
+    "permanent": "seat resolved a maritime route's permanent marker (East, Britannia)",
+    "permit": "seat used a regional permission city (Britannia: Cardiff, Carlisle, London)",
+    "favour": "seat took an Emperor's Favour tile (rule option emperor)",
+    "favour_income": "seat's income-share favour tile paid out on an opponent's Income",
+    "neutral_placed": "the neutral colour (two-player variant) placed a piece",
 }
 
 

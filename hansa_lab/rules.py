@@ -18,7 +18,19 @@ frame                                                  meaning
 ``("move", player, moves_left)``                       a Move action in progress
 ``("move3", player, left)`` / ``("remove3", …)``       a move-3 / remove-3 marker in use
 ``("place_marker", player)``                           replacement markers to place
+``("permanent", player, kind, left, t, m)``            a permanent marker after establishing
+                                                       a maritime route (:mod:`.permanent`)
+``("relocate_neutral", decider, route, piece, extras)``  two players: the displaced neutral
+                                                       trader, placed by the other player
+                                                       (:mod:`.neutral`)
+``("favour_income", holder)``                          Emperor's Favour ``income_share``
+                                                       (:mod:`.favour`)
 ====================================================  ====================================
+
+Board and variant rules live beside this module: countries and permissions on Britannia
+(:mod:`.regions`), permanent markers (:mod:`.permanent`), the neutral colour of the
+two-player game (:mod:`.neutral`), Emperor's Favour (:mod:`.favour`); the primitives
+they share are in :mod:`.effects`.
 
 >>> from hansa_lab.state import GameConfig, new_game
 >>> s = new_game(GameConfig(n_players=3, seed=1))
@@ -31,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import favour, neutral, permanent
 from .actions import (
     DEVELOP,
     EXTRA,
@@ -42,20 +55,70 @@ from .actions import (
     IllegalActionError,
     format_action,
 )
-from .board import ABILITIES, MERCHANT, TRADER, Board, player_board
-from .scoring import TRACK_MAX, city_controller, connects
-from .state import EMPTY, State
+from .board import ABILITIES, MERCHANT, TRADER, Board
+from .effects import (
+    A_ACTIONS,
+    A_BANK,
+    A_BOOK,
+    A_KEYS,
+    A_PRIVILEGE,
+    ACTIONS_VALUES,
+    BANK_VALUES,
+    BOOK_VALUES,
+    DECLINE,
+    STOP,
+    add_extra,
+    check_end,
+    develop,
+    fill_office,
+    first_vacant_office,
+    free_post,
+    free_routes,
+    log,
+    may_go,
+    score_control,
+    set_frame,
+    shift_options,
+    stock_of,
+    take_from_supply,
+    take_loose,
+    to_route,
+    to_stock,
+)
+from .regions import permitted_countries, use_permit
+from .scoring import TRACK_MAX
+from .state import EMPTY, FAVOUR_TILES, State
 
-_PB = player_board()
-ACTIONS_VALUES: tuple[int, ...] = tuple(_PB["actions"])
-BANK_VALUES: tuple[int | None, ...] = tuple(_PB["bank"])
-BOOK_VALUES: tuple[int, ...] = tuple(_PB["book"])
-A_ACTIONS, A_BANK, A_BOOK, A_PRIVILEGE, A_KEYS = range(5)
+__all__ = [
+    "ACTIONS_VALUES",
+    "A_ACTIONS",
+    "A_BANK",
+    "A_BOOK",
+    "A_KEYS",
+    "A_PRIVILEGE",
+    "BANK_VALUES",
+    "BOOK_VALUES",
+    "DECLINE",
+    "END",
+    "MOVE",
+    "STOP",
+    "apply",
+    "apply_in_place",
+    "develop",
+    "explain_illegal",
+    "first_vacant_office",
+    "free_post",
+    "free_routes",
+    "income_limit",
+    "legal_actions",
+    "marker_routes",
+    "relocation_routes",
+    "validate",
+]
+
 M_PLUS3, M_PLUS4, M_DEVELOP, M_SWAP, M_MOVE3, M_REMOVE3 = range(6)
 
 END = Action("end")
-STOP = Action("stop")
-DECLINE = Action("decline")
 MOVE = Action("move")
 
 
@@ -65,29 +128,26 @@ def income_limit(state: State, player: int) -> int | None:
     return BANK_VALUES[state.levels[player][A_BANK]]
 
 
-def free_post(state: State, r: int, piece: int) -> int:
-    """Index of the post a piece of kind ``piece`` would take on route ``r`` (-1 if none).
-
-    A merchant prefers a merchant-only post so that it does not block a trader."""
+def relocation_routes(state: State, origin: int, piece: int, colour: int = -1) -> list[int]:
+    """Routes a displaced piece of ``colour`` may use: the nearest ring of routes around
+    ``origin`` that has a free post for ``piece`` (adjacent routes first, then one step
+    further). On Britannia only routes of the origin's country or England count. With
+    the Emperor's Favour tile ``relocate_anywhere`` every route with a free post counts."""
     b = state.board
-    posts = state.posts
-    mo = b.post_merchant_only
-    best = -1
-    for i in range(b.post_start[r], b.post_start[r + 1]):
-        if posts[i] == EMPTY:
-            if mo[i]:
-                if piece == MERCHANT:
-                    return i
-            elif best < 0:
-                best = i
-    return best
-
-
-def relocation_routes(state: State, origin: int, piece: int) -> list[int]:
-    """Routes a displaced player may use: the nearest ring of routes around ``origin``
-    that has a free post for ``piece`` (adjacent routes first, then one step further)."""
-    for ring in state.board.route_rings[origin]:
-        found = [r for r in ring if free_post(state, r, piece) >= 0]
+    regions = b.has_regions
+    if colour >= 0 and state.has_favour(colour, "relocate_anywhere"):
+        return [
+            r
+            for r in range(b.n_routes)
+            if free_post(state, r, piece) >= 0 and (not regions or may_go(b, origin, r, False))
+        ]
+    for ring in b.route_rings[origin]:
+        if regions:
+            found = [
+                r for r in ring if may_go(b, origin, r, False) and free_post(state, r, piece) >= 0
+            ]
+        else:
+            found = [r for r in ring if free_post(state, r, piece) >= 0]
         if found:
             return found
     return []
@@ -109,15 +169,6 @@ def marker_routes(state: State) -> list[int]:
         ):
             out.append(r)
     return out
-
-
-def first_vacant_office(state: State, c: int) -> int:
-    b = state.board
-    offices = state.offices
-    for i in range(b.office_start[c], b.office_start[c + 1]):
-        if offices[i] == EMPTY:
-            return i
-    return -1
 
 
 # --------------------------------------------------------------------------- legal
@@ -154,13 +205,17 @@ def _turn_actions(s: State) -> list[Action]:
         own_on_board = False
         any_free = False
         mine = (2 * p, 2 * p + 1)
+        # Britannia: Place/Displace in Wales/Scotland only with a permission this turn
+        closed = _closed_routes(s, p) if b.has_regions else ()
         for r in range(b.n_routes):
             lo, hi = ps[r], ps[r + 1]
             occ = posts[lo:hi]
             n_free = occ.count(EMPTY)
             if n_free == hi - lo:  # empty route
                 any_free = True
-                if sup_t and not b.routes[r].merchant_only:
+                if closed and r in closed:
+                    continue
+                if sup_t and len(b.routes[r].merchant_only) < hi - lo:  # a trader's post
                     acts.append(place[r][TRADER])
                 if sup_m:
                     acts.append(place[r][MERCHANT])
@@ -171,6 +226,9 @@ def _turn_actions(s: State) -> list[Action]:
                 if n_own == hi - lo:
                     _establish_options(s, p, r, acts)
                     continue
+            if closed and r in closed:
+                any_free = any_free or n_free > 0
+                continue
             if n_own + n_free < hi - lo and have >= 2:
                 for i in range(lo, hi):
                     o = posts[i]
@@ -186,8 +244,17 @@ def _turn_actions(s: State) -> list[Action]:
             acts.append(MOVE)
     if s.markers[p]:
         _marker_options(s, p, acts)
+        if s.favour_display:
+            favour.options(s, p, acts)
     acts.append(END)
     return acts
+
+
+def _closed_routes(s: State, p: int) -> frozenset[int]:
+    """Routes where ``p`` may not Place/Displace now (regions without a permission)."""
+    allowed = permitted_countries(s, p)
+    country = s.board.route_country
+    return frozenset(r for r in range(s.board.n_routes) if country[r] not in allowed)
 
 
 _INCOME = [[Action("income", t, m) for t in range(32)] for m in range(5)]
@@ -232,7 +299,12 @@ def _establish_options(s: State, p: int, r: int, acts: list[Action]) -> None:
         i = first_vacant_office(s, c)
         if i >= 0 and b.office_colour[i] <= priv and has[b.office_shape[i]]:
             acts.append(Action("establish", r, KONTOR, e))
-        if can_extra and b.cities[c].offices and s.offices[b.office_start[c]] != EMPTY:
+        # an extra Kontor needs the leftmost printed office taken; a yellow/green city
+        # (no printed offices) takes Kontors only this way or by a permanent marker
+        city = b.cities[c]
+        if can_extra and (
+            city.yellow_green or (city.offices and s.offices[b.office_start[c]] != EMPTY)
+        ):
             for k in (TRADER, MERCHANT):
                 if has[k]:
                     acts.append(Action("establish", r, EXTRA, e * 2 + k))
@@ -287,27 +359,36 @@ def _has_usable_marker(s: State, p: int) -> bool:
     return bool(acts)
 
 
+def _relocating(s: State, frame: tuple) -> int:
+    """The colour being relocated: the decider of a "relocate" frame, or the neutral."""
+    return s.neutral if frame[0] == "relocate_neutral" else frame[1]
+
+
 def _relocate_legal(s: State, frame: tuple) -> list[Action]:
-    _, v, origin, piece, extras = frame
+    kind, _, origin, piece, extras = frame
+    v = _relocating(s, frame)
     acts: list[Action] = []
     if piece >= 0:
-        acts.extend(Action("relocate", r) for r in relocation_routes(s, origin, piece))
+        acts.extend(Action("relocate", r) for r in relocation_routes(s, origin, piece, v))
     if extras > 0:
         _relocate_extra_options(s, v, origin, acts)
-    if piece < 0:
+    if piece < 0 and kind == "relocate":  # the neutral's extra trader is not optional
         acts.append(DECLINE)
     return acts
 
 
 def _relocate_extra_options(s: State, v: int, origin: int, acts: list[Action]) -> None:
     kinds: list[int]
-    if s.stock_t[v] + s.stock_m[v]:
-        kinds = [k for k, n in ((TRADER, s.stock_t[v]), (MERCHANT, s.stock_m[v])) if n]
+    stock_t, stock_m = stock_of(s, v)
+    if stock_t + stock_m:
+        kinds = [k for k, n in ((TRADER, stock_t), (MERCHANT, stock_m)) if n]
+    elif v == s.neutral:
+        return  # the neutral colour takes extras only from its pool
     elif s.supply_t[v] + s.supply_m[v]:
         kinds = [k for k, n in ((TRADER, s.supply_t[v]), (MERCHANT, s.supply_m[v])) if n]
     else:
         kinds = []
-        routes = {k: relocation_routes(s, origin, k) for k in (TRADER, MERCHANT)}
+        routes = {k: relocation_routes(s, origin, k, v) for k in (TRADER, MERCHANT)}
         pr = s.board.post_route
         for i, o in enumerate(s.posts):
             if o != EMPTY and o >> 1 == v:
@@ -316,7 +397,7 @@ def _relocate_extra_options(s: State, v: int, origin: int, acts: list[Action]) -
                 )
         return
     for k in kinds:
-        acts.extend(Action("relocate_extra", r, k) for r in relocation_routes(s, origin, k))
+        acts.extend(Action("relocate_extra", r, k) for r in relocation_routes(s, origin, k, v))
 
 
 def _move_legal(s: State, frame: tuple) -> list[Action]:
@@ -324,62 +405,26 @@ def _move_legal(s: State, frame: tuple) -> list[Action]:
     return _shift_options(s, p, own=True, kind="move_piece", swaps=left >= 2)
 
 
-def free_routes(s: State) -> tuple[list[int], list[int]]:
-    """Routes with a free post for a trader, and for a merchant (one pass over posts)."""
-    b = s.board
-    posts = s.posts
-    mo = b.post_merchant_only
-    pr = b.post_route
-    for_t = [False] * b.n_routes
-    for_m = [False] * b.n_routes
-    for i, o in enumerate(posts):
-        if o == EMPTY:
-            for_m[pr[i]] = True
-            if not mo[i]:
-                for_t[pr[i]] = True
-    return (
-        [r for r, f in enumerate(for_t) if f],
-        [r for r, f in enumerate(for_m) if f],
-    )
-
-
 def _shift_options(s: State, p: int, own: bool, kind: str, swaps: bool = False) -> list[Action]:
+    """Moves of own pieces (Move action: on Britannia within the piece's country or to
+    England) or of opponents' pieces (move-3 marker: within the piece's country)."""
     b = s.board
     posts = s.posts
     acts: list[Action] = []
-    dest = free_routes(s)
-    table = _action_table(b, kind)
-    pr = b.post_route
-    mine = []
-    for i, o in enumerate(posts):
-        if o != EMPTY and ((o >> 1 == p) == own):
-            mine.append(i)
-            row = table[i]
-            here = pr[i]
-            acts.extend([row[r] for r in dest[o & 1] if r != here])
+    pieces = [i for i, o in enumerate(posts) if o != EMPTY and ((o >> 1 == p) == own)]
+    shift_options(s, pieces, kind, not own, acts)
     if swaps:
+        pr = b.post_route
         mo = b.post_merchant_only
-        for x in mine:
-            for y in mine:
+        country = b.route_country
+        for x in pieces:
+            for y in pieces:
                 if x < y and posts[x] & 1 != posts[y] & 1 and pr[x] != pr[y]:
                     t_post = y if posts[x] & 1 == TRADER else x
-                    if not mo[t_post]:
+                    if not mo[t_post] and country[pr[x]] == country[pr[y]]:
                         acts.append(Action("swap", x, y))
     acts.append(STOP)
     return acts
-
-
-_TABLES: dict[tuple[str, str], list[list[Action]]] = {}
-
-
-def _action_table(b: Board, kind: str) -> list[list[Action]]:
-    """Prebuilt ``Action(kind, post, route)`` values for every post and route (speed)."""
-    key = (b.name + "/" + b.variant, kind)
-    table = _TABLES.get(key)
-    if table is None:
-        table = [[Action(kind, i, r) for r in range(b.n_routes)] for i in range(b.n_posts)]
-        _TABLES[key] = table
-    return table
 
 
 def _move3_legal(s: State, frame: tuple) -> list[Action]:
@@ -399,10 +444,13 @@ def _place_marker_legal(s: State, frame: tuple) -> list[Action]:
 
 _PENDING_LEGAL: dict[str, Callable[[State, tuple], list[Action]]] = {
     "relocate": _relocate_legal,
+    "relocate_neutral": _relocate_legal,
     "move": _move_legal,
     "move3": _move3_legal,
     "remove3": _remove3_legal,
     "place_marker": _place_marker_legal,
+    "permanent": permanent.legal,
+    "favour_income": favour.income_legal,
 }
 
 
@@ -442,15 +490,6 @@ def _apply_in_place(s: State, action: Action) -> None:
     _settle(s)
 
 
-def _log(s: State, *event: object) -> None:
-    s.events.append(event)
-
-
-def _to_route(s: State, r: int, occupant: int) -> None:
-    i = free_post(s, r, occupant & 1)
-    s.posts[i] = occupant
-
-
 def _do_income(s: State, a: Action) -> None:
     p = s.active
     s.stock_t[p] -= a.a
@@ -458,20 +497,18 @@ def _do_income(s: State, a: Action) -> None:
     s.supply_t[p] += a.a
     s.supply_m[p] += a.b
     s.actions_left -= 1
-
-
-def _take_from_supply(s: State, p: int, k: int, n: int = 1) -> None:
-    if k == TRADER:
-        s.supply_t[p] -= n
-    else:
-        s.supply_m[p] -= n
+    if s.favours:
+        favour.after_income(s, p)
 
 
 def _do_place(s: State, a: Action) -> None:
     p = s.active
-    _take_from_supply(s, p, a.b)
-    _to_route(s, a.a, p * 2 + a.b)
+    take_from_supply(s, p, a.b)
+    to_route(s, a.a, p * 2 + a.b)
     s.actions_left -= 1
+    country = s.board.route_country[a.a]
+    if country:
+        use_permit(s, p, country)
 
 
 def _do_displace(s: State, a: Action) -> None:
@@ -479,7 +516,7 @@ def _do_displace(s: State, a: Action) -> None:
     i, k, pay_m = a.a, a.b, a.c
     victim = s.posts[i]
     cost = 1 + (victim & 1)
-    _take_from_supply(s, p, k)
+    take_from_supply(s, p, k)
     s.posts[i] = p * 2 + k
     s.supply_m[p] -= pay_m
     s.stock_m[p] += pay_m
@@ -487,8 +524,17 @@ def _do_displace(s: State, a: Action) -> None:
     s.stock_t[p] += cost - pay_m
     s.actions_left -= 1
     r = s.board.post_route[i]
-    _log(s, "displace", p, victim >> 1, r, victim & 1)
-    s.pending = (*s.pending, ("relocate", victim >> 1, r, victim & 1, cost))
+    country = s.board.route_country[r]
+    if country:
+        use_permit(s, p, country)
+    v = victim >> 1
+    log(s, "displace", p, v, r, victim & 1)
+    if v == s.neutral:
+        # two players: the neutral trader comes back with one more, placed by the other
+        s.pending = (*s.pending, ("relocate_neutral", 1 - p, r, TRADER, 1))
+        return
+    extras = cost + (victim & 1 == TRADER and s.has_favour(v, "displaced_two"))
+    s.pending = (*s.pending, ("relocate", v, r, victim & 1, extras))
 
 
 def _do_move(s: State, a: Action) -> None:
@@ -498,13 +544,13 @@ def _do_move(s: State, a: Action) -> None:
 
 def _spend(s: State, n: int) -> None:
     f = s.pending[-1]
-    s.pending = (*s.pending[:-1], (*f[:2], f[2] - n))
+    set_frame(s, (*f[:2], f[2] - n))
 
 
 def _do_move_piece(s: State, a: Action) -> None:
     o = s.posts[a.a]
     s.posts[a.a] = EMPTY
-    _to_route(s, a.b, o)
+    to_route(s, a.b, o)
     _spend(s, 1)
 
 
@@ -513,17 +559,12 @@ def _do_swap(s: State, a: Action) -> None:
     _spend(s, 2)
 
 
-def _do_shift(s: State, a: Action) -> None:
-    o = s.posts[a.a]
-    s.posts[a.a] = EMPTY
-    _to_route(s, a.b, o)
-    _spend(s, 1)
-
-
 def _do_remove(s: State, a: Action) -> None:
     o = s.posts[a.a]
     s.posts[a.a] = EMPTY
-    if o & 1:
+    if o >> 1 == s.neutral:
+        s.neutral_pool += 1
+    elif o & 1:
         s.supply_m[o >> 1] += 1
     else:
         s.supply_t[o >> 1] += 1
@@ -531,63 +572,37 @@ def _do_remove(s: State, a: Action) -> None:
 
 
 def _do_stop(s: State, a: Action) -> None:
-    s.pending = s.pending[:-1]
+    if s.pending[-1][0] == "permanent":
+        permanent.finish(s)
+    else:
+        s.pending = s.pending[:-1]
 
 
 def _do_relocate(s: State, a: Action) -> None:
-    _, v, origin, piece, extras = s.pending[-1]
-    _to_route(s, a.a, v * 2 + piece)
-    s.pending = (*s.pending[:-1], ("relocate", v, origin, -1, extras))
+    f = s.pending[-1]
+    to_route(s, a.a, _relocating(s, f) * 2 + f[3])
+    set_frame(s, (*f[:3], -1, f[4]))
 
 
 def _do_relocate_extra(s: State, a: Action) -> None:
-    _, v, origin, piece, extras = s.pending[-1]
+    f = s.pending[-1]
+    v = _relocating(s, f)
     if a.c >= 0:
         k = s.posts[a.c] & 1
         s.posts[a.c] = EMPTY
     else:
         k = a.b
-        from_stock = s.stock_t[v] + s.stock_m[v] > 0
-        counts = (s.stock_t, s.stock_m) if from_stock else (s.supply_t, s.supply_m)
-        counts[k][v] -= 1
-    _to_route(s, a.a, v * 2 + k)
-    s.pending = (*s.pending[:-1], ("relocate", v, origin, piece, extras - 1))
+        take_loose(s, v, k)
+    to_route(s, a.a, v * 2 + k)
+    set_frame(s, (*f[:4], f[4] - 1))
 
 
 def _do_decline(s: State, a: Action) -> None:
     f = s.pending[-1]
-    s.pending = (*s.pending[:-1], (*f[:4], 0))
-
-
-def develop(s: State, p: int, ability: int) -> None:
-    """Develop an ability: uncover the next space, its piece goes to the personal supply."""
-    old = s.levels[p][ability]
-    s.levels[p][ability] = old + 1
-    if ability == A_BOOK:
-        s.supply_m[p] += 1
+    if f[0] == "favour_income":
+        s.pending = s.pending[:-1]
     else:
-        s.supply_t[p] += 1
-    if ability == A_ACTIONS and p == s.active:
-        s.actions_left += ACTIONS_VALUES[old + 1] - ACTIONS_VALUES[old]
-    _log(s, "develop", p, ABILITIES[ability], old + 1)
-
-
-def _score(s: State, p: int, points: int, cause: str) -> None:
-    if points:
-        s.prestige[p] += points
-        _log(s, "prestige", p, points, cause)
-
-
-def _kontor_placed(s: State, p: int, c: int) -> None:
-    """After a new Kontor of ``p`` in city ``c``: the East-West connection (7/4/2)."""
-    b = s.board
-    ew = s.east_west
-    if p not in ew and len(ew) < len(b.east_west_points):
-        a, z = b.east_west
-        if connects(s, p, a, z):
-            _score(s, p, b.east_west_points[len(ew)], "east_west")
-            s.east_west = (*ew, p)
-            _log(s, "east_west", p, len(ew) + 1)
+        set_frame(s, (*f[:4], 0))
 
 
 def _do_establish(s: State, a: Action) -> None:
@@ -596,18 +611,15 @@ def _do_establish(s: State, a: Action) -> None:
     r, reward, arg = a.a, a.b, a.c
     route = b.routes[r]
     s.actions_left -= 1
-    _log(s, "establish", p, r)
+    log(s, "establish", p, r)
     # 1. control prestige for each endpoint city
-    for c in (route.a, route.b):
-        ctrl = city_controller(s, c)
-        if ctrl >= 0:
-            _score(s, ctrl, 1, "control")
+    score_control(s, r)
     # 2. bonus marker and its replacement
     m = s.route_marker[r]
     if m is not None:
         s.route_marker[r] = None
         s.markers[p] = (*s.markers[p], m)
-        _log(s, "marker_taken", p, m, r)
+        log(s, "marker_taken", p, m, r)
         if s.bag:
             s.drawn = (*s.drawn, s.bag[0])
             s.bag = s.bag[1:]
@@ -619,49 +631,29 @@ def _do_establish(s: State, a: Action) -> None:
     for i in range(lo, hi):
         s.posts[i] = EMPTY
     if reward == KONTOR:
-        c = (route.a, route.b)[arg]
-        i = first_vacant_office(s, c)
+        i = first_vacant_office(s, (route.a, route.b)[arg])
         k = b.office_shape[i]
         pieces.remove(k)
-        s.offices[i] = p * 2 + k
-        _log(s, "kontor", p, c, i - b.office_start[c])
-        _score(s, p, b.office_coin[i], "coin")
-        if i == b.office_start[c + 1] - 1:
-            s.completed += 1
-            _log(s, "city_completed", c)
-        _kontor_placed(s, p, c)
+        fill_office(s, p, i, k)
     elif reward == EXTRA:
-        c = (route.a, route.b)[arg >> 1]
         k = arg & 1
         pieces.remove(k)
-        s.extras[c] = (p * 2 + k, *s.extras[c])
         _use_marker(s, p, "extra")
-        _log(s, "kontor", p, c, -len(s.extras[c]))
-        _kontor_placed(s, p, c)
+        add_extra(s, p, (route.a, route.b)[arg >> 1], k)
     elif reward == DEVELOP:
         develop(s, p, arg)
     elif reward == SPECIAL:
         pieces.remove(MERCHANT)
         s.special[arg] = p * 2 + MERCHANT
-        _log(s, "special", p, arg, s.special_points[arg])
+        log(s, "special", p, arg, s.special_points[arg])
     n_m = sum(pieces)
-    s.stock_m[p] += n_m
-    s.stock_t[p] += len(pieces) - n_m
-    _check_end(s)
-
-
-def _check_end(s: State) -> None:
-    limit = s.config.option("prestige_to_end")
-    reason = None
-    if max(s.prestige) >= limit:
-        reason = "prestige"
-    elif s.end_after_action:
-        reason = s.end_after_action
-    elif s.completed >= s.board.completed_cities_to_end:
-        reason = "cities"
-    if reason:
-        s.end_reason = reason
-        _log(s, "game_end", reason)
+    to_stock(s, p, MERCHANT, n_m)
+    to_stock(s, p, TRADER, len(pieces) - n_m)
+    # 4. a maritime route's permanent marker, then (once it is resolved) the end check
+    if route.permanent_marker:
+        permanent.start(s, p, r, route.permanent_marker, pieces)
+    else:
+        check_end(s)
 
 
 def _use_marker(s: State, p: int, kind: str) -> None:
@@ -669,7 +661,7 @@ def _use_marker(s: State, p: int, kind: str) -> None:
     held.remove(kind)
     s.markers[p] = tuple(held)
     s.markers_used[p] = (*s.markers_used[p], kind)
-    _log(s, "marker_used", p, kind)
+    log(s, "marker_used", p, kind)
 
 
 def _do_marker(s: State, a: Action) -> None:
@@ -695,7 +687,14 @@ def _do_place_marker(s: State, a: Action) -> None:
     m = s.drawn[0]
     s.route_marker[a.a] = m
     s.drawn = s.drawn[1:]
-    _log(s, "marker_placed", s.active, m, a.a)
+    log(s, "marker_placed", s.active, m, a.a)
+    if s.neutral_pool >= 0:
+        neutral.marker_placed(s, a.a)
+
+
+def _do_favour(s: State, a: Action) -> None:
+    favour.take(s, a)
+    _end_turn(s)  # the whole turn is given up
 
 
 def _do_end(s: State, a: Action) -> None:
@@ -716,50 +715,33 @@ def _next_player(s: State) -> None:
         s.round += 1
     s.turn += 1
     s.actions_left = ACTIONS_VALUES[s.levels[s.active][A_ACTIONS]]
+    if s.favours and "extra_action" in s.favours[s.active]:
+        s.actions_left += 1
+    s.turn_start = s.n_actions
+    s.permits_used = ()
 
 
+# --------------------------------------------------------------------------- settle
 def _settle(s: State) -> None:
-    """Resolve what needs no decision: finished or impossible pending decisions, and the
-    end of a turn when the active player has no actions and no usable marker left."""
+    """Resolve what needs no decision: the neutral colour's routes (two players),
+    finished or impossible pending decisions, and the end of a turn when the active
+    player has no actions and no usable marker left."""
     while True:
         if s.end_reason is not None:
+            for f in s.pending:  # a displaced piece still in hand goes to the stock
+                if f[0] in ("relocate", "relocate_neutral") and f[3] >= 0:
+                    to_stock(s, _relocating(s, f), f[3])
             s.pending = ()
             return
+        if (
+            s.neutral_pool >= 0
+            and not (s.pending and s.pending[-1][0] == "relocate_neutral")
+            and neutral.settle(s)
+        ):
+            continue
         if s.pending:
             f = s.pending[-1]
-            kind = f[0]
-            if kind == "relocate":
-                _, v, origin, piece, extras = f
-                if piece >= 0 and not relocation_routes(s, origin, piece):
-                    # nowhere on the board to go: the piece returns to the general stock
-                    if piece == MERCHANT:
-                        s.stock_m[v] += 1
-                    else:
-                        s.stock_t[v] += 1
-                    piece = -1
-                if extras > 0:
-                    opts: list[Action] = []
-                    _relocate_extra_options(s, v, origin, opts)
-                    if not opts:
-                        extras = 0
-                if piece < 0 and extras == 0:
-                    s.pending = s.pending[:-1]
-                    continue
-                s.pending = (*s.pending[:-1], ("relocate", v, origin, piece, extras))
-                return
-            if kind == "place_marker":
-                if not s.drawn:
-                    s.pending = s.pending[:-1]
-                    _next_player(s)
-                    continue
-                if not marker_routes(s):
-                    _log(s, "marker_discarded", s.active, s.drawn[0])
-                    s.discarded = (*s.discarded, s.drawn[0])
-                    s.drawn = s.drawn[1:]
-                    continue
-                return
-            if f[2] <= 0:  # move / move3 / remove3 used up
-                s.pending = s.pending[:-1]
+            if _SETTLE[f[0]](s, f):
                 continue
             return
         if s.actions_left <= 0 and not _has_usable_marker(s, s.active):
@@ -768,6 +750,68 @@ def _settle(s: State) -> None:
         return
 
 
+def _settle_relocate(s: State, f: tuple) -> bool:
+    kind, decider, origin, piece, extras = f
+    v = _relocating(s, f)
+    if piece >= 0 and not relocation_routes(s, origin, piece, v):
+        # nowhere on the board to go: the piece returns to the general stock
+        to_stock(s, v, piece)
+        piece = -1
+    if extras > 0:
+        opts: list[Action] = []
+        _relocate_extra_options(s, v, origin, opts)
+        if not opts:
+            extras = 0
+    if piece < 0 and extras == 0:
+        s.pending = s.pending[:-1]
+        return True
+    set_frame(s, (kind, decider, origin, piece, extras))
+    return False
+
+
+def _settle_place_marker(s: State, f: tuple) -> bool:
+    if not s.drawn:
+        s.pending = s.pending[:-1]
+        _next_player(s)
+        return True
+    if not marker_routes(s):
+        log(s, "marker_discarded", s.active, s.drawn[0])
+        s.discarded = (*s.discarded, s.drawn[0])
+        s.drawn = s.drawn[1:]
+        return True
+    return False
+
+
+def _settle_used_up(s: State, f: tuple) -> bool:
+    """A Move / move-3 / remove-3 with nothing left to do ends by itself."""
+    if f[2] <= 0:
+        s.pending = s.pending[:-1]
+        return True
+    return False
+
+
+def _settle_permanent(s: State, f: tuple) -> bool:
+    if f[3] <= 0 or permanent.legal(s, f) == [STOP]:
+        permanent.finish(s)
+        return True
+    return False
+
+
+def _settle_nothing(s: State, f: tuple) -> bool:
+    return False
+
+
+_SETTLE: dict[str, Callable[[State, tuple], bool]] = {
+    "relocate": _settle_relocate,
+    "relocate_neutral": _settle_relocate,
+    "place_marker": _settle_place_marker,
+    "move": _settle_used_up,
+    "move3": _settle_used_up,
+    "remove3": _settle_used_up,
+    "permanent": _settle_permanent,
+    "favour_income": _settle_nothing,
+}
+
 _HANDLERS: dict[str, Callable[[State, Action], None]] = {
     "income": _do_income,
     "place": _do_place,
@@ -775,7 +819,7 @@ _HANDLERS: dict[str, Callable[[State, Action], None]] = {
     "move": _do_move,
     "move_piece": _do_move_piece,
     "swap": _do_swap,
-    "shift": _do_shift,
+    "shift": _do_move_piece,
     "remove": _do_remove,
     "stop": _do_stop,
     "relocate": _do_relocate,
@@ -784,17 +828,23 @@ _HANDLERS: dict[str, Callable[[State, Action], None]] = {
     "establish": _do_establish,
     "marker": _do_marker,
     "place_marker": _do_place_marker,
+    "favour": _do_favour,
+    "favour_take": favour.do_take,
     "end": _do_end,
+    **permanent.HANDLERS,
 }
 
 _CONTEXT = {
     "relocate": ("relocate", "relocate_extra", "decline"),
+    "relocate_neutral": ("relocate", "relocate_extra"),
     "move": ("move_piece", "swap", "stop"),
     "move3": ("shift", "stop"),
     "remove3": ("remove", "stop"),
     "place_marker": ("place_marker",),
+    "permanent": (*permanent.HANDLERS, "stop"),
+    "favour_income": ("favour_take", "decline"),
 }
-_TURN_KINDS = ("income", "place", "displace", "move", "establish", "marker", "end")
+_TURN_KINDS = ("income", "place", "displace", "move", "establish", "marker", "favour", "end")
 
 
 def explain_illegal(state: State, action: Action) -> str:
@@ -830,6 +880,9 @@ def explain_illegal(state: State, action: Action) -> str:
 def _specific_reason(s: State, p: int, a: Action) -> str | None:
     b = s.board
     k = a.kind
+    reason = _variant_reason(s, p, a)
+    if reason:
+        return reason
     needs_action = k in ("income", "place", "displace", "move", "establish")
     if needs_action and s.actions_left <= 0:
         return f"player {p} has no actions left this turn"
@@ -907,9 +960,11 @@ def _specific_reason(s: State, p: int, a: Action) -> str | None:
         return "the displaced piece has already been placed"
     if k == "relocate_extra":
         frame = s.pending[-1]
-        v = frame[1]
+        v = _relocating(s, frame)
         if frame[4] <= 0:
             return "no extra pieces are left to place"
+        if v == s.neutral and (a.b != TRADER or a.c >= 0):
+            return "the extra neutral trader comes from the neutral pool (a trader)"
         if a.c < 0 and s.stock_t[v] + s.stock_m[v] and (s.stock_t[v], s.stock_m[v])[a.b] == 0:
             return (
                 "extra pieces come from the general stock first: it holds no "
@@ -922,5 +977,56 @@ def _specific_reason(s: State, p: int, a: Action) -> str | None:
         if a.c >= 0 and (s.stock_t[v] + s.stock_m[v] + s.supply_t[v] + s.supply_m[v]):
             return "pieces are moved from own posts only when stock and supply are empty"
     if k in ("relocate", "relocate_extra"):
-        return "relocation must use the nearest routes with a free post (adjacent first)"
+        where = " of the origin's country or England" if b.has_regions else ""
+        return (
+            f"relocation must use the nearest routes{where} with a free post (adjacent first)"
+        )
+    return None
+
+
+def _variant_reason(s: State, p: int, a: Action) -> str | None:
+    """Reasons that come from the board or a variant: Britannia's permissions and
+    countries, permanent markers, Emperor's Favour."""
+    b = s.board
+    k = a.kind
+    if b.has_regions and s.actions_left > 0 and not s.pending and k in ("place", "displace"):
+        r = a.a if k == "place" else (b.post_route[a.a] if 0 <= a.a < b.n_posts else -1)
+        if 0 <= r < b.n_routes and b.route_country[r] not in permitted_countries(s, p):
+            country = b.route_country[r]
+            cities = " or ".join(
+                b.city_names[c] for c, cs in b.permission_cities if country in cs
+            )
+            return (
+                f"placing or displacing in {b.countries[country]} needs a permission: the "
+                f"rightmost Kontor in {cities}, each usable once per turn"
+            )
+    if b.has_regions and k in ("move_piece", "shift", "perm_move") and (
+        0 <= a.a < b.n_posts and 0 <= a.b < b.n_routes
+    ):
+        strict = k != "move_piece"
+        src = b.post_route[a.a]
+        if not may_go(b, src, a.b, strict):
+            home = "" if strict else f" or to {b.countries[0]}"
+            return (
+                f"a piece in {b.countries[b.route_country[src]]} may move only within its "
+                f"country{home}"
+            )
+    if k == "favour":
+        if not s.config.option("emperor"):
+            return "Emperor's Favour is not in this game (rule option emperor)"
+        if s.n_actions != s.turn_start:
+            return "an Emperor's Favour tile is taken only at the start of the turn"
+        if not 0 <= a.a < len(FAVOUR_TILES) or FAVOUR_TILES[a.a] not in s.favour_display:
+            return "that Emperor's Favour tile is not available"
+        return "taking a tile needs two unused collected markers of the kinds named"
+    if k == "favour_take":
+        return "the general stock holds no such piece"
+    if k.startswith("perm_"):
+        frame = s.pending[-1]
+        if frame[3] <= 0:
+            return "the permanent marker is used up"
+        return (
+            f"not what the permanent marker {frame[2]!r} allows here (see "
+            "hansa_lab.permanent)"
+        )
     return None

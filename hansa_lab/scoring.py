@@ -3,15 +3,21 @@
 Categories of the final score, in order: ``track`` (prestige track), ``abilities``
 (4 per fully developed ability except City Keys), ``markers`` (collected bonus markers,
 used or not), ``special`` (special-prestige spaces held), ``control`` (2 per controlled
-city), ``network`` (Kontors in the largest network × City Keys value).
+city), ``network`` (Kontors in the largest network × City Keys value), ``regions``
+(Britannia: the Wales and Scotland majorities, 7 / 4 / 2; 0 on other boards).
+
+With the Emperor's Favour module, the ``control_4`` tile pays 4 per controlled city and
+``abilities_7`` pays 7 per fully developed ability. In a two-player game the neutral
+colour's Kontors count for control (a city it controls scores for nobody) but the
+neutral colour itself is never scored or ranked.
 """
 
 from __future__ import annotations
 
-from .board import ABILITIES, marker_score_table, player_board
+from .board import ABILITIES, REGION_POINTS, marker_score_table, player_board
 from .state import EMPTY, State
 
-CATEGORIES = ("track", "abilities", "markers", "special", "control", "network")
+CATEGORIES = ("track", "abilities", "markers", "special", "control", "network", "regions")
 _PB = player_board()
 TRACK_MAX = tuple(len(_PB[a]) - 1 for a in ABILITIES)  # max development per ability
 KEYS_VALUES = tuple(_PB["keys"])
@@ -38,7 +44,8 @@ def city_controller(state: State, c: int) -> int:
     if state.extras[c]:
         occ = list(state.extras[c]) + occ
     best, best_n, tied = -1, 0, False
-    for p in range(state.n_players):
+    colours = state.n_colours
+    for p in range(colours):
         k = occ.count(2 * p) + occ.count(2 * p + 1)
         if k > best_n:
             best, best_n, tied = p, k, False
@@ -47,7 +54,7 @@ def city_controller(state: State, c: int) -> int:
     if not tied:
         return best
     leaders = {
-        p for p in range(state.n_players) if occ.count(2 * p) + occ.count(2 * p + 1) == best_n
+        p for p in range(colours) if occ.count(2 * p) + occ.count(2 * p + 1) == best_n
     }
     for o in reversed(occ):  # rightmost Kontor of a tied player
         if o != EMPTY and (o >> 1) in leaders:
@@ -144,21 +151,54 @@ def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int
     for occ, pts in zip(state.special, state.special_points, strict=True):
         if occ != EMPTY:
             special[occ >> 1] += pts
+    regions = region_points(state, controllers) if state.board.has_regions else [0] * n
     t0, t1, t2, t3 = TRACK_MAX[:4]
     out: list[tuple[int, ...]] = []
     for p in range(n):
         lv = state.levels[p]
         full = (lv[0] >= t0) + (lv[1] >= t1) + (lv[2] >= t2) + (lv[3] >= t3)  # not keys
+        favours = state.favours[p] if state.favours else ()
         out.append(
             (
                 state.prestige[p],
-                4 * full,
+                (7 if "abilities_7" in favours else 4) * full,
                 marker_points(len(state.markers[p]) + len(state.markers_used[p])),
                 special[p],
-                2 * controllers.count(p),
+                (4 if "control_4" in favours else 2) * controllers.count(p),
                 networks[p] * KEYS_VALUES[lv[4]],
+                regions[p],
             )
         )
+    return out
+
+
+def region_points(state: State, controllers: list[int]) -> list[int]:
+    """Final regional majorities per player (Britannia; 0 on boards without regions).
+
+    For each region: players ranked by cities controlled there, then by Kontors there;
+    players without a controlled city come after, ranked by Kontors; a player without a
+    Kontor in the region scores nothing. Places pay 7 / 4 / 2; players still tied share
+    the points of the places they occupy (sum divided equally, rounded down). A city in
+    two regions (Isle of Man on the 4–5-player side) counts for both."""
+    n = state.n_players
+    out = [0] * n
+    for cities in state.board.country_cities[1:]:
+        ranked: list[tuple[tuple[int, int], int]] = []
+        for p in range(n):
+            kontors = sum(
+                1 for c in cities for o in state.city_occupants(c) if o != EMPTY and o >> 1 == p
+            )
+            if kontors:
+                ranked.append(((sum(controllers[c] == p for c in cities), kontors), p))
+        ranked.sort(reverse=True)
+        place = 0
+        while place < len(ranked):
+            key = ranked[place][0]
+            group = [p for k, p in ranked[place:] if k == key]
+            share = sum(REGION_POINTS[place : place + len(group)]) // len(group)
+            for p in group:
+                out[p] += share
+            place += len(group)
     return out
 
 

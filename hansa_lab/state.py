@@ -1,7 +1,9 @@
 """Game configuration and game state (pure data; the rules live in :mod:`hansa_lab.rules`).
 
 Occupants of posts and offices are small integers: ``-1`` for empty, otherwise
-``player * 2 + piece`` with piece 0 = trader, 1 = merchant.
+``colour * 2 + piece`` with piece 0 = trader, 1 = merchant. Colours 0 … n-1 are the
+players (seats); in a two-player game colour 2 is the neutral colour (traders only),
+which owns no per-player entries (its loose traders are ``State.neutral_pool``).
 
 >>> s = new_game(GameConfig(n_players=3, seed=7))
 >>> s.current_player, s.actions_left
@@ -44,7 +46,21 @@ RULE_OPTIONS: dict[str, Any] = {
     "prestige_to_end": 20,
     # East board: use the alternative source's values for the disputed cities
     "east_alternative": False,
+    # Emperor's Favour module: as many random tiles face up as players
+    "emperor": False,
 }
+
+#: Emperor's Favour tiles: four effects during the game, two in the final scoring.
+FAVOUR_TILES = (
+    "relocate_anywhere",  # your displaced pieces may go to any free posts
+    "extra_action",  # +1 action every turn (may exceed 5)
+    "income_share",  # an opponent's Income lets you move 1 tradesman stock -> supply
+    "displaced_two",  # your displaced trader brings 2 extra tradesmen instead of 1
+    "control_4",  # final scoring: 4 (not 2) per controlled city
+    "abilities_7",  # final scoring: 7 (not 4) per fully developed ability
+)
+#: The neutral colour of the two-player variant (seed 001) has this many traders.
+NEUTRAL_TRADERS = 27
 
 
 @dataclass(frozen=True)
@@ -67,12 +83,6 @@ class GameConfig:
         if self.edition not in EDITIONS:
             raise ValueError(f"edition must be one of {EDITIONS}, got {self.edition!r}")
         resolve_side(self.board, self.n_players)  # raises with a clear message
-        if self.n_players == 2:
-            raise ValueError("2 players (neutral colour variant) is not implemented yet")
-        if resolve_side(self.board, self.n_players) != "base_3p" and not self.board.startswith(
-            "base"
-        ):
-            raise ValueError(f"board {self.board!r}: only the base board is playable so far")
         opts = dict(self.options)
         for k in opts:
             if k not in RULE_OPTIONS:
@@ -85,10 +95,20 @@ class GameConfig:
             raise ValueError(
                 f"rule option start_supply must be 1-{11 - self.n_players}, got {ss!r}"
             )
+        for k in ("east_alternative", "emperor"):
+            if not isinstance(opts.get(k, False), bool):
+                raise ValueError(f"rule option {k} must be true or false, got {opts[k]!r}")
+        if opts.get("east_alternative") and resolve_side(self.board, self.n_players) != "east":
+            raise ValueError("rule option east_alternative applies only to the East board")
         object.__setattr__(self, "options", tuple(sorted(opts.items())))
 
     def option(self, name: str) -> Any:
         return dict(self.options).get(name, RULE_OPTIONS[name])
+
+    @property
+    def has_neutral(self) -> bool:
+        """Two players: the neutral colour of seed 001 takes part."""
+        return self.n_players == 2
 
     @property
     def side(self) -> str:
@@ -135,6 +155,15 @@ class State:
     special_points: tuple[int, ...]
     east_west: tuple[int, ...]  # players who connected the East-West cities, in order
     discarded: tuple[str, ...] = ()  # replacement markers that found no legal route
+    #: permission cities (Britannia) already used by the active player this turn
+    permits_used: tuple[int, ...] = ()
+    #: two players: the neutral colour's traders not on the board (-1 without neutral)
+    neutral_pool: int = -1
+    #: Emperor's Favour: tiles face up and available, and the tiles each player holds
+    favour_display: tuple[str, ...] = ()
+    favours: tuple[tuple[str, ...], ...] = ()
+    #: ``n_actions`` when the active player's turn began (Emperor's Favour: "at the start")
+    turn_start: int = 0
     active: int = 0
     actions_left: int = 2
     round: int = 1
@@ -150,6 +179,21 @@ class State:
     @property
     def n_players(self) -> int:
         return self.config.n_players
+
+    @property
+    def neutral(self) -> int:
+        """Colour index of the neutral colour (two players), else -1."""
+        return self.config.n_players if self.neutral_pool >= 0 else -1
+
+    @property
+    def n_colours(self) -> int:
+        """Colours on the board: the players, plus the neutral colour with two players."""
+        return self.config.n_players + (self.neutral_pool >= 0)
+
+    def has_favour(self, player: int, tile: str) -> bool:
+        return bool(self.favours) and 0 <= player < len(self.favours) and (
+            tile in self.favours[player]
+        )
 
     @property
     def is_over(self) -> bool:
@@ -214,9 +258,18 @@ class State:
         return render_svg(self)
 
 
+def neutral_start_routes(board: Board) -> list[int]:
+    """Two players (seed 001): the neutral colour starts with one trader on every route of
+    an ability city, of the special-prestige city and of a start bonus marker (tavern)."""
+    cities = [c.index for c in board.cities if c.abilities] + [board.special_city]
+    routes = {r for c in cities for r in board.city_routes[c]} | set(board.tavern_routes)
+    return sorted(routes)
+
+
 def new_game(config: GameConfig) -> State:
     """Set up a game: pieces by seat, the three start markers shuffled onto the taverns,
-    the replacement markers shuffled face down. All chance comes from ``config.seed``."""
+    the replacement markers shuffled face down (then, with the Emperor's Favour module,
+    the tiles). All chance comes from ``config.seed``."""
     board = config.load_board()
     n = config.n_players
     rng = random.Random(config.seed)
@@ -237,10 +290,25 @@ def new_game(config: GameConfig) -> State:
     stock_t = [27 - 16 - t for t in supply_t]
     sp = config.option("special_points")
     special_points = tuple(sp) if sp is not None else tuple(p for p, _ in board.special_spaces)
+    posts = [EMPTY] * board.n_posts
+    neutral_pool = -1
+    if config.has_neutral:
+        start_routes = neutral_start_routes(board)
+        for r in start_routes:
+            i = next(i for i in board.route_posts(r) if not board.post_merchant_only[i])
+            posts[i] = 2 * n  # a neutral trader
+        neutral_pool = NEUTRAL_TRADERS - len(start_routes)
+    display: tuple[str, ...] = ()
+    favours: tuple[tuple[str, ...], ...] = ()
+    if config.option("emperor"):
+        tiles = list(FAVOUR_TILES)
+        rng.shuffle(tiles)
+        display = tuple(sorted(tiles[:n], key=FAVOUR_TILES.index))
+        favours = ((),) * n
     return State(
         config=config,
         board=board,
-        posts=[EMPTY] * board.n_posts,
+        posts=posts,
         offices=[EMPTY] * board.n_offices,
         extras=[()] * board.n_cities,
         supply_t=supply_t,
@@ -257,6 +325,9 @@ def new_game(config: GameConfig) -> State:
         special=[EMPTY] * len(board.special_spaces),
         special_points=special_points,
         east_west=(),
+        neutral_pool=neutral_pool,
+        favour_display=display,
+        favours=favours,
         active=0,
         actions_left=2,
     )

@@ -29,7 +29,8 @@ def summary_line(s: State) -> str:
 
 
 def board_lines(s: State) -> list[str]:
-    """Routes with pieces or markers, cities with Kontors, then one line per player."""
+    """Routes with pieces or markers, cities with Kontors, then one line per player (and,
+    when the game has them, the neutral pool, Emperor's Favour tiles, permissions used)."""
     b = s.board
     out = []
     routes = []
@@ -58,6 +59,13 @@ def board_lines(s: State) -> list[str]:
             f" used {','.join(s.markers_used[p]) or '-'} | prestige {s.prestige[p]}"
             f" projected {proj[p]}"
         )
+    if s.neutral >= 0:
+        out.append(f"neutral: {s.neutral_pool} traders in the pool")
+    if s.favours:
+        held = " ".join(f"p{p} {','.join(f) or '-'}" for p, f in enumerate(s.favours))
+        out.append(f"favours: available {','.join(s.favour_display) or '-'} | {held}")
+    if s.permits_used:
+        out.append("permits used: " + " ".join(b.cities[c].ascii for c in s.permits_used))
     if s.pending:
         out.append("pending: " + " ".join(str(f) for f in s.pending))
     return out

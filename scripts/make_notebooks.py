@@ -173,7 +173,7 @@ spec = {
     "games": study.pick(6, 300),
     "seed": 2000,
     "players": [3, 4, 5],
-    "arms": {"mixed": ["greedy", "actions_first", "network_keys", "random", "blocker"]},
+    "arms": {"mixed": ["greedy", "network_keys", "random"]},  # repeated to fill 4 or 5 seats
 }
 res = run_experiment(spec, out=study.results_dir("score_breakdowns"), n_jobs=2, progress=False)
 players = analysis.with_games(res.players, res.games)
@@ -204,7 +204,7 @@ turns, players = res.turns, res.players
 mid = turns[turns.turn == turns.groupby("game_id").turn.transform(lambda t: t.max() // 2)]
 behind = (mid.groupby("game_id").projected.transform("max") - mid.projected)
 mid = mid.assign(behind=behind)
-winners = players[players.rank == 1][["game_id", "seat"]]
+winners = players[players["rank"] == 1][["game_id", "seat"]]
 upsets = mid.merge(winners, on=["game_id", "seat"]).sort_values("behind", ascending=False)
 game_id = int(upsets.iloc[0].game_id)
 upsets.head()[["game_id", "seat", "projected", "behind"]]"""),

@@ -16,7 +16,7 @@ import pytest
 
 from hansa_lab.actions import IllegalActionError, format_action, parse_action
 from hansa_lab.board import ABILITIES, MERCHANT, PIECE_NAMES, TRADER, Board
-from hansa_lab.invariants import check_state
+from hansa_lab.invariants import check_state, completed_cities
 from hansa_lab.rules import apply, legal_actions
 from hansa_lab.state import EMPTY, GameConfig, State, new_game
 
@@ -25,21 +25,26 @@ BASE_SIDES = (3, 4)
 SIDE_IDS = ("base_3p", "base_45p")
 
 
-def position(n_players: int = 3, seed: int = 0, edition: str = "bigbox") -> State:
-    """A fresh game on the base board (3p side for 3 players, 4-5p side for 4-5)."""
-    s = new_game(GameConfig(n_players=n_players, seed=seed, edition=edition))
+def position(
+    n_players: int = 3,
+    seed: int = 0,
+    edition: str = "bigbox",
+    board: str = "base",
+    **options: object,
+) -> State:
+    """A fresh game (base board by default: 3p side for 2-3 players, 4-5p side for 4-5)."""
+    config = GameConfig(
+        n_players=n_players, board=board, seed=seed, edition=edition,
+        options=tuple(options.items()),
+    )
+    s = new_game(config)
     check_state(s)
     return s
 
 
 def ready(s: State) -> State:
     """Check every invariant after direct edits; returns the state for chaining."""
-    b = s.board
-    s.completed = sum(
-        1
-        for c in range(b.n_cities)
-        if b.cities[c].offices and all(s.offices[i] != EMPTY for i in b.city_offices(c))
-    )
+    s.completed = completed_cities(s)
     check_state(s)
     return s
 

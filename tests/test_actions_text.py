@@ -26,6 +26,38 @@ def test_every_legal_action_round_trips(n, edition):
 
 
 @pytest.mark.parametrize(
+    "config",
+    [GameConfig(4, "east", seed=47), GameConfig(3, "britannia", seed=98),
+     GameConfig(2, "base", seed=21), GameConfig(4, seed=125, options=(("emperor", True),))],
+    ids=["east", "britannia", "two_players", "emperor"],
+)
+def test_variant_actions_round_trip(config):
+    """The golden games of the other boards and variants: permanent markers, neutral
+    relocation, Emperor's Favour actions included."""
+    seen: set[str] = set()
+
+    def on_step(before, action, after):
+        for a in legal_actions(before):
+            text = format_action(before.board, a)
+            assert parse_action(before.board, text) == a, text
+            seen.add(a.kind)
+
+    play_game(config, ["random"] * config.n_players, on_step=on_step)
+    assert seen & {"perm_move", "perm_place", "perm_kontor", "relocate", "favour", "favour_take"}
+
+
+@pytest.mark.parametrize(
+    "text,board",
+    [("perm move r1.9 r2", "east"), ("perm kontor Atlantis trader", "east"),
+     ("perm develop wisdom", "east"), ("favour golden_key plus3 swap", "base_3p"),
+     ("favour take knight", "base_3p"), ("perm place r1 from r99.0", "britannia_3p")],
+)
+def test_bad_variant_text_is_rejected(text, board):
+    with pytest.raises(ActionParseError):
+        parse_action(load_board(board), text)
+
+
+@pytest.mark.parametrize(
     "text",
     ["", "fly r1", "place r99 trader", "place r1 knight", "displace r1.9 trader pay 0",
      "establish r1 kontor Atlantis", "marker swap Hamburg 9", "income x 1"],

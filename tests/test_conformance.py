@@ -1,7 +1,11 @@
 """Random-play conformance: invariants after every action, every listed legal action
 applies, same seed same game, states survive pickling, games end by a rule.
 
-The fast tier runs a few dozen games; the ``slow`` tier runs 2,000 (still in CI).
+The base board: the fast tier runs a few dozen games; the ``slow`` tier runs 2,000 (still
+in CI). The other boards and variants (:data:`VARIANTS`: East, Britannia's two sides,
+two players with the neutral colour, Emperor's Favour) get the same checks: a few games
+in the fast tier, every legal action of a whole game and 100 games each (at least 99%
+ending by a rule) in the ``slow`` tier.
 """
 
 from __future__ import annotations
@@ -18,6 +22,24 @@ from hansa_lab.rules import apply, legal_actions
 from hansa_lab.state import GameConfig, new_game
 
 COMBOS = [(n, ed) for n in (3, 4, 5) for ed in ("bigbox", "original")]
+END_REASONS = ("prestige", "markers", "cities")
+_EMPEROR = (("emperor", True),)
+#: the other boards and variants: (name, configuration; the seed is set per game)
+VARIANTS: list[tuple[str, GameConfig]] = [
+    ("east3", GameConfig(3, "east")),
+    ("east4_original_alternative", GameConfig(
+        4, "east", "original", options=(("east_alternative", True),))),
+    ("east5", GameConfig(5, "east")),
+    ("britannia3", GameConfig(3, "britannia")),
+    ("britannia4_original", GameConfig(4, "britannia", "original")),
+    ("britannia5", GameConfig(5, "britannia")),
+    ("two_players", GameConfig(2, "base")),
+    ("two_players_original", GameConfig(2, "base", "original")),
+    ("emperor_base4", GameConfig(4, "base", options=_EMPEROR)),
+    ("emperor_east3", GameConfig(3, "east", "original", options=_EMPEROR)),
+    ("emperor_britannia5", GameConfig(5, "britannia", options=_EMPEROR)),
+]
+VARIANT_IDS = [v[0] for v in VARIANTS]
 
 
 def _config(i: int, offset: int = 0) -> GameConfig:
@@ -128,3 +150,39 @@ def test_apply_never_mutates_its_input():
         nxt = apply(state, a)
         assert pickle.dumps(state) == before
         state = nxt
+
+
+# ------------------------------------------------------------------ other boards, variants
+@pytest.mark.parametrize("name,config", VARIANTS, ids=VARIANT_IDS)
+@pytest.mark.parametrize("game", range(2))
+def test_variant_random_play_invariants(name, config, game):
+    cfg = config.replace(seed=2000 + game)
+    assert _conformance_game(cfg, all_legal=False, sample=3) in END_REASONS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,config", VARIANTS, ids=VARIANT_IDS)
+def test_variant_every_legal_action_applies(name, config):
+    assert _conformance_game(config.replace(seed=300), all_legal=True, sample=0) in END_REASONS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,config", VARIANTS, ids=VARIANT_IDS)
+def test_variant_random_play_100_games(name, config):
+    """100 seeded games per board/variant; at least 99% end by a rule end condition."""
+    reasons: Counter[str] = Counter()
+    for i in range(100):
+        reasons[_conformance_game(config.replace(seed=20_000 + i), all_legal=False, sample=1)] += 1
+    assert reasons["cap"] <= 1, reasons
+
+
+@pytest.mark.parametrize("name,config", VARIANTS, ids=VARIANT_IDS)
+def test_variant_same_seed_same_game_and_pickling(name, config):
+    cfg = config.replace(seed=51)
+    a = play_game(cfg, ["random"] * cfg.n_players)
+    b = play_game(cfg, ["random"] * cfg.n_players)
+    assert a.actions == b.actions and a.final == b.final
+    assert replay(cfg, a.action_texts()) == a.final
+    back = pickle.loads(pickle.dumps(a.final))
+    assert back == a.final and len(pickle.dumps(a.final)) < 20_000
+

@@ -101,6 +101,7 @@ def test_seed_001_lea_scores_82() -> None:
         "special": 9,
         "control": 10,
         "network": 27,
+        "regions": 0,
     }
     assert final_scores(s)[0] == 82
 

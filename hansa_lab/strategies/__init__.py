@@ -7,9 +7,11 @@
 
 from .base import Strategy, make_strategy, parse_strategy_spec, register, registry
 from .greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
+from .mcts import MCTS
 from .random_policy import RandomStrategy
 
 __all__ = [
+    "MCTS",
     "ActionsFirst",
     "Blocker",
     "Greedy",

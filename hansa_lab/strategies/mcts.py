@@ -1,0 +1,515 @@
+"""``mcts``: Monte Carlo tree search over the player's own turn, built on :func:`rules.apply`.
+
+Design
+======
+
+A full-game rollout costs ~600 actions and is far too slow in pure Python, so the search
+looks only to the end of the **planning horizon** and scores the positions there with the
+documented evaluation :func:`~.evaluation.evaluate` (the same one ``greedy`` uses):
+
+* **Horizon.** The tree holds the positions where the searching player decides, from the
+  root to the end of its turn (when it is searching a sub-decision inside another
+  player's turn, e.g. a relocation, until control goes back to that player). A
+  sub-decision of an opponent *inside* the searching player's turn (relocating a
+  displaced piece) is answered by the opponent's one-step best reply on its own
+  evaluation, and the search continues after it.
+* **Expansion.** Expanding a node applies every legal action once and scores the result
+  with greedy's one-step value: the evaluation of the position, an action that opens a
+  decision of the same player (a Move, a move-3/remove-3 marker) is worth its best first
+  step, an action that completes a route is worth the best way of establishing it at
+  once. Only the ``top_k`` best children are kept (progressive widening over them with
+  ``widening``); Move steps that lead to the same position (same piece type leaving the
+  same route for the same route) are tried once.
+* **Selection** is UCT over the kept children, with each node's values rescaled to
+  [0, 1] (so ``exploration`` does not depend on the evaluation's scale).
+* **Backup.** Within the horizon every decision is the searching player's own, so a
+  node's value is the *maximum* over its children (max-backup). A horizon position is
+  worth its evaluation, or with ``rollout_depth > 0`` the *mean* over visits of a
+  truncated rollout: ``rollout_depth`` further actions by all players, each picking the
+  best of ``rollout_sample`` randomly sampled legal actions (an establishment whenever
+  one is legal) on its own evaluation, then the evaluation.
+* **Value.** ``evaluate(state, me, weights)`` (which already subtracts ``opponents`` ×
+  the best opponent's projected score) minus ``rival`` × the best opponent's own
+  evaluation.
+* **Choice.** The root child with the highest value (ties broken by the random stream).
+  With ``explore > 0`` it behaves like greedy when nothing improves the position: with
+  that probability it plays a random action other than ``end``/``stop``/``decline``
+  (keeps all-search tables from waiting for each other forever).
+
+Budget and reproducibility
+==========================
+
+``iterations`` is the reproducible budget: the search uses randomness only from the
+``rng`` passed to :meth:`MCTS.choose` (tie-breaks, rollout samples, ``explore``), so a
+game is reproducible from (configuration, seed, actions) and from the strategy specs.
+``time_limit`` (seconds per decision, ``0`` = off) additionally stops the search when the
+time is up; the result then depends on the machine's speed and load. A decision with a
+single legal action is played without search; the search stops early once every
+branch of the (pruned) tree is fully evaluated.
+
+Strength against ``greedy``
+===========================
+
+Measured with :func:`bench_mcts_vs_greedy` (4 players, base board, ``GameConfig(4,
+seed=s)`` for seeds ``0 … n-1``, one ``mcts`` in seat ``game % 4`` against three
+``greedy``; a win shared by k tied players counts 1/k; the score difference is mcts's
+final score minus the mean of its three opponents'):
+
+RESULTS_PLACEHOLDER
+
+>>> make_strategy("mcts:iterations=10").spec
+'mcts:iterations=10'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..actions import Action
+from ..rules import STOP, apply, apply_in_place, legal_actions
+from ..state import State
+from .base import Strategy, make_strategy, register
+from .evaluation import EvalCache, Weights, evaluate
+
+__all__ = ["MCTS", "bench_mcts_vs_greedy", "binomial_sf", "make_strategy"]
+
+#: Action kinds that open a decision of the same player (valued by their best first step).
+_OPENS_DECISION = ("move", "marker")
+#: Action kinds whose equivalent variants (same piece type, same routes) are tried once.
+_SHIFTS = ("move_piece", "shift")
+#: Actions that pass rather than act (never picked by ``explore``).
+_PASSIVE = ("end", "stop", "decline")
+
+
+class _Node:
+    """A position where the searching player decides (``kids`` empty: a horizon leaf)."""
+
+    __slots__ = ("acts", "kids", "n", "nk", "q", "qk", "samples", "solved", "state", "total")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.acts: list[Action] = []  # kept candidate actions, best one-step value first
+        self.kids: list[_Node | None] = []  # child nodes (None until visited)
+        self.qk: list[float] = []  # value of each candidate (its one-step value until visited)
+        self.nk: list[int] = []  # visits of each candidate
+        self.n = 0
+        self.q = float("-inf")
+        self.solved = False  # value is exact: nothing left to search below
+        self.samples = 0  # horizon leaf: rollouts averaged into ``q``
+        self.total = 0.0
+
+
+def _is_open(node: _Node | None) -> bool:
+    """Whether a child still needs search (not visited yet, or not solved)."""
+    return node is None or not node.solved
+
+
+@register("mcts")
+class MCTS(Strategy):
+    """Monte Carlo tree search over the own turn with evaluation at the horizon (see the
+    module documentation). Parameters:
+
+    ``iterations``      search iterations per decision (the reproducible budget)
+    ``time_limit``      seconds per decision, 0 = no limit (not reproducible)
+    ``exploration``     UCT constant on values rescaled to [0, 1] per node
+    ``top_k``           children kept per node, by greedy's one-step value
+    ``widening``        progressive widening: a node visited n times may try the best
+                        ceil(widening · √(n+1)) of its ``top_k`` children (0 = all)
+    ``rollout_depth``   actions played past the horizon before evaluating (0 = none)
+    ``rollout_sample``  legal actions sampled per rollout step (the best one is played)
+    ``rival``           weight of the best opponent's evaluation, subtracted
+    ``explore``         probability of a random active action when nothing improves
+    the :class:`~.evaluation.Weights` fields: the evaluation's weights.
+    """
+
+    defaults: ClassVar[dict[str, Any]] = {
+        "iterations": 60,
+        "time_limit": 0.0,
+        "exploration": 0.7,
+        "top_k": 6,
+        "widening": 0.0,
+        "rollout_depth": 0,
+        "rollout_sample": 6,
+        "rival": 0.0,
+        "explore": 0.0,
+        **Weights().__dict__,
+    }
+    iterations: int
+    time_limit: float
+    exploration: float
+    top_k: int
+    widening: float
+    rollout_depth: int
+    rollout_sample: int
+    rival: float
+    explore: float
+
+    def setup(self) -> None:
+        checks = (
+            ("iterations", self.iterations >= 0),
+            ("time_limit", self.time_limit >= 0),
+            ("exploration", self.exploration >= 0),
+            ("top_k", self.top_k >= 1),
+            ("widening", self.widening >= 0),
+            ("rollout_depth", self.rollout_depth >= 0),
+            ("rollout_sample", self.rollout_sample >= 1),
+            ("explore", 0 <= self.explore <= 1),
+        )
+        for name, ok in checks:
+            if not ok:
+                raise ValueError(
+                    f"strategy {self.name!r}: parameter {name!r} out of range "
+                    f"({self._params[name]!r})"
+                )
+        self.weights = Weights(**{k: self._params[k] for k in Weights.names()})
+        self._caches: dict[int, EvalCache] = {}
+        self._me = 0
+        self._rng = random.Random(0)
+        #: figures of the last search: iterations run, nodes expanded, seconds
+        self.last_search: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ values
+    def _eval(self, s: State, p: int) -> float:
+        cache = self._caches.get(p)
+        if cache is None:
+            cache = self._caches[p] = EvalCache()
+        return evaluate(s, p, self.weights, cache)
+
+    def value(self, state: State) -> float:
+        """The searching player's value of a position (higher is better)."""
+        me = self._me
+        v = self._eval(state, me)
+        if self.rival and state.n_players > 1:
+            v -= self.rival * max(self._eval(state, o) for o in range(state.n_players)
+                                  if o != me)
+        return v
+
+    def _in_turn(self, s: State) -> bool:
+        """Still inside the horizon (the searching player's turn, or its sub-decision)?"""
+        return s.end_reason is None and (s.active == self._me or s.current_player == self._me)
+
+    def _mine(self, s: State) -> bool:
+        return s.end_reason is None and s.current_player == self._me
+
+    def _reply(self, s: State) -> State:
+        """Answer opponents' sub-decisions inside the searching player's turn with their
+        one-step best reply (first in legal order on ties); returns a new state."""
+        while self._in_turn(s) and not self._mine(s):
+            p = s.current_player
+            legal = legal_actions(s)
+            best, best_v = legal[0], float("-inf")
+            if len(legal) > 1:
+                for a in legal:
+                    v = self._eval(apply(s, a, check=False), p)
+                    if v > best_v:
+                        best, best_v = a, v
+            s = apply(s, best, check=False)
+        return s
+
+    def _filled(self, s: State, a: Action) -> int:
+        """The route action ``a`` filled with the searching player's pieces (-1 if none);
+        ``s`` is the position after the action."""
+        if a.kind == "place":
+            r = a.a
+        elif a.kind == "move_piece":
+            r = a.b
+        elif a.kind == "displace":
+            r = s.board.post_route[a.a]
+        else:
+            return -1
+        b = s.board
+        occ = s.posts[b.post_start[r] : b.post_start[r + 1]]
+        me = self._me
+        return r if occ.count(2 * me) + occ.count(2 * me + 1) == len(occ) else -1
+
+    def _establish_value(self, s: State, r: int) -> float:
+        """Best value of establishing route ``r`` right away (after finishing a Move in
+        progress); -inf when that is not possible."""
+        if s.end_reason is not None or s.actions_left <= 0:
+            return float("-inf")
+        if s.pending and s.pending[-1][0] == "move" and self._mine(s):
+            s = apply(s, STOP, check=False)
+        if s.pending or not self._mine(s):
+            return float("-inf")
+        return max(
+            (self.value(apply(s, b, check=False)) for b in legal_actions(s)
+             if b.kind == "establish" and b.a == r),
+            default=float("-inf"),
+        )
+
+    # ------------------------------------------------------------------ tree
+    def _expand(self, state: State, deep: bool = True) -> _Node:
+        """A node for ``state`` (the searching player decides) with the ``top_k`` children
+        by one-step value. ``deep``: an action opening a decision of the same player is
+        valued by its best first step (its child node is built at once)."""
+        node = _Node(state)
+        self._expanded += 1
+        scored: list[tuple[float, int, Action, _Node | None]] = []
+        seen: set[tuple[int, int, bool, int]] = set()
+        b = state.board
+        for i, a in enumerate(legal_actions(state)):
+            if a.kind in _SHIFTS:
+                key = (b.post_route[a.a], state.posts[a.a], b.post_merchant_only[a.a], a.b)
+                if key in seen:
+                    continue
+                seen.add(key)
+            nxt = apply(state, a, check=False)
+            kid: _Node | None = None
+            if deep and a.kind in _OPENS_DECISION and nxt.pending and self._mine(nxt):
+                kid = self._expand(nxt, deep=False)
+                v = kid.q
+            else:
+                v = self.value(nxt)
+                r = self._filled(nxt, a)
+                if r >= 0:
+                    v = max(v, self._establish_value(nxt, r))
+            scored.append((v, -i, a, kid))
+        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+        del scored[max(1, self.top_k) :]
+        node.acts = [x[2] for x in scored]
+        node.qk = [x[0] for x in scored]
+        node.kids = [x[3] for x in scored]
+        node.nk = [0] * len(scored)
+        node.q = node.qk[0]
+        return node
+
+    def _select(self, node: _Node) -> int:
+        """UCT over the children the node may try, solved ones skipped (when all the
+        widening allows are solved, the next unsolved one is tried); -1 if none."""
+        kids = node.kids
+        k = len(node.acts)
+        if self.widening > 0:
+            k = min(k, max(1, math.ceil(self.widening * math.sqrt(node.n + 1))))
+        open_ = [i for i in range(k) if _is_open(kids[i])]
+        if not open_:
+            return next((i for i in range(k, len(kids)) if _is_open(kids[i])), -1)
+        qs = node.qk
+        lo = min(qs[i] for i in open_)
+        hi = max(qs[i] for i in open_)
+        span = hi - lo if hi > lo else 1.0
+        logn = math.log(node.n + 1)
+        c = self.exploration
+        best, best_u = -1, float("-inf")
+        for i in open_:
+            u = (qs[i] - lo) / span + c * math.sqrt(logn / (node.nk[i] + 1))
+            if u > best_u:
+                best, best_u = i, u
+        return best
+
+    def _leaf(self, state: State) -> _Node:
+        """A horizon leaf: worth its evaluation, or the mean of truncated rollouts."""
+        leaf = _Node(state)
+        if self.rollout_depth == 0 or state.end_reason is not None:
+            leaf.q = self.value(state)
+            leaf.solved = True
+        else:
+            self._sample(leaf)
+        return leaf
+
+    def _sample(self, leaf: _Node) -> None:
+        leaf.total += self._rollout(leaf.state)
+        leaf.samples += 1
+        leaf.q = leaf.total / leaf.samples
+
+    def _rollout(self, state: State) -> float:
+        """``rollout_depth`` actions by everybody, each the best of ``rollout_sample``
+        sampled legal actions on the deciding player's evaluation (an establishment
+        whenever one is legal), then the searching player's value."""
+        s = state.clone()
+        rng = self._rng
+        m = self.rollout_sample
+        for _ in range(self.rollout_depth):
+            if s.end_reason is not None:
+                break
+            legal = legal_actions(s)
+            if len(legal) > 1:
+                pool = [a for a in legal if a.kind == "establish"]
+                if not pool:
+                    pool = rng.sample(legal, m) if len(legal) > m else legal
+                p = s.current_player
+                best, best_v = pool[0], float("-inf")
+                if len(pool) > 1:
+                    for a in pool:
+                        v = self._eval(apply(s, a, check=False), p)
+                        if v > best_v:
+                            best, best_v = a, v
+            else:
+                best = legal[0]
+            apply_in_place(s, best, check=False)
+        return self.value(s)
+
+    def _iterate(self, root: _Node) -> None:
+        """One iteration: select down the tree, expand one child, back up."""
+        path: list[tuple[_Node, int]] = []
+        node = root
+        while True:
+            i = self._select(node)
+            if i < 0:  # everything below is solved (only possible at the root)
+                node.solved = True
+                return
+            path.append((node, i))
+            kid = node.kids[i]
+            if kid is None:
+                nxt = self._reply(apply(node.state, node.acts[i], check=False))
+                kid = self._expand(nxt) if self._mine(nxt) else self._leaf(nxt)
+                node.kids[i] = kid
+                break
+            if not kid.acts:  # horizon leaf
+                self._sample(kid)
+                break
+            node = kid
+        for nd, j in reversed(path):
+            nd.n += 1
+            nd.nk[j] += 1
+            k = nd.kids[j]
+            assert k is not None
+            nd.qk[j] = k.q
+            nd.q = max(nd.qk)
+            nd.solved = all(x is not None and x.solved for x in nd.kids)
+
+    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        t0 = time.perf_counter()
+        self._me = state.current_player
+        self._rng = rng
+        self._expanded = 0
+        root = self._expand(state)
+        done = 0
+        if len(root.acts) > 1:
+            for done in range(1, self.iterations + 1):  # noqa: B007 - count is reported
+                self._iterate(root)
+                if root.solved or (
+                    self.time_limit and time.perf_counter() - t0 >= self.time_limit
+                ):
+                    break
+        best_v = max(root.qk)
+        best = [a for a, q in zip(root.acts, root.qk, strict=True) if q >= best_v - 1e-9]
+        choice = best[0] if len(best) == 1 else rng.choice(best)
+        if self.explore and best_v <= self.value(state) + 1e-9:
+            active = [a for a in legal if a.kind not in _PASSIVE]
+            if active and rng.random() < self.explore:
+                choice = rng.choice(active)
+        self.last_search = {
+            "iterations": done,
+            "expanded": self._expanded,
+            "seconds": time.perf_counter() - t0,
+        }
+        return choice
+
+
+# ---------------------------------------------------------------------- benchmark
+def binomial_sf(k: int, n: int, p: float) -> float:
+    """P(X ≥ k) for X ~ Binomial(n, p) (the one-sided exact binomial test's p-value).
+
+    >>> round(binomial_sf(3, 4, 0.5), 4)
+    0.3125
+    """
+    k = max(0, k)
+    return min(1.0, sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+
+
+@dataclass(frozen=True)
+class _GameResult:
+    seed: int
+    seat: int
+    win: float
+    score: int
+    diff: float  # own score minus the mean of the opponents' scores
+    margin: int  # own score minus the best opponent's score
+    seconds: float
+    n_actions: int
+    end_reason: str
+
+
+def _bench_game(seed: int, seat: int, spec: str, opponent: str, n_players: int) -> _GameResult:
+    from ..game import play_game
+    from ..scoring import final_scores, ranking
+    from ..state import GameConfig
+
+    specs = [opponent] * n_players
+    specs[seat] = spec
+    t0 = time.perf_counter()
+    rec = play_game(GameConfig(n_players, seed=seed), specs)
+    seconds = time.perf_counter() - t0
+    scores = final_scores(rec.final)
+    ranks = ranking(rec.final)
+    win = 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
+    others = [x for p, x in enumerate(scores) if p != seat]
+    return _GameResult(
+        seed=seed,
+        seat=seat,
+        win=win,
+        score=scores[seat],
+        diff=scores[seat] - sum(others) / len(others),
+        margin=scores[seat] - max(others),
+        seconds=seconds,
+        n_actions=len(rec.actions),
+        end_reason=rec.end_reason,
+    )
+
+
+def bench_mcts_vs_greedy(
+    n_games: int = 40,
+    budget: int = 60,
+    n_jobs: int = 2,
+    *,
+    first_seed: int = 0,
+    n_players: int = 4,
+    params: dict[str, Any] | None = None,
+    opponent: str = "greedy",
+) -> dict[str, Any]:
+    """Play ``n_games`` games of one ``mcts`` (``iterations=budget`` plus ``params``)
+    against ``n_players - 1`` copies of ``opponent`` on the base board: game ``g`` uses
+    ``GameConfig(n_players, seed=first_seed + g)`` with mcts in seat ``g % n_players``.
+
+    Returns the games, the win rate (a win shared by k tied players counts 1/k) with its
+    95 % Wilson interval, the one-sided exact binomial p-value against the even share
+    ``1 / n_players`` (ties rounded down: conservative), the mean score difference (mcts
+    minus the mean of its opponents) with its standard error, the mean margin over the
+    best opponent, and seconds per game (mean and max, wall time in the worker)."""
+    from joblib import Parallel, delayed
+
+    from ..results import wilson_interval
+
+    strategy = make_strategy("mcts", iterations=budget, **(params or {}))
+    spec = strategy.spec
+    t0 = time.perf_counter()
+    jobs = (
+        delayed(_bench_game)(first_seed + g, g % n_players, spec, opponent, n_players)
+        for g in range(n_games)
+    )
+    results: list[_GameResult] = list(Parallel(n_jobs=n_jobs)(jobs))
+    wall = time.perf_counter() - t0
+    n = len(results)
+    wins = sum(r.win for r in results)
+    base = 1.0 / n_players
+    lo, hi = wilson_interval(wins, n)
+    diffs = [r.diff for r in results]
+    mean_diff = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean_diff) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    secs = [r.seconds for r in results]
+    return {
+        "mcts": spec,
+        "opponent": opponent,
+        "players": n_players,
+        "games": n,
+        "first_seed": first_seed,
+        "wins": wins,
+        "win_rate": wins / n,
+        "baseline": base,
+        "wilson_95": (lo, hi),
+        "p_value": binomial_sf(math.floor(wins), n, base),
+        "mean_score_diff": mean_diff,
+        "score_diff_se": sd / math.sqrt(n) if n else 0.0,
+        "mean_margin_vs_best": sum(r.margin for r in results) / n,
+        "seconds_per_game": sum(secs) / n,
+        "max_seconds_per_game": max(secs),
+        "wall_seconds": wall,
+        "n_jobs": n_jobs,
+        "games_detail": [r.__dict__ for r in results],
+    }
