@@ -165,27 +165,28 @@ pd.DataFrame(boards)"""),
 
 Where do the points come from, per strategy and per player count?"""),
         ("code", SETUP),
-        ("code", """from hansa_lab.runner import run_experiment
+        ("code", """from hansa_lab.runner import simulate
 from hansa_lab import analysis, plots
 
-spec = {
-    "name": "score_breakdowns",
-    "games": study.pick(6, 300),
-    "seed": 2000,
-    "players": [3, 4, 5],
-    "arms": {"mixed": ["greedy", "network_keys", "random"]},  # repeated to fill 4 or 5 seats
-}
-res = run_experiment(spec, out=study.results_dir("score_breakdowns"), n_jobs=2, progress=False)
-players = analysis.with_games(res.players, res.games)
+LINEUPS = {3: ["greedy", "network_keys", "random"],
+           4: ["greedy", "network_keys", "random", "blocker"],
+           5: ["greedy", "network_keys", "random", "blocker", "actions_first"]}
+runs = {n: simulate(lineup, n_games=study.pick(n, 300), n_players=n, seed=2000, n_jobs=2,
+                    progress=False, out=study.results_dir(f"score_breakdowns_{n}p"))
+        for n, lineup in LINEUPS.items()}
+players = pd.concat([analysis.with_games(r.players, r.games) for r in runs.values()],
+                    ignore_index=True)
+events = pd.concat([r.events for r in runs.values()], ignore_index=True)
+turns = pd.concat([r.turns for r in runs.values()], ignore_index=True)
 players.groupby(["n_players", "strategy"])[["total", "track", "abilities", "markers",
                                               "special", "control", "network"]].mean().round(1)"""),
         ("code", """plots.plot_score_breakdown(players, by="strategy", split="n_players",
                            save=study.results_dir("score_breakdowns") / "breakdown.png")"""),
-        ("code", """plots.plot_ability_timing(res.events, res.players,
+        ("code", """plots.plot_ability_timing(events, players,
                           save=study.results_dir("score_breakdowns") / "abilities.png")"""),
-        ("code", """plots.plot_trajectories(res.turns, res.players,
+        ("code", """plots.plot_trajectories(turns, players,
                         save=study.results_dir("score_breakdowns") / "trajectories.png")"""),
-        ("code", """ratings = analysis.plackett_luce(res.players, by="strategy", n_boot=study.pick(50, 1000))
+        ("code", """ratings = analysis.plackett_luce(players, by="strategy", n_boot=study.pick(50, 1000))
 plots.plot_ratings(ratings, save=study.results_dir("score_breakdowns") / "ratings.png")
 ratings"""),
     ],
