@@ -212,7 +212,9 @@ class GameRecorder:
 
     def snapshot(self, s: State) -> None:
         """Keep the end-of-turn position compactly; rows are built in bulk at the end."""
-        extras = [o for ex in s.extras for o in ex] if any(s.extras) else []
+        kontors = s.offices + [o for ex in s.extras for o in ex] if any(s.extras) else s.offices
+        posts = s.posts
+        codes = range(2 * len(s.prestige))
         self._snaps.append(
             (
                 (self._round, self._turn, self._acting, self._used),
@@ -220,8 +222,8 @@ class GameRecorder:
                 [x for lv in s.levels for x in lv],
                 [*s.prestige, *s.supply_t, *s.supply_m, *s.stock_t, *s.stock_m,
                  *map(len, s.markers), *map(len, s.markers_used)],
-                s.posts[:],
-                s.offices + extras if extras else s.offices[:],
+                [posts.count(c) for c in codes],
+                [kontors.count(c) for c in codes],
             )
         )
 
@@ -250,13 +252,9 @@ class GameRecorder:
             cols[f"lv_{a}"] = levels[:, i]
         for i, name in enumerate(("supply_t", "supply_m", "stock_t", "stock_m"), start=1):
             cols[name] = scal[:, i, :].reshape(-1)
-        owner_posts = np.array([x[4] for x in snaps], dtype=np.int64).reshape(t, -1)
-        cols["posts"] = _owner_counts(owner_posts, n)
-        width = max((len(x[5]) for x in snaps), default=0)
-        kontor = np.full((t, width), EMPTY, dtype=np.int64)
-        for i, x in enumerate(snaps):
-            kontor[i, : len(x[5])] = x[5]
-        cols["kontors"] = _owner_counts(kontor, n)
+        # occupant counts per code (player*2 + piece) → pieces per player
+        cols["posts"] = _per_player(np.array([x[4] for x in snaps], dtype=np.int64), n)
+        cols["kontors"] = _per_player(np.array([x[5] for x in snaps], dtype=np.int64), n)
         cols["markers_held"] = scal[:, 5, :].reshape(-1)
         cols["markers_used"] = scal[:, 6, :].reshape(-1)
         cols["experiment"] = np.full(t * n, self.key[0], dtype=object)
@@ -265,10 +263,12 @@ class GameRecorder:
         return cols
 
 
-def _owner_counts(occupants: np.ndarray, n: int) -> np.ndarray:
-    """Per row and player, how many occupants belong to the player → flat (row, player)."""
-    owner = np.where(occupants >= 0, occupants >> 1, -1)
-    return np.stack([(owner == p).sum(axis=1) for p in range(n)], axis=1).reshape(-1)
+def _per_player(code_counts: np.ndarray, n: int) -> np.ndarray:
+    """Counts per occupant code (rows × 2·players) → per (row, player), flattened; only
+    the first ``n`` players are kept (the two-player neutral colour is not a player)."""
+    t = code_counts.shape[0]
+    per = code_counts.reshape(t, -1, 2).sum(axis=2)
+    return per[:, :n].reshape(-1)
 
 
 def record_game(

@@ -130,10 +130,36 @@ class KontorCache:
 
     def terms(self, state: State) -> tuple[list[int], list[int]]:
         key = self._key
-        if key is None or key[0] != state.offices or key[1] != state.extras:
+        if key is None or len(key[0]) != len(state.offices) or len(key[1]) != len(state.extras):
             self._key = (state.offices[:], state.extras[:])
             self._value = kontor_terms(state)
+        elif key[0] != state.offices or key[1] != state.extras:
+            self._value = self._update(state, key[0], key[1])
+            self._key = (state.offices[:], state.extras[:])
         return self._value
+
+    def _update(
+        self, state: State, offices: list[int], extras: list[tuple[int, ...]]
+    ) -> tuple[list[int], list[int]]:
+        """Recompute only the cities whose Kontors changed and the networks of the
+        players who own Kontors there (before or after)."""
+        b = state.board
+        starts = b.office_start
+        controllers = self._value[0][:]
+        networks = self._value[1][:]
+        players: set[int] = set()
+        for c in range(b.n_cities):
+            old = offices[starts[c] : starts[c + 1]]
+            new = state.offices[starts[c] : starts[c + 1]]
+            if old != new or extras[c] != state.extras[c]:
+                controllers[c] = city_controller(state, c)
+                for o in (*old, *new, *extras[c], *state.extras[c]):
+                    if o >= 0:
+                        players.add(o >> 1)
+        for p in players:
+            if p < len(networks):
+                networks[p] = largest_network(state, p)
+        return controllers, networks
 
 
 def kontor_terms(state: State) -> tuple[list[int], list[int]]:
