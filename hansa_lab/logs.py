@@ -37,7 +37,7 @@ from .scoring import (
     score_rows,
     tie_break_key,
 )
-from .state import EMPTY, GameConfig, State
+from .state import GameConfig, State
 from .strategies import Strategy, make_strategy
 
 #: action kinds that use up one of the turn's actions
