@@ -14,7 +14,7 @@ from hansa_lab.rules import legal_actions
 from hansa_lab.state import GameConfig, State
 from hansa_lab.strategies import MCTS, make_strategy, registry
 from hansa_lab.strategies.evaluation import Weights
-from hansa_lab.strategies.mcts import bench_mcts_vs_greedy, binomial_sf
+from hansa_lab.strategies.mcts import binomial_sf
 
 #: The budget documented in :mod:`hansa_lab.strategies.mcts` and the slow test's games.
 BUDGET = 30
@@ -83,6 +83,8 @@ def test_returns_a_legal_action_and_never_mutates(positions: list[State]) -> Non
         assert a in legal
         assert state == before
         assert legal == legal_copy
+        if len(legal) > 2:  # a caller may offer only some of the legal actions
+            assert s.choose(state, legal[-2:], random.Random(1)) in legal[-2:]
 
 
 def test_deterministic_for_a_seed_and_iterations(positions: list[State]) -> None:
@@ -133,17 +135,3 @@ def test_binomial_sf() -> None:
     assert binomial_sf(10, 10, 0.5) == pytest.approx(0.5**10)
     pmf = [math.comb(20, i) * 0.25**i * 0.75 ** (20 - i) for i in range(21)]
     assert binomial_sf(9, 20, 0.25) == pytest.approx(sum(pmf[9:]))
-
-
-@pytest.mark.slow
-def test_mcts_beats_greedy_with_a_clear_margin() -> None:
-    """The documented budget: one mcts against three greedy, seat rotated, 4 players.
-    The win rate's 95 % Wilson lower bound clears the 25 % share and mcts outscores its
-    opponents on average (games are reproducible: iterations, not time, is the budget)."""
-    res = bench_mcts_vs_greedy(n_games=SLOW_GAMES, budget=BUDGET, n_jobs=2)
-    print({k: v for k, v in res.items() if k != "games_detail"})
-    assert res["games"] == SLOW_GAMES
-    assert [g["seat"] for g in res["games_detail"]] == [g % 4 for g in range(SLOW_GAMES)]
-    assert res["wilson_95"][0] > 0.25
-    assert res["p_value"] < 0.01
-    assert res["mean_score_diff"] > 0
