@@ -76,6 +76,46 @@ class GameRecord:
         return [format_action(self.final.board, a) for a in self.actions]
 
 
+def _seat_players(
+    config: GameConfig, strategies: Sequence[str | Strategy], seed: int
+) -> tuple[list[Strategy], list[random.Random]]:
+    """One strategy and one random stream per seat (streams from ``seed``)."""
+    if len(strategies) != config.n_players:
+        raise ValueError(
+            f"{config.n_players} players need {config.n_players} strategies, "
+            f"got {len(strategies)}"
+        )
+    players = [make_strategy(s) for s in strategies]
+    return players, [strategy_rng(seed, p) for p in range(config.n_players)]
+
+
+def _next_action(
+    config: GameConfig,
+    players: list[Strategy],
+    rngs: list[random.Random],
+    state: State,
+    actions: list[Action],
+) -> Action:
+    """Ask the deciding player's strategy; a strategy that raises or returns an illegal
+    action becomes a :class:`StrategyError` carrying the game so far."""
+    legal = legal_actions(state)
+    p = state.current_player
+    try:
+        action = players[p].choose(state, legal, rngs[p])
+    except Exception as e:
+        raise StrategyError(config, p, players[p], len(actions), e, actions) from e
+    if action not in legal:
+        raise StrategyError(
+            config,
+            p,
+            players[p],
+            len(actions),
+            IllegalActionError(f"strategy returned an illegal action {action!r}"),
+            actions,
+        )
+    return action
+
+
 def play_game(
     config: GameConfig,
     strategies: Sequence[str | Strategy],
@@ -91,33 +131,14 @@ def play_game(
     ``observer(state, action_index, action_kind, player)`` is called after every action
     with the updated state (whose ``events`` are that action's events); it must not
     modify the state."""
-    if len(strategies) != config.n_players:
-        raise ValueError(
-            f"{config.n_players} players need {config.n_players} strategies, "
-            f"got {len(strategies)}"
-        )
-    players = [make_strategy(s) for s in strategies]
-    rngs = [strategy_rng(config.seed, p) for p in range(config.n_players)]
+    players, rngs = _seat_players(config, strategies, config.seed)
     state = new_game(config)
     actions: list[Action] = []
     t0 = time.perf_counter()
     immutable = check or on_step is not None
     while state.end_reason is None and len(actions) < max_actions:
-        legal = legal_actions(state)
         p = state.current_player
-        try:
-            action = players[p].choose(state, legal, rngs[p])
-        except Exception as e:
-            raise StrategyError(config, p, players[p], len(actions), e, actions) from e
-        if action not in legal:
-            raise StrategyError(
-                config,
-                p,
-                players[p],
-                len(actions),
-                IllegalActionError(f"strategy returned an illegal action {action!r}"),
-                actions,
-            )
+        action = _next_action(config, players, rngs, state, actions)
         if immutable:
             nxt = apply(state, action, check=False)
             if check:
@@ -213,29 +234,13 @@ def play_on(
     True
     """
     config = state.config
-    if len(strategies) != config.n_players:
-        raise ValueError(
-            f"{config.n_players} players need {config.n_players} strategies, "
-            f"got {len(strategies)}"
-        )
-    players = [make_strategy(s) for s in strategies]
     base = config.seed if seed is None else seed
-    rngs = [strategy_rng(base, p) for p in range(config.n_players)]
+    players, rngs = _seat_players(config, strategies, base)
     s = state.clone()
     actions: list[Action] = []
     t0 = time.perf_counter()
     while s.end_reason is None and len(actions) < max_actions:
-        legal = legal_actions(s)
-        p = s.current_player
-        try:
-            action = players[p].choose(s, legal, rngs[p])
-        except Exception as e:
-            raise StrategyError(config, p, players[p], len(actions), e, actions) from e
-        if action not in legal:
-            raise StrategyError(
-                config, p, players[p], len(actions),
-                IllegalActionError(f"strategy returned an illegal action {action!r}"), actions,
-            )
+        action = _next_action(config, players, rngs, s, actions)
         apply_in_place(s, action, check=False)
         actions.append(action)
     return GameRecord(
