@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -29,12 +30,15 @@ import pandas as pd
 from .actions import format_action
 from .board import ABILITIES
 from .game import StrategyError, play_game
+from .invariants import MERCHANTS, TRADERS
 from .scoring import (
     CATEGORIES,
+    TRACK_MAX,
     KontorCache,
+    board_terms,
     ranking,
     score_breakdown,
-    score_rows,
+    score_columns,
     tie_break_key,
 )
 from .state import GameConfig, State
@@ -42,6 +46,7 @@ from .strategies import Strategy, make_strategy
 
 #: action kinds that use up one of the turn's actions
 ACTION_KINDS = ("income", "place", "displace", "move", "establish")
+_USES_AN_ACTION = frozenset(ACTION_KINDS)
 
 GAME_KEYS: dict[str, str] = {
     "experiment": "string",
@@ -183,92 +188,140 @@ def _event_row(key: tuple, idx: int, s: State, ev: tuple) -> tuple:
 
 
 class GameRecorder:
-    """Collects the rows of one game while it is played (an ``observer`` of play_game)."""
+    """Collects the rows of one game while it is played (an ``observer`` of play_game).
+
+    At every turn end it appends one fixed-width run of integers to a flat list (see
+    :meth:`turn_columns` for the layout); the ``turns`` columns are cut from one array at
+    the end and every turn is scored there in one pass (:func:`scoring.score_columns`).
+    The board-dependent score terms and piece counts are recomputed only when a Kontor
+    or special-prestige space changed (most turns only move posts), and posts come from
+    piece conservation rather than a count of the routes."""
 
     def __init__(self, key: tuple, full: bool = True) -> None:
         self.key = key
         self.full = full
-        self._snaps: list[tuple] = []
         self.events: list[tuple] = []
         self.cache = KontorCache()
+        self._flat: list[int] = []
         self._turn = 1
         self._round = 1
         self._acting = 0
         self._used = 0
+        self._snapped_at = 0  # n_actions of the last snapshot
+        self._board: tuple | None = None  # inputs of the cached board terms, as copies
+        self._board_terms: list[int] = []
 
     def observe(self, state: State, action_index: int, kind: str, acting: int) -> None:
-        if not self.full:
-            return
-        key = self.key
-        for ev in state.events:
-            self.events.append(_event_row(key, action_index, state, ev))
-        if kind in ACTION_KINDS:
+        if state.events:
+            key = self.key
+            self.events += [_event_row(key, action_index, state, ev) for ev in state.events]
+        if kind in _USES_AN_ACTION:
             self._used += 1
-        if state.turn != self._turn or state.end_reason is not None:
+        if state.turn != self._turn:
             self.snapshot(state)
             self._turn, self._round, self._acting, self._used = (
                 state.turn, state.round, state.active, 0
             )
 
+    def finish(self, final: State) -> None:
+        """Log the last turn: the game ended during it (by rule, or cut short by
+        ``max_actions``)."""
+        if self.full and final.n_actions != self._snapped_at:
+            self.snapshot(final)
+
     def snapshot(self, s: State) -> None:
-        """Keep the end-of-turn position compactly; rows are built in bulk at the end."""
-        kontors = s.offices + [o for ex in s.extras for o in ex] if any(s.extras) else s.offices
-        posts = s.posts
-        codes = range(2 * len(s.prestige))
-        self._snaps.append(
-            (
-                (self._round, self._turn, self._acting, self._used),
-                score_rows(s, self.cache),
-                [x for lv in s.levels for x in lv],
-                [*s.prestige, *s.supply_t, *s.supply_m, *s.stock_t, *s.stock_m,
-                 *map(len, s.markers), *map(len, s.markers_used)],
-                [posts.count(c) for c in codes],
-                [kontors.count(c) for c in codes],
-            )
-        )
+        """Append the position at a turn end."""
+        n = len(s.prestige)
+        flat = self._flat
+        flat += (self._round, self._turn, self._acting, self._used)
+        flat += s.prestige
+        flat += s.supply_t
+        flat += s.supply_m
+        flat += s.stock_t
+        flat += s.stock_m
+        flat += map(len, s.markers)
+        flat += map(len, s.markers_used)
+        flat += _in_hand(s) if s.pending else repeat(0, n)
+        if s.favours:
+            flat += ["abilities_7" in f for f in s.favours[:n]]
+            flat += ["control_4" in f for f in s.favours[:n]]
+        else:
+            flat += repeat(0, 2 * n)
+        for lv in s.levels:
+            flat += lv
+        board = (s.offices, s.extras, s.special)
+        if board != self._board:
+            self._board = (s.offices[:], s.extras[:], s.special[:])
+            occupants = [*s.offices, *chain.from_iterable(s.extras)]
+            terms = [occupants.count(2 * p) + occupants.count(2 * p + 1) for p in range(n)]
+            terms += [s.special.count(2 * p) + s.special.count(2 * p + 1) for p in range(n)]
+            for values in board_terms(s, self.cache):
+                terms += values
+            self._board_terms = terms
+        flat += self._board_terms
+        self._snapped_at = s.n_actions
 
     def turn_columns(self, n: int) -> dict[str, np.ndarray]:
-        """The ``turns`` table of this game as columns (one row per player per turn)."""
-        snaps = self._snaps
-        cols: dict[str, np.ndarray] = {}
-        t = len(snaps)
-        meta = np.array([x[0] for x in snaps], dtype=np.int64).reshape(t, 4)
+        """The ``turns`` table of this game as columns (one row per player per turn).
+
+        One snapshot: 4 values (round, turn, acting seat, actions used); 10 blocks of
+        ``n`` (prestige, supply and stock by piece, markers held and used, pieces in hand,
+        favour tiles abilities_7 and control_4); the levels player by player (``n`` ×
+        abilities); 6 blocks of ``n`` (Kontors, special-prestige spaces held, then
+        :func:`scoring.board_terms`: cities controlled, network, special points, regions).
+        """
+        na = len(ABILITIES)
+        width = 4 + n * (10 + na + 6)
+        a = np.array(self._flat, dtype=np.int64).reshape(-1, width)
+        t = len(a)
+        before = a[:, 4 : 4 + 10 * n].reshape(t, 10, n).transpose(1, 0, 2).reshape(10, -1)
+        levels = a[:, 4 + 10 * n : 4 + (10 + na) * n].reshape(t * n, na)
+        after = a[:, 4 + (10 + na) * n :].reshape(t, 6, n).transpose(1, 0, 2).reshape(6, -1)
+        (prestige, supply_t, supply_m, stock_t, stock_m, markers, markers_used, in_hand,
+         abilities_7, control_4) = before
+        kontors, special = after[0], after[1]
+        scores = score_columns(prestige, levels, markers + markers_used,
+                               (after[2], after[3], after[4], after[5]),
+                               abilities_7, control_4)
         seat = np.tile(np.arange(n), t)
-        acting = np.repeat(meta[:, 2], n)
-        cols["round"] = np.repeat(meta[:, 0], n)
-        cols["turn"] = np.repeat(meta[:, 1], n)
-        cols["acting_seat"] = acting
-        cols["seat"] = seat
-        cols["is_acting"] = seat == acting
-        cols["actions_used"] = np.where(seat == acting, np.repeat(meta[:, 3], n), 0)
-        rows = np.array([x[1] for x in snaps], dtype=np.int64).reshape(t * n, len(CATEGORIES))
-        scal = np.array([x[3] for x in snaps], dtype=np.int64).reshape(t, 7, n)
-        cols["prestige"] = scal[:, 0, :].reshape(-1)
-        cols["projected"] = rows.sum(axis=1)
+        acting = np.repeat(a[:, 2], n)
+        cols: dict[str, np.ndarray] = {
+            "round": np.repeat(a[:, 0], n),
+            "turn": np.repeat(a[:, 1], n),
+            "acting_seat": acting,
+            "seat": seat,
+            "is_acting": seat == acting,
+            "actions_used": np.where(seat == acting, np.repeat(a[:, 3], n), 0),
+            "prestige": prestige,
+            "projected": scores.sum(axis=1),
+        }
         for i, c in enumerate(CATEGORIES):
-            cols[f"proj_{c}"] = rows[:, i]
-        levels = np.array([x[2] for x in snaps], dtype=np.int64).reshape(t * n, len(ABILITIES))
-        for i, a in enumerate(ABILITIES):
-            cols[f"lv_{a}"] = levels[:, i]
-        for i, name in enumerate(("supply_t", "supply_m", "stock_t", "stock_m"), start=1):
-            cols[name] = scal[:, i, :].reshape(-1)
-        # occupant counts per code (player*2 + piece) → pieces per player
-        cols["posts"] = _per_player(np.array([x[4] for x in snaps], dtype=np.int64), n)
-        cols["kontors"] = _per_player(np.array([x[5] for x in snaps], dtype=np.int64), n)
-        cols["markers_held"] = scal[:, 5, :].reshape(-1)
-        cols["markers_used"] = scal[:, 6, :].reshape(-1)
+            cols[f"proj_{c}"] = scores[:, i]
+        for i, ab in enumerate(ABILITIES):
+            cols[f"lv_{ab}"] = levels[:, i]
+        cols.update(supply_t=supply_t, supply_m=supply_m, stock_t=stock_t, stock_m=stock_m)
+        # every colour owns TRADERS + MERCHANTS pieces (see invariants.piece_counts): the
+        # ones not in supply, stock, Kontors, on the ability tracks, as the prestige marker,
+        # on special spaces or in hand are the posts on the routes
+        covered = (np.array(TRACK_MAX, dtype=np.int64) - levels).sum(axis=1)
+        cols["posts"] = (TRADERS + MERCHANTS - supply_t - supply_m - stock_t - stock_m
+                         - kontors - covered - 1 - special - in_hand)
+        cols["kontors"] = kontors
+        cols["markers_held"] = markers
+        cols["markers_used"] = markers_used
         cols["experiment"] = np.full(t * n, self.key[0], dtype=object)
         cols["arm"] = np.full(t * n, self.key[1], dtype=object)
         cols["game_id"] = np.full(t * n, self.key[2], dtype=np.int64)
         return cols
 
 
-def _per_player(code_counts: np.ndarray, n: int) -> np.ndarray:
-    """Counts per occupant code (rows × 2·players) → per (row, player), flattened; only
-    the first ``n`` players are kept (the two-player neutral colour is not a player)."""
-    t = code_counts.shape[0]
-    per = code_counts.reshape(t, -1, 2).sum(axis=2)
-    return per[:, :n].reshape(-1)
+def _in_hand(s: State) -> list[int]:
+    """Displaced pieces each player still holds (a game cut mid-relocation)."""
+    out = [0] * len(s.prestige)
+    for f in s.pending:
+        if f[0] == "relocate" and f[3] >= 0:
+            out[f[1]] += 1
+    return out
 
 
 def record_game(
@@ -289,7 +342,8 @@ def record_game(
     t0 = time.perf_counter()
     kwargs: dict[str, Any] = {} if max_actions is None else {"max_actions": max_actions}
     try:
-        rec = play_game(config, players, observer=recorder.observe, **kwargs)
+        observer = recorder.observe if full else None
+        rec = play_game(config, players, observer=observer, **kwargs)
     except StrategyError as e:
         board = config.load_board()
         return {
@@ -303,8 +357,9 @@ def record_game(
             ]
         }
     s = rec.final
-    bd = score_breakdown(s)
-    ranks = ranking(s)
+    recorder.finish(s)
+    bd = score_breakdown(s, recorder.cache)
+    ranks = ranking(s, bd)
     tb = tie_break_key(s, bd)
     winners = [p for p, r in enumerate(ranks) if r == 1]
     games = [

@@ -14,6 +14,8 @@ neutral colour itself is never scored or ranked.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .board import ABILITIES, REGION_POINTS, marker_score_table, player_board
 from .state import EMPTY, State
 
@@ -147,15 +149,20 @@ class KontorCache:
         starts = b.office_start
         controllers = self._value[0][:]
         networks = self._value[1][:]
+        now = state.offices
+        changed = {b.office_city[i] for i, (x, y) in enumerate(zip(offices, now, strict=True))
+                   if x != y}
+        if extras != state.extras:
+            changed.update(
+                c for c, (x, y) in enumerate(zip(extras, state.extras, strict=True)) if x != y
+            )
         players: set[int] = set()
-        for c in range(b.n_cities):
-            old = offices[starts[c] : starts[c + 1]]
-            new = state.offices[starts[c] : starts[c + 1]]
-            if old != new or extras[c] != state.extras[c]:
-                controllers[c] = city_controller(state, c)
-                for o in (*old, *new, *extras[c], *state.extras[c]):
-                    if o >= 0:
-                        players.add(o >> 1)
+        for c in changed:
+            controllers[c] = city_controller(state, c)
+            lo, hi = starts[c], starts[c + 1]
+            for o in (*offices[lo:hi], *state.offices[lo:hi], *extras[c], *state.extras[c]):
+                if o >= 0:
+                    players.add(o >> 1)
         for p in players:
             if p < len(networks):
                 networks[p] = largest_network(state, p)
@@ -169,8 +176,12 @@ def kontor_terms(state: State) -> tuple[list[int], list[int]]:
     return controllers, networks
 
 
-def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int, ...]]:
-    """Final score by category (in :data:`CATEGORIES` order) per player, as tuples."""
+def board_terms(
+    state: State, cache: KontorCache | None = None
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Per player: cities controlled, Kontors in the largest network, special-prestige
+    points, region points — the parts of the score that change only when a Kontor is
+    placed or a special-prestige space taken."""
     n = state.n_players
     controllers, networks = cache.terms(state) if cache else kontor_terms(state)
     special = [0] * n
@@ -178,9 +189,15 @@ def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int
         if occ != EMPTY:
             special[occ >> 1] += pts
     regions = region_points(state, controllers) if state.board.has_regions else [0] * n
+    return [controllers.count(p) for p in range(n)], networks[:n], special, regions
+
+
+def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int, ...]]:
+    """Final score by category (in :data:`CATEGORIES` order) per player, as tuples."""
+    controlled, networks, special, regions = board_terms(state, cache)
     t0, t1, t2, t3 = TRACK_MAX[:4]
     out: list[tuple[int, ...]] = []
-    for p in range(n):
+    for p in range(state.n_players):
         lv = state.levels[p]
         full = (lv[0] >= t0) + (lv[1] >= t1) + (lv[2] >= t2) + (lv[3] >= t3)  # not keys
         favours = state.favours[p] if state.favours else ()
@@ -190,12 +207,41 @@ def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int
                 (7 if "abilities_7" in favours else 4) * full,
                 marker_points(len(state.markers[p]) + len(state.markers_used[p])),
                 special[p],
-                (4 if "control_4" in favours else 2) * controllers.count(p),
+                (4 if "control_4" in favours else 2) * controlled[p],
                 networks[p] * KEYS_VALUES[lv[4]],
                 regions[p],
             )
         )
     return out
+
+
+def score_columns(
+    prestige: np.ndarray,
+    levels: np.ndarray,
+    n_markers: np.ndarray,
+    board: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    abilities_7: np.ndarray,
+    control_4: np.ndarray,
+) -> np.ndarray:
+    """:func:`score_rows` for many (position, player) pairs at once: one entry per pair
+    in every array (``levels``: pairs × abilities; ``board``: the four lists of
+    :func:`board_terms` as arrays; ``abilities_7``/``control_4``: the favour tiles held).
+    Returns pairs × :data:`CATEGORIES`. The game logs score every turn with it."""
+    controlled, networks, special, regions = board
+    full = sum((levels[:, a] >= TRACK_MAX[a]).astype(np.int64) for a in range(4))
+    points = np.asarray(_MARKER_POINTS)
+    return np.stack(
+        [
+            prestige,
+            np.where(abilities_7, 7, 4) * full,
+            points[np.minimum(n_markers, len(points) - 1)],
+            special,
+            np.where(control_4, 4, 2) * controlled,
+            networks * np.asarray(KEYS_VALUES)[levels[:, ABILITIES.index("keys")]],
+            regions,
+        ],
+        axis=1,
+    )
 
 
 def region_points(state: State, controllers: list[int]) -> list[int]:
@@ -245,9 +291,10 @@ def tie_break_key(state: State, breakdown: list[dict[str, int]]) -> list[tuple[i
     ]
 
 
-def ranking(state: State) -> list[int]:
-    """Rank of every player (1 = winner; players still tied after the tie-breaks share)."""
-    keys = tie_break_key(state, score_breakdown(state))
+def ranking(state: State, breakdown: list[dict[str, int]] | None = None) -> list[int]:
+    """Rank of every player (1 = winner; players still tied after the tie-breaks share);
+    ``breakdown``: the state's :func:`score_breakdown` when already computed."""
+    keys = tie_break_key(state, breakdown or score_breakdown(state))
     return [1 + sum(1 for k in keys if k > mine) for mine in keys]
 
 

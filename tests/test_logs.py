@@ -1,0 +1,132 @@
+"""The logs' ``turns`` and ``events`` tables against the engine's own states.
+
+The recorder keeps compact per-turn snapshots and derives several columns at the end of
+the game (posts from piece conservation, score categories in bulk); these tests rebuild
+every row the slow, obvious way from the replayed states and compare the whole table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hansa_lab.board import ABILITIES
+from hansa_lab.game import play_game, states_of
+from hansa_lab.logs import ACTION_KINDS, SCHEMA, _event_row, record_game, to_frame
+from hansa_lab.scoring import CATEGORIES, score_breakdown
+from hansa_lab.state import GameConfig, State
+
+CONFIGS = [
+    GameConfig(3, seed=11),
+    GameConfig(4, edition="original", seed=12),
+    GameConfig(5, seed=13),
+    GameConfig(2, seed=14),  # neutral colour: not a player, its pieces are not counted
+    GameConfig(4, "east", seed=15),
+    GameConfig(3, "britannia", seed=16),
+    GameConfig(5, "britannia", seed=17),  # regions, Isle of Man in two regions
+    GameConfig(4, seed=18, options={"emperor": True}),  # favour tiles change the scores
+    GameConfig(3, seed=19, options={"start_supply": 3, "special_points": (1, 2, 3, 4)}),
+]
+
+
+def _pieces(s: State, p: int, occupants: list[int]) -> int:
+    return occupants.count(2 * p) + occupants.count(2 * p + 1)
+
+
+def expected_turns(config: GameConfig, max_actions: int | None = None) -> pd.DataFrame:
+    """One row per player per turn, straight from the states (and a last partial turn
+    when the game was cut by ``max_actions``)."""
+    kwargs = {} if max_actions is None else {"max_actions": max_actions}
+    rec = play_game(config, ["random"] * config.n_players, **kwargs)
+    states = states_of(config, rec.actions)
+    rows = []
+    start, used = states[0], 0
+    for i, action in enumerate(rec.actions):
+        used += action.kind in ACTION_KINDS
+        s = states[i + 1]
+        last = i == len(rec.actions) - 1
+        if s.turn == start.turn and s.end_reason is None and not last:
+            continue
+        bd = score_breakdown(s)
+        kontors = [o for c in range(s.board.n_cities) for o in s.city_occupants(c)]
+        for p in range(config.n_players):
+            rows.append({
+                "experiment": "x", "arm": "a", "game_id": 7,
+                "round": start.round, "turn": start.turn, "acting_seat": start.active,
+                "seat": p, "is_acting": p == start.active,
+                "actions_used": used if p == start.active else 0,
+                "prestige": s.prestige[p], "projected": sum(bd[p].values()),
+                **{f"proj_{c}": bd[p][c] for c in CATEGORIES},
+                **{f"lv_{a}": s.levels[p][k] for k, a in enumerate(ABILITIES)},
+                "supply_t": s.supply_t[p], "supply_m": s.supply_m[p],
+                "stock_t": s.stock_t[p], "stock_m": s.stock_m[p],
+                "posts": _pieces(s, p, s.posts), "kontors": _pieces(s, p, kontors),
+                "markers_held": len(s.markers[p]), "markers_used": len(s.markers_used[p]),
+            })
+        start, used = s, 0
+    return to_frame("turns", rows_to_tuples(rows))
+
+
+def rows_to_tuples(rows: list[dict]) -> list[tuple]:
+    return [tuple(r[c] for c in SCHEMA["turns"]) for r in rows]
+
+
+def logged(config: GameConfig, max_actions: int | None = None) -> dict:
+    return record_game(config, ["random"] * config.n_players, 7, experiment="x", arm="a",
+                       max_actions=max_actions)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.side}-{c.n_players}p-{c.seed}")
+def test_turns_table_matches_the_states(config):
+    got = to_frame("turns", logged(config)["turns"])
+    want = expected_turns(config)
+    assert len(got) > 20 * config.n_players
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_a_capped_game_logs_its_last_partial_turn():
+    """Cut mid-turn (here while a displaced player still holds pieces in hand): the
+    partial turn is a row too, and its piece counts leave the pieces in hand out."""
+    config = GameConfig(4, seed=3)
+    rec = play_game(config, ["random"] * 4)
+    states = states_of(config, rec.actions)
+    cut = next(i for i, s in enumerate(states) if i > 40 and s.pending
+               and s.pending[-1][0] == "relocate")
+    got = to_frame("turns", logged(config, max_actions=cut)["turns"])
+    pd.testing.assert_frame_equal(got, expected_turns(config, max_actions=cut))
+    assert got.turn.iloc[-1] == states[cut].turn
+
+
+def test_turn_rows_sum_to_the_players_table():
+    """The last turn's projection is the final score, category by category."""
+    for config in CONFIGS[:4]:
+        rows = logged(config)
+        turns = to_frame("turns", rows["turns"])
+        players = to_frame("players", rows["players"])
+        last = turns[turns.turn == turns.turn.max()].reset_index(drop=True)
+        for c in CATEGORIES:
+            assert (last[f"proj_{c}"].to_numpy() == players[c].to_numpy()).all(), c
+        assert (last.projected.to_numpy() == players.total.to_numpy()).all()
+
+
+@pytest.mark.parametrize("config", CONFIGS[:1] + CONFIGS[4:8],
+                         ids=lambda c: f"{c.side}-{c.n_players}p")
+def test_events_table_matches_the_states(config):
+    rec = play_game(config, ["random"] * config.n_players)
+    states = states_of(config, rec.actions)
+    want = [_event_row(("x", "a", 7), i, s, ev)
+            for i, s in enumerate(states[1:]) for ev in s.events]
+    got = logged(config)["events"]
+    assert got == want and len(want) > 50
+    kinds = {r[7] for r in got}
+    assert {"establish", "kontor", "prestige", "develop", "game_end"} <= kinds
+
+
+def test_posts_and_kontors_add_up_with_the_rest_of_the_pieces():
+    """Every colour owns 27 traders and 4 merchants; at every turn end of a logged game
+    the pieces on the board plus supply and stock never exceed them."""
+    turns = to_frame("turns", logged(GameConfig(5, seed=21))["turns"])
+    on_board = turns[["posts", "kontors", "supply_t", "supply_m", "stock_t", "stock_m"]]
+    total = on_board.sum(axis=1).to_numpy()
+    assert (total <= 31).all() and (total >= 31 - 1 - 20).all()
+    assert np.diff(turns.groupby("seat").kontors.apply(list).iloc[0]).min() >= 0
