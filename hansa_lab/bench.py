@@ -11,6 +11,7 @@ import pickle
 import time
 from typing import Any
 
+from .board import BOARD_FAMILIES
 from .game import play_game
 from .state import GameConfig
 
@@ -51,6 +52,33 @@ def bench_engine(
     }
 
 
+def _logging_overhead(n_players: int, board: str, edition: str, n_seeds: int) -> dict[str, Any]:
+    """Engine-only (:func:`play_game`) vs fully logged (:func:`record_game`) time on the
+    same seeded random games, interleaved in alternating order, three passes."""
+    from .logs import record_game
+
+    t_engine = t_logged = 0.0
+    for rep in range(3):
+        for seed in range(n_seeds):
+            config = GameConfig(n_players, board, edition, seed)
+            order = ("engine", "logged") if (rep + seed) % 2 == 0 else ("logged", "engine")
+            for kind in order:
+                t0 = time.perf_counter()
+                if kind == "engine":
+                    play_game(config, ["random"] * n_players)
+                    t_engine += time.perf_counter() - t0
+                else:
+                    record_game(config, ["random"] * n_players, seed)
+                    t_logged += time.perf_counter() - t0
+    n_timed = 3 * n_seeds
+    return {
+        "games": n_timed,
+        "engine_games_per_s": round(n_timed / t_engine, 2),
+        "logged_games_per_s": round(n_timed / t_logged, 2),
+        "overhead_ratio": round(t_logged / t_engine, 3),
+    }
+
+
 def _spin(n: int) -> int:
     """A pure-CPU Python loop (the machine's own parallel speed-up reference)."""
     acc = 0
@@ -75,6 +103,7 @@ def bench_runner(
     - ``logging``: engine-only games/s (:func:`play_game`) vs fully logged games/s
       (:func:`record_game`) on the same seeded random games, interleaved in alternating
       order and repeated three times; ``overhead_ratio`` = logged time / engine time;
+      ``logging_overhead_by_players``: the same ratio for every player count of the board;
     - ``parallel``: wall time of :func:`simulate` (``games`` games to parquet) with
       ``n_jobs=1`` and ``2`` and the speed-up, next to the speed-up of a pure-CPU Python
       loop run by joblib with ``n_jobs=1`` and ``2`` — what this machine allows right
@@ -90,30 +119,16 @@ def bench_runner(
     from joblib import Parallel, delayed
 
     from .experiment import DEFAULT_CHUNK_SIZE
-    from .logs import record_game
     from .runner import simulate
 
     # (a) logging overhead ------------------------------------------------------------
-    seeds = range(max(4, games // 6))
-    t_engine = t_logged = 0.0
-    for rep in range(3):
-        for seed in seeds:
-            config = GameConfig(n_players, board, edition, seed)
-            order = ("engine", "logged") if (rep + seed) % 2 == 0 else ("logged", "engine")
-            for kind in order:
-                t0 = time.perf_counter()
-                if kind == "engine":
-                    play_game(config, ["random"] * n_players)
-                    t_engine += time.perf_counter() - t0
-                else:
-                    record_game(config, ["random"] * n_players, seed)
-                    t_logged += time.perf_counter() - t0
-    n_timed = 3 * len(seeds)
-    logging = {
-        "games": n_timed,
-        "engine_games_per_s": round(n_timed / t_engine, 2),
-        "logged_games_per_s": round(n_timed / t_logged, 2),
-        "overhead_ratio": round(t_logged / t_engine, 3),
+    n_seeds = max(4, games // 6)
+    logging = _logging_overhead(n_players, board, edition, n_seeds)
+    counts = sorted(k for k in BOARD_FAMILIES.get(board, {n_players: None}) if k >= 2)
+    logging_by_players = {
+        f"{k}p": logging["overhead_ratio"] if k == n_players
+        else _logging_overhead(k, board, edition, n_seeds)["overhead_ratio"]
+        for k in counts
     }
 
     # (b) parallel speed-up -------------------------------------------------------------
@@ -164,6 +179,7 @@ def bench_runner(
         "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
         else os.cpu_count(),
         "logging": logging,
+        "logging_overhead_by_players": logging_by_players,
         "parallel": {
             "games": games,
             "chunk_size": chunk,

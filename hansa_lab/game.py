@@ -136,22 +136,29 @@ def play_game(
     actions: list[Action] = []
     t0 = time.perf_counter()
     immutable = check or on_step is not None
-    while state.end_reason is None and len(actions) < max_actions:
-        p = state.current_player
-        action = _next_action(config, players, rngs, state, actions)
-        if immutable:
-            nxt = apply(state, action, check=False)
-            if check:
-                check_state(nxt)
-                check_transition(state, nxt)
-            if on_step is not None:
-                on_step(state, action, nxt)
-            state = nxt
-        else:
-            apply_in_place(state, action, check=False)
-        if observer is not None:
-            observer(state, len(actions), action.kind, p)
-        actions.append(action)
+    action: Action | None = None  # chosen, not yet fully applied and observed
+    try:
+        while state.end_reason is None and len(actions) < max_actions:
+            p = state.current_player
+            action = _next_action(config, players, rngs, state, actions)
+            if immutable:
+                nxt = apply(state, action, check=False)
+                if check:
+                    check_state(nxt)
+                    check_transition(state, nxt)
+                if on_step is not None:
+                    on_step(state, action, nxt)
+                state = nxt
+            else:
+                apply_in_place(state, action, check=False)
+            if observer is not None:
+                observer(state, len(actions), action.kind, p)
+            actions.append(action)
+            action = None
+    except StrategyError:
+        raise
+    except Exception as e:  # the engine (or an observer) failed, not a strategy
+        raise EngineError(config, actions, action, e) from e
     return GameRecord(
         config=config,
         strategies=[s.spec for s in players],
@@ -183,6 +190,23 @@ class StrategyError(RuntimeError):
             f"strategy {strategy.spec!r} in seat {seat} failed at action {n_actions + 1} "
             f"of game seed {config.seed} ({config.side}, {config.n_players}p, "
             f"{config.edition}): {type(error).__name__}: {error}"
+        )
+
+
+class EngineError(RuntimeError):
+    """Playing a game failed outside the strategies (a bug in the engine or in an
+    observer); carries the actions applied so far and the one being applied, if any."""
+
+    def __init__(
+        self, config: GameConfig, actions: list[Action], in_flight: Action | None,
+        error: BaseException,
+    ) -> None:
+        self.config = config
+        self.actions = [*actions, *([in_flight] if in_flight is not None else [])]
+        self.error = error
+        super().__init__(
+            f"engine error in game seed {config.seed} ({config.side}, {config.n_players}p, "
+            f"{config.edition}) after {len(actions)} actions: {type(error).__name__}: {error}"
         )
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from itertools import chain, repeat
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -193,9 +193,10 @@ class GameRecorder:
     At every turn end it appends one fixed-width run of integers to a flat list (see
     :meth:`turn_columns` for the layout); the ``turns`` columns are cut from one array at
     the end and every turn is scored there in one pass (:func:`scoring.score_columns`).
-    The board-dependent score terms and piece counts are recomputed only when a Kontor
-    or special-prestige space changed (most turns only move posts), and posts come from
-    piece conservation rather than a count of the routes."""
+    What depends on the Kontors, special-prestige spaces and favour tiles is computed
+    only when one of them changed (most turns only move posts) and kept once as a
+    "board block" that turns refer to by number; posts come from piece conservation
+    rather than a count of the routes."""
 
     def __init__(self, key: tuple, full: bool = True) -> None:
         self.key = key
@@ -207,9 +208,11 @@ class GameRecorder:
         self._round = 1
         self._acting = 0
         self._used = 0
+        self._n_snaps = 0
         self._snapped_at = 0  # n_actions of the last snapshot
-        self._board: tuple | None = None  # inputs of the cached board terms, as copies
-        self._board_terms: list[int] = []
+        self._board: tuple | None = None  # inputs of the last board block, as copies
+        self._blocks: list[list[int]] = []
+        self._in_hand: dict[int, list[int]] = {}  # snapshot → displaced pieces in hand
 
     def observe(self, state: State, action_index: int, kind: str, acting: int) -> None:
         if state.events:
@@ -231,9 +234,14 @@ class GameRecorder:
 
     def snapshot(self, s: State) -> None:
         """Append the position at a turn end."""
-        n = len(s.prestige)
+        board = (s.offices, s.extras, s.special, s.favours)
+        if board != self._board:
+            self._board = (s.offices[:], s.extras[:], s.special[:], s.favours)
+            self._blocks.append(self._board_block(s))
+        if s.pending:  # only a game cut short ends with a decision open
+            self._in_hand[self._n_snaps] = _in_hand(s)
         flat = self._flat
-        flat += (self._round, self._turn, self._acting, self._used)
+        flat += (self._round, self._turn, self._acting, self._used, len(self._blocks) - 1)
         flat += s.prestige
         flat += s.supply_t
         flat += s.supply_m
@@ -241,48 +249,48 @@ class GameRecorder:
         flat += s.stock_m
         flat += map(len, s.markers)
         flat += map(len, s.markers_used)
-        flat += _in_hand(s) if s.pending else repeat(0, n)
-        if s.favours:
-            flat += ["abilities_7" in f for f in s.favours[:n]]
-            flat += ["control_4" in f for f in s.favours[:n]]
-        else:
-            flat += repeat(0, 2 * n)
         for lv in s.levels:
             flat += lv
-        board = (s.offices, s.extras, s.special)
-        if board != self._board:
-            self._board = (s.offices[:], s.extras[:], s.special[:])
-            occupants = [*s.offices, *chain.from_iterable(s.extras)]
-            terms = [occupants.count(2 * p) + occupants.count(2 * p + 1) for p in range(n)]
-            terms += [s.special.count(2 * p) + s.special.count(2 * p + 1) for p in range(n)]
-            for values in board_terms(s, self.cache):
-                terms += values
-            self._board_terms = terms
-        flat += self._board_terms
+        self._n_snaps += 1
         self._snapped_at = s.n_actions
+
+    def _board_block(self, s: State) -> list[int]:
+        """Per player (8 blocks of ``n``): Kontors, special-prestige spaces held,
+        :func:`scoring.board_terms` (cities controlled, network, special points, region
+        points), favour tiles abilities_7 and control_4 held."""
+        n = len(s.prestige)
+        occupants = [*s.offices, *chain.from_iterable(s.extras)]
+        block = [occupants.count(2 * p) + occupants.count(2 * p + 1) for p in range(n)]
+        block += [s.special.count(2 * p) + s.special.count(2 * p + 1) for p in range(n)]
+        for values in board_terms(s, self.cache):
+            block += values
+        favours = s.favours[:n] if s.favours else [()] * n
+        block += ["abilities_7" in f for f in favours]
+        block += ["control_4" in f for f in favours]
+        return block
 
     def turn_columns(self, n: int) -> dict[str, np.ndarray]:
         """The ``turns`` table of this game as columns (one row per player per turn).
 
-        One snapshot: 4 values (round, turn, acting seat, actions used); 10 blocks of
-        ``n`` (prestige, supply and stock by piece, markers held and used, pieces in hand,
-        favour tiles abilities_7 and control_4); the levels player by player (``n`` ×
-        abilities); 6 blocks of ``n`` (Kontors, special-prestige spaces held, then
-        :func:`scoring.board_terms`: cities controlled, network, special points, regions).
-        """
+        One snapshot: 5 values (round, turn, acting seat, actions used, board block);
+        7 blocks of ``n`` (prestige, supply and stock by piece, markers held and used);
+        the levels player by player (``n`` × abilities). Board blocks: see
+        :meth:`_board_block`."""
         na = len(ABILITIES)
-        width = 4 + n * (10 + na + 6)
+        width = 5 + n * (7 + na)
         a = np.array(self._flat, dtype=np.int64).reshape(-1, width)
         t = len(a)
-        before = a[:, 4 : 4 + 10 * n].reshape(t, 10, n).transpose(1, 0, 2).reshape(10, -1)
-        levels = a[:, 4 + 10 * n : 4 + (10 + na) * n].reshape(t * n, na)
-        after = a[:, 4 + (10 + na) * n :].reshape(t, 6, n).transpose(1, 0, 2).reshape(6, -1)
-        (prestige, supply_t, supply_m, stock_t, stock_m, markers, markers_used, in_hand,
-         abilities_7, control_4) = before
-        kontors, special = after[0], after[1]
+        own = a[:, 5 : 5 + 7 * n].reshape(t, 7, n).transpose(1, 0, 2).reshape(7, -1)
+        levels = a[:, 5 + 7 * n :].reshape(t * n, na)
+        blocks = np.array(self._blocks, dtype=np.int64)[a[:, 4]]
+        board = blocks.reshape(t, 8, n).transpose(1, 0, 2).reshape(8, -1)
+        prestige, supply_t, supply_m, stock_t, stock_m, markers, markers_used = own
+        kontors, special = board[0], board[1]
         scores = score_columns(prestige, levels, markers + markers_used,
-                               (after[2], after[3], after[4], after[5]),
-                               abilities_7, control_4)
+                               (board[2], board[3], board[4], board[5]), board[6], board[7])
+        in_hand = np.zeros((t, n), dtype=np.int64)
+        for i, pieces in self._in_hand.items():
+            in_hand[i] = pieces
         seat = np.tile(np.arange(n), t)
         acting = np.repeat(a[:, 2], n)
         cols: dict[str, np.ndarray] = {
@@ -305,7 +313,7 @@ class GameRecorder:
         # on special spaces or in hand are the posts on the routes
         covered = (np.array(TRACK_MAX, dtype=np.int64) - levels).sum(axis=1)
         cols["posts"] = (TRADERS + MERCHANTS - supply_t - supply_m - stock_t - stock_m
-                         - kontors - covered - 1 - special - in_hand)
+                         - kontors - covered - 1 - special - in_hand.reshape(-1))
         cols["kontors"] = kontors
         cols["markers_held"] = markers
         cols["markers_used"] = markers_used
@@ -405,15 +413,25 @@ Rows = list[tuple] | dict[str, Any]
 
 def to_frame(table: str, rows: Rows, **constant: Any) -> pd.DataFrame:
     """Build a table's DataFrame with its declared columns and dtypes from row tuples
-    (in schema order) or from columns (a dict; ``constant`` fills missing key columns)."""
+    (in schema order) or from columns (a dict; ``constant`` fills missing key columns).
+
+    Each column is converted once, straight to its dtype (a value that does not fit the
+    declared integer type raises instead of wrapping around)."""
     cols = SCHEMA[table]
-    if isinstance(rows, dict):
-        n = len(next(iter(rows.values()))) if rows else 0
-        data = {c: rows[c] if c in rows else [constant.get(c, "")] * n for c in cols}
-        df = pd.DataFrame(data, columns=list(cols))
-    else:
-        df = pd.DataFrame.from_records(rows, columns=list(cols))
-    return df.astype(cols)
+    if not isinstance(rows, dict):
+        rows = dict(zip(cols, map(list, zip(*rows, strict=True)), strict=True)) if rows else {}
+    n = len(next(iter(rows.values()))) if rows else 0
+    data = {c: _column(rows[c] if c in rows else constant.get(c, ""), dtype, n)
+            for c, dtype in cols.items()}
+    return pd.DataFrame(data, copy=False)
+
+
+def _column(values: Any, dtype: str, n: int) -> Any:
+    if isinstance(values, str) or n == 0:  # a constant (or an empty table)
+        values = np.full(n, values if n else None, dtype=object)
+    if dtype == "string":
+        return pd.array(values, dtype="string")
+    return np.asarray(values, dtype=dtype)
 
 
 def concat_rows(parts: list[Rows]) -> Rows:

@@ -26,7 +26,6 @@ import contextlib
 import copy
 import os
 import platform
-import random
 import re
 import socket
 import subprocess
@@ -58,9 +57,9 @@ from .experiment import (
     load_experiment,
     normalize_experiment,
 )
+from .game import EngineError
 from .logs import Rows, concat_rows, config_json, empty_frame, record_game, to_frame
 from .results import Results, format_table, open_results, wilson_interval
-from .state import State
 from .store import TABLES, ResultStore, now
 from .strategies import Strategy, make_strategy
 
@@ -156,15 +155,14 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     parts: dict[str, list[Rows]] = {t: [] for t in TABLES}
     failures: list[dict[str, Any]] = []
     for g in task.games:
-        chosen: list[Action] = []
-        strategies = [_recording(copy.deepcopy(task.prototypes[s]), chosen) for s in g.lineup]
+        strategies = [copy.deepcopy(task.prototypes[s]) for s in g.lineup]
         try:
             rows = record_game(
                 g.config, strategies, g.game_id, experiment=task.experiment, arm=g.arm,
                 rotation=g.rotation, full=task.full, max_actions=task.max_actions,
             )
         except Exception as e:  # not a strategy's fault: an engine error
-            rows = {"failures": [_engine_failure(task.experiment, g, e, chosen)]}
+            rows = {"failures": [_engine_failure(task.experiment, g, e)]}
         for table, r in rows.items():
             parts[table].append(r)
         for f in rows.get("failures", []):
@@ -184,23 +182,12 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     )
 
 
-def _recording(strategy: Strategy, chosen: list[Action]) -> Strategy:
-    """Make ``strategy`` append every action it chooses to ``chosen`` (shared by the
-    seats of one game, so it is the game's action history in order)."""
-    choose = strategy.choose
-
-    def recorded(state: State, legal: list[Action], rng: random.Random) -> Action:
-        action = choose(state, legal, rng)
-        chosen.append(action)
-        return action
-
-    strategy.choose = recorded  # type: ignore[method-assign]
-    return strategy
-
-
-def _engine_failure(experiment: str, g: GameSpec, error: Exception,
-                    chosen: list[Action]) -> tuple[Any, ...]:
-    """The ``failures`` row of a game stopped by an error outside the strategies."""
+def _engine_failure(experiment: str, g: GameSpec, error: BaseException) -> tuple[Any, ...]:
+    """The ``failures`` row of a game stopped by an error outside the strategies (with
+    the actions so far when play_game raised it as an :class:`EngineError`)."""
+    chosen: list[Action] = []
+    if isinstance(error, EngineError):
+        chosen, error = error.actions, error.error
     tb = traceback.format_exception(type(error), error, error.__traceback__)
     where = "".join(tb[-3:-1]).strip().replace("\n", " | ")
     board = g.config.load_board()

@@ -14,6 +14,9 @@ neutral colour itself is never scored or ranked.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
+
 import numpy as np
 
 from .board import ABILITIES, REGION_POINTS, marker_score_table, player_board
@@ -66,11 +69,14 @@ def city_controller(state: State, c: int) -> int:
 
 def kontors_by_city(state: State, player: int) -> dict[int, int]:
     """Number of Kontors (printed and extra) the player holds in each city."""
-    b = state.board
+    offices = state.offices
+    office_city = state.board.office_city
     out: dict[int, int] = {}
-    for i, o in enumerate(state.offices):
-        if o != EMPTY and o >> 1 == player:
-            c = b.office_city[i]
+    for code in (2 * player, 2 * player + 1):  # trader, merchant: found by C-level search
+        i = -1
+        for _ in range(offices.count(code)):
+            i = offices.index(code, i + 1)
+            c = office_city[i]
             out[c] = out.get(c, 0) + 1
     for c, ex in enumerate(state.extras):
         for o in ex:
@@ -144,25 +150,22 @@ class KontorCache:
         self, state: State, offices: list[int], extras: list[tuple[int, ...]]
     ) -> tuple[list[int], list[int]]:
         """Recompute only the cities whose Kontors changed and the networks of the
-        players who own Kontors there (before or after)."""
+        players whose Kontors changed."""
         b = state.board
-        starts = b.office_start
         controllers = self._value[0][:]
         networks = self._value[1][:]
         now = state.offices
-        changed = {b.office_city[i] for i, (x, y) in enumerate(zip(offices, now, strict=True))
-                   if x != y}
+        moved = list(compress(range(len(now)), map(ne, offices, now)))
+        changed = {b.office_city[i] for i in moved}
+        # a network changes only for the players whose own Kontors changed
+        players = {o >> 1 for i in moved for o in (offices[i], now[i]) if o >= 0}
         if extras != state.extras:
-            changed.update(
-                c for c, (x, y) in enumerate(zip(extras, state.extras, strict=True)) if x != y
-            )
-        players: set[int] = set()
+            for c, (x, y) in enumerate(zip(extras, state.extras, strict=True)):
+                if x != y:
+                    changed.add(c)
+                    players.update(o >> 1 for o in (*x, *y) if o >= 0)
         for c in changed:
             controllers[c] = city_controller(state, c)
-            lo, hi = starts[c], starts[c + 1]
-            for o in (*offices[lo:hi], *state.offices[lo:hi], *extras[c], *state.extras[c]):
-                if o >= 0:
-                    players.add(o >> 1)
         for p in players:
             if p < len(networks):
                 networks[p] = largest_network(state, p)

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from helpers_turn import take_marker
+
 from hansa_lab.actions import Action, format_action, parse_action
 from hansa_lab.board import ABILITIES
-from hansa_lab.invariants import check_state, piece_counts
+from hansa_lab.invariants import MERCHANTS, TRADERS, check_state, piece_counts
 from hansa_lab.rules import apply, legal_actions
 from hansa_lab.state import EMPTY, State
 
-TRADERS, MERCHANTS = 27, 4
 #: (board side, player count) of the two sides of the base board
 BASE_SIDES = (("base_3p", 3), ("base_45p", 4))
+
 
 
 def trader(p: int) -> int:
@@ -87,25 +89,11 @@ def set_level(s: State, p: int, ability: str, level: int) -> None:
     s.levels[p][ABILITIES.index(ability)] = level
 
 
-def _take_marker(s: State, kind: str) -> None:
-    """Remove one marker of ``kind`` from the bag (else from a route) to hand it out."""
-    if kind in s.bag:
-        bag = list(s.bag)
-        bag.remove(kind)
-        s.bag = tuple(bag)
-        return
-    for r, m in enumerate(s.route_marker):
-        if m == kind:
-            s.route_marker[r] = None
-            return
-    raise ValueError(f"no {kind!r} marker left in the bag or beside a route")
-
-
 def give_markers(s: State, p: int, unused: Iterable[str] = (), used: Iterable[str] = ()) -> None:
     """Hand collected markers to player ``p``, taken from the bag (else the routes)."""
     unused, used = list(unused), list(used)
     for k in [*unused, *used]:
-        _take_marker(s, k)
+        take_marker(s, k)
     s.markers[p] = (*s.markers[p], *unused)
     s.markers_used[p] = (*s.markers_used[p], *used)
 
@@ -117,7 +105,7 @@ def put_marker_on_route(s: State, r: int, kind: str) -> None:
     if s.route_marker[r] is not None:
         s.bag = (s.route_marker[r], *s.bag)
         s.route_marker[r] = None
-    _take_marker(s, kind)
+    take_marker(s, kind)
     s.route_marker[r] = kind
 
 

@@ -179,7 +179,8 @@ def set_level(s: State, player: int, ability: str, level: int) -> None:
         s.supply_t[player] += delta
 
 
-def _take_marker(s: State, kind: str) -> None:
+def take_marker(s: State, kind: str) -> None:
+    """Remove one marker of ``kind`` from the bag (else from a route) to hand it out."""
     if kind in s.bag:
         bag = list(s.bag)
         bag.remove(kind)
@@ -194,7 +195,7 @@ def _take_marker(s: State, kind: str) -> None:
 
 def give_marker(s: State, player: int, kind: str, used: bool = False) -> None:
     """Hand a collected bonus marker to ``player`` (from the bag, else from a route)."""
-    _take_marker(s, kind)
+    take_marker(s, kind)
     if used:
         s.markers_used[player] = (*s.markers_used[player], kind)
     else:
@@ -208,7 +209,7 @@ def set_route_marker(s: State, r: int, kind: str) -> None:
         return
     old = s.route_marker[r]
     s.route_marker[r] = None
-    _take_marker(s, kind)
+    take_marker(s, kind)
     if old is not None:
         s.bag = (old, *s.bag)
     s.route_marker[r] = kind

@@ -130,3 +130,21 @@ def test_posts_and_kontors_add_up_with_the_rest_of_the_pieces():
     total = on_board.sum(axis=1).to_numpy()
     assert (total <= 31).all() and (total >= 31 - 1 - 20).all()
     assert np.diff(turns.groupby("seat").kontors.apply(list).iloc[0]).min() >= 0
+
+
+def test_kontor_cache_agrees_with_a_full_recount_in_any_order():
+    """The cache updates only the cities and networks that changed since the position it
+    saw last — also when positions come out of order (a search jumping between lines)."""
+    import random
+
+    from hansa_lab.scoring import KontorCache, kontor_terms
+
+    states = []
+    for config in (GameConfig(4, seed=31), GameConfig(5, "britannia", seed=32)):
+        rec = play_game(config, ["random"] * config.n_players)
+        states += [s for s in states_of(config, rec.actions)[::5]]
+    cache = KontorCache()
+    order = list(range(len(states)))
+    random.Random(0).shuffle(order)
+    for i in order[:400] + sorted(order)[:400]:
+        assert cache.terms(states[i]) == kontor_terms(states[i])

@@ -4,58 +4,33 @@ the game it can trigger. Each test builds a position by hand and checks one rule
 from __future__ import annotations
 
 import pytest
+from helpers_establish import (
+    BASE_SIDES,
+    act_of,
+    city,
+    empty_bag_into_player,
+    fill_route,
+    give_markers,
+    is_legal,
+    legal_texts,
+    merchant,
+    office_occupants,
+    own_route,
+    play,
+    put_marker_on_route,
+    rname,
+    set_extras,
+    set_level,
+    set_offices,
+    settle,
+    to_supply,
+    trader,
+)
 
 from hansa_lab.actions import IllegalActionError
 from hansa_lab.rules import ACTIONS_VALUES, apply, legal_actions
 from hansa_lab.scoring import city_controller, score_breakdown
 from hansa_lab.state import EMPTY, GameConfig, State, new_game
-
-try:
-    from helpers_establish import (
-        BASE_SIDES,
-        act_of,
-        city,
-        empty_bag_into_player,
-        fill_route,
-        give_markers,
-        is_legal,
-        legal_texts,
-        merchant,
-        office_occupants,
-        own_route,
-        play,
-        put_marker_on_route,
-        rname,
-        set_extras,
-        set_level,
-        set_offices,
-        settle,
-        to_supply,
-        trader,
-    )
-except ImportError:  # tests/ turned into a package
-    from tests.helpers_establish import (
-        BASE_SIDES,
-        act_of,
-        city,
-        empty_bag_into_player,
-        fill_route,
-        give_markers,
-        is_legal,
-        legal_texts,
-        merchant,
-        office_occupants,
-        own_route,
-        play,
-        put_marker_on_route,
-        rname,
-        set_extras,
-        set_level,
-        set_offices,
-        settle,
-        to_supply,
-        trader,
-    )
 
 SIDES = pytest.mark.parametrize(("side", "n"), BASE_SIDES, ids=[s for s, _ in BASE_SIDES])
 

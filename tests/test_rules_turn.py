@@ -13,6 +13,33 @@ import pickle
 from collections import Counter
 
 import pytest
+from helpers_turn import (
+    BASE_SIDES,
+    SIDE_IDS,
+    act,
+    acts,
+    adjacent_routes,
+    city_kontors,
+    fill,
+    free_posts,
+    give_marker,
+    illegal,
+    is_legal,
+    legal_texts,
+    occ,
+    occupants,
+    occupy,
+    park,
+    position,
+    ready,
+    route,
+    second_ring,
+    set_extras,
+    set_level,
+    set_offices,
+    set_pool,
+    set_route_marker,
+)
 
 from hansa_lab.actions import IllegalActionError, parse_action
 from hansa_lab.board import ABILITIES
@@ -20,63 +47,6 @@ from hansa_lab.invariants import piece_counts
 from hansa_lab.rules import apply, legal_actions
 from hansa_lab.scoring import score_breakdown
 from hansa_lab.state import EMPTY, State
-
-try:
-    from helpers_turn import (
-        BASE_SIDES,
-        SIDE_IDS,
-        act,
-        acts,
-        adjacent_routes,
-        city_kontors,
-        fill,
-        free_posts,
-        give_marker,
-        illegal,
-        is_legal,
-        legal_texts,
-        occ,
-        occupants,
-        occupy,
-        park,
-        position,
-        ready,
-        route,
-        second_ring,
-        set_extras,
-        set_level,
-        set_offices,
-        set_pool,
-        set_route_marker,
-    )
-except ImportError:  # tests/ turned into a package
-    from tests.helpers_turn import (
-        BASE_SIDES,
-        SIDE_IDS,
-        act,
-        acts,
-        adjacent_routes,
-        city_kontors,
-        fill,
-        free_posts,
-        give_marker,
-        illegal,
-        is_legal,
-        legal_texts,
-        occ,
-        occupants,
-        occupy,
-        park,
-        position,
-        ready,
-        route,
-        second_ring,
-        set_extras,
-        set_level,
-        set_offices,
-        set_pool,
-        set_route_marker,
-    )
 
 # Player-board values from RULES.md ("Pieces, boards, setup"), left to right.
 ACTIONS = (2, 3, 3, 4, 4, 5)

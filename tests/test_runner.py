@@ -480,6 +480,33 @@ def test_an_engine_error_is_recorded_too(monkeypatch):
     assert len(res.games) == 5
 
 
+def test_play_game_wraps_an_engine_error_with_the_game_so_far(monkeypatch):
+    import hansa_lab.game as game
+
+    real = game.apply_in_place
+    seen = []
+
+    def flaky(state, action, check=False):
+        seen.append(action)
+        if len(seen) == 5:
+            raise KeyError("engine bug")
+        return real(state, action, check=check)
+
+    monkeypatch.setattr(game, "apply_in_place", flaky)
+    with pytest.raises(game.EngineError, match="seed 4 .*after 4 actions: KeyError") as info:
+        game.play_game(GameConfig(3, seed=4), ["random"] * 3)
+    assert info.value.actions == seen and isinstance(info.value.__cause__, KeyError)
+    monkeypatch.setattr(game, "apply_in_place", real)
+
+    def broken_observer(state, index, kind, player):
+        if index == 2:
+            raise ValueError("observer bug")
+
+    with pytest.raises(game.EngineError) as info:
+        game.play_game(GameConfig(3, seed=4), ["random"] * 3, observer=broken_observer)
+    assert len(info.value.actions) == 3 and isinstance(info.value.error, ValueError)
+
+
 # ---------------------------------------------------------------------------------- dask
 
 
@@ -787,6 +814,8 @@ def test_runner_benchmark_reports_its_figures(capsys):
                      "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["logging"]["games"] == 12 and out["logging"]["overhead_ratio"] > 0
+    by_players = out["logging_overhead_by_players"]
+    assert set(by_players) == {"2p", "3p", "4p", "5p"} and min(by_players.values()) > 0
     par = out["parallel"]
     assert set(par["runner_seconds"]) == {"n_jobs=1", "n_jobs=2"}
     assert par["runner_speedup"] == pytest.approx(
