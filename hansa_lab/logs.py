@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -43,6 +43,9 @@ from .scoring import (
 )
 from .state import GameConfig, State
 from .strategies import Strategy, make_strategy
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: action kinds that use up one of the turn's actions
 ACTION_KINDS = ("income", "place", "displace", "move", "establish")
@@ -417,21 +420,37 @@ def to_frame(table: str, rows: Rows, **constant: Any) -> pd.DataFrame:
 
     Each column is converted once, straight to its dtype (a value that does not fit the
     declared integer type raises instead of wrapping around)."""
+    data = {c: pd.array(v, dtype="string") if dtype == "string" else v
+            for c, dtype, v in _typed_columns(table, rows, constant)}
+    return pd.DataFrame(data, copy=False)
+
+
+def to_arrow(table: str, rows: Rows, **constant: Any) -> pa.Table:
+    """The same table as :func:`to_frame`, as a pyarrow Table (what a run writes to
+    parquet; no pandas objects on the way)."""
+    import pyarrow as pa
+
+    names, arrays = [], []
+    for c, dtype, v in _typed_columns(table, rows, constant):
+        names.append(c)
+        arrays.append(pa.array(v, type=pa.string()) if dtype == "string" else pa.array(v))
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def _typed_columns(
+    table: str, rows: Rows, constant: dict[str, Any]
+) -> Iterator[tuple[str, str, Any]]:
+    """(column, dtype, values) in schema order: numpy arrays of the declared dtype for
+    numbers and flags, object arrays or lists of ``str`` for strings."""
     cols = SCHEMA[table]
     if not isinstance(rows, dict):
         rows = dict(zip(cols, map(list, zip(*rows, strict=True)), strict=True)) if rows else {}
     n = len(next(iter(rows.values()))) if rows else 0
-    data = {c: _column(rows[c] if c in rows else constant.get(c, ""), dtype, n)
-            for c, dtype in cols.items()}
-    return pd.DataFrame(data, copy=False)
-
-
-def _column(values: Any, dtype: str, n: int) -> Any:
-    if isinstance(values, str) or n == 0:  # a constant (or an empty table)
-        values = np.full(n, values if n else None, dtype=object)
-    if dtype == "string":
-        return pd.array(values, dtype="string")
-    return np.asarray(values, dtype=dtype)
+    for c, dtype in cols.items():
+        values = rows[c] if c in rows else constant.get(c, "")
+        if isinstance(values, str) or n == 0:  # a constant (or an empty table)
+            values = np.full(n, values if n else None, dtype=object)
+        yield c, dtype, values if dtype == "string" else np.asarray(values, dtype=dtype)
 
 
 def concat_rows(parts: list[Rows]) -> Rows:

@@ -96,11 +96,13 @@ class Results:
         files = self.files(table)
         if not files:
             return empty_frame(table)[cols]
+        import pyarrow as pa
         import pyarrow.dataset as ds
 
         dataset = ds.dataset([str(f) for f in files], format="parquet")
         arrow = dataset.to_table(columns=cols, filter=_expression(filters))
-        return arrow.to_pandas().astype(dtypes).reset_index(drop=True)
+        strings = {pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype()}
+        return arrow.to_pandas(types_mapper=strings.get).astype(dtypes).reset_index(drop=True)
 
     def _table(self, table: str) -> pd.DataFrame:
         if self.path is None:  # in memory: the frames themselves

@@ -58,7 +58,15 @@ from .experiment import (
     normalize_experiment,
 )
 from .game import EngineError
-from .logs import Rows, concat_rows, config_json, empty_frame, record_game, to_frame
+from .logs import (
+    Rows,
+    concat_rows,
+    config_json,
+    empty_frame,
+    record_game,
+    to_arrow,
+    to_frame,
+)
 from .results import Results, format_table, open_results, wilson_interval
 from .store import TABLES, ResultStore, now
 from .strategies import Strategy, make_strategy
@@ -525,7 +533,8 @@ def _play(
     status = "failed"
     try:
         for res in results:
-            frames = {t: to_frame(t, res.rows.get(t, [])) for t in LOGGED_TABLES[exp.log]}
+            convert = to_arrow if store is not None else to_frame  # parquet, or kept in memory
+            frames = {t: convert(t, res.rows.get(t, [])) for t in LOGGED_TABLES[exp.log]}
             marker = {
                 "chunk": res.chunk_id, "games": res.n_games, "failures": len(res.failures),
                 "rows": {t: len(df) for t, df in frames.items()},

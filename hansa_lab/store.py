@@ -21,12 +21,15 @@ import socket
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import pandas as pd
 
 from .experiment import ExperimentError, is_int
 from .logs import SCHEMA
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 TABLES = tuple(SCHEMA)
 MANIFEST = "manifest.json"
@@ -62,11 +65,12 @@ def write_json(path: Path, data: Any) -> None:
     atomic_write(path, write)
 
 
-def write_parquet(path: Path, df: pd.DataFrame) -> None:
+def write_parquet(path: Path, data: pd.DataFrame | pa.Table) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = pa.Table.from_pandas(data, preserve_index=False) if isinstance(
+        data, pd.DataFrame) else data
     atomic_write(path, lambda f: pq.write_table(table, f, compression="zstd"))
 
 
@@ -117,7 +121,7 @@ class ResultStore:
     def table_file(self, table: str, chunk: int) -> Path:
         return self.path / table / f"{chunk_name(chunk)}.parquet"
 
-    def write_chunk(self, chunk: int, frames: Mapping[str, pd.DataFrame],
+    def write_chunk(self, chunk: int, frames: Mapping[str, pd.DataFrame | pa.Table],
                     info: dict[str, Any]) -> None:
         for table, df in frames.items():
             (self.path / table).mkdir(parents=True, exist_ok=True)
