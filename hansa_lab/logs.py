@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .actions import format_action
-from .board import ABILITIES
+from .board import ABILITIES, Board
 from .game import StrategyError, play_game
 from .invariants import MERCHANTS, TRADERS
 from .scoring import (
@@ -160,9 +160,9 @@ EVENT_KINDS: dict[str, str] = {
 }
 
 
-def _event_row(key: tuple, idx: int, s: State, ev: tuple) -> tuple:
+def _event_row(key: tuple, idx: int, rnd: int, turn: int, b: Board, ev: tuple) -> tuple:
+    """One ``events`` row: ``ev`` of action ``idx``, taken in (``rnd``, ``turn``)."""
     kind = ev[0]
-    b = s.board
     seat = other = route = value = -1
     city = detail = ""
     if kind == "establish":
@@ -187,7 +187,7 @@ def _event_row(key: tuple, idx: int, s: State, ev: tuple) -> tuple:
         city = b.city_names[ev[1]]
     elif kind == "game_end":
         detail = ev[1]
-    return (*key, idx, s.round, s.turn, seat, kind, other, route, city, detail, value)
+    return (*key, idx, rnd, turn, seat, kind, other, route, city, detail, value)
 
 
 class GameRecorder:
@@ -218,9 +218,10 @@ class GameRecorder:
         self._in_hand: dict[int, list[int]] = {}  # snapshot → displaced pieces in hand
 
     def observe(self, state: State, action_index: int, kind: str, acting: int) -> None:
-        if state.events:
-            key = self.key
-            self.events += [_event_row(key, action_index, state, ev) for ev in state.events]
+        if state.events:  # logged in the turn the action was taken in, not the next one
+            key, rnd, turn, board = self.key, self._round, self._turn, state.board
+            self.events += [_event_row(key, action_index, rnd, turn, board, ev)
+                            for ev in state.events]
         if kind in _USES_AN_ACTION:
             self._used += 1
         if state.turn != self._turn:

@@ -6,6 +6,8 @@ every row the slow, obvious way from the replayed states and compare the whole t
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -114,12 +116,44 @@ def test_turn_rows_sum_to_the_players_table():
 def test_events_table_matches_the_states(config):
     rec = play_game(config, ["random"] * config.n_players)
     states = states_of(config, rec.actions)
-    want = [_event_row(("x", "a", 7), i, s, ev)
-            for i, s in enumerate(states[1:]) for ev in s.events]
+    want = [_event_row(("x", "a", 7), i, before.round, before.turn, s.board, ev)
+            for i, (before, s) in enumerate(pairwise(states)) for ev in s.events]
     got = logged(config)["events"]
     assert got == want and len(want) > 50
     kinds = {r[7] for r in got}
     assert {"establish", "kontor", "prestige", "develop", "game_end"} <= kinds
+
+
+def test_events_belong_to_the_turn_of_their_action():
+    """An action that ends a turn (an establish, an end-of-turn marker placement) logs
+    its events in that turn: establish events are the acting player's, and every event
+    joins a row of the turns table."""
+    for config in CONFIGS[:3]:
+        rows = logged(config)
+        events = to_frame("events", rows["events"])
+        turns = to_frame("turns", rows["turns"])
+        acting = turns[turns.is_acting].set_index(["round", "turn"]).acting_seat
+        est = events[events.kind == "establish"]
+        assert len(est) > 10
+        assert (est.seat.to_numpy() == acting.loc[list(zip(est["round"], est.turn,
+                                                           strict=True))].to_numpy()).all()
+        keys = set(zip(turns["round"], turns.turn, strict=True))
+        assert set(zip(events["round"], events.turn, strict=True)) <= keys
+
+
+def test_event_rows_name_what_happened():
+    from hansa_lab.board import load_board
+
+    b = load_board("base_3p")
+    key = ("x", "a", 7)
+    assert _event_row(key, 5, 2, 9, b, ("displace", 1, 2, 30, 1)) == (
+        *key, 5, 2, 9, 1, "displace", 2, 30, "", "merchant", -1)
+    assert _event_row(key, 6, 2, 9, b, ("kontor", 0, 3, -1)) == (
+        *key, 6, 2, 9, 0, "kontor", -1, -1, b.city_names[3], "", -1)
+    assert _event_row(key, 7, 3, 10, b, ("develop", 2, "keys", 3))[6:] == (
+        2, "develop", -1, -1, "", "keys", 3)
+    assert _event_row(key, 8, 3, 10, b, ("game_end", "prestige"))[6:] == (
+        -1, "game_end", -1, -1, "", "prestige", -1)
 
 
 def test_posts_and_kontors_add_up_with_the_rest_of_the_pieces():
