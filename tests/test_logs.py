@@ -182,3 +182,11 @@ def test_kontor_cache_agrees_with_a_full_recount_in_any_order():
     random.Random(0).shuffle(order)
     for i in order[:400] + sorted(order)[:400]:
         assert cache.terms(states[i]) == kontor_terms(states[i])
+
+
+def test_small_ints_fall_back_beyond_a_byte():
+    from hansa_lab.logs import _small_ints
+
+    assert _small_ints([0, 7, 255]).tolist() == [0, 7, 255]
+    assert _small_ints([3, 300, 2]).tolist() == [3, 300, 2]  # a very long game
+    assert _small_ints([]).shape == (0,)
