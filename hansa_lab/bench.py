@@ -163,7 +163,7 @@ def bench_runner(
     from .runner import simulate
 
     # (a) logging overhead ------------------------------------------------------------
-    n_seeds = max(4, games // 6)
+    n_seeds = max(4, games // 4)
     counts = sorted(k for k in BOARD_FAMILIES.get(board, {n_players: None}) if k >= 2)
     logging_by_players = {
         f"{k}p": _logging_overhead(k, board, edition, n_seeds) for k in {*counts, n_players}
