@@ -1,12 +1,15 @@
 """Game logs: the one place that declares the tables' columns, and the recorder that
 turns a played game into flat rows.
 
-Tables (one module, one schema; workers return rows, the parent builds DataFrames):
+Tables (one module, one schema; workers return rows, the parent builds the DataFrames or,
+for a run on disk, the Arrow tables written as parquet):
 
 ``games``     one row per game
 ``players``   one row per player per game (final score by category, rank, tie-breaks)
-``turns``     one row per player per turn (state at the end of every turn)
-``events``    one row per notable event (see :data:`EVENT_KINDS`)
+``turns``     one row per player per turn (state at the end of every turn; a game cut short
+              by ``max_actions`` also logs its last, partial turn)
+``events``    one row per notable event (see :data:`EVENT_KINDS`), stamped with the round and
+              turn of the action that caused it
 ``failures``  one row per game that failed (a strategy raised or returned an illegal
               action); the run goes on
 
