@@ -132,9 +132,32 @@ def play_game(
     with the updated state (whose ``events`` are that action's events); it must not
     modify the state."""
     players, rngs = _seat_players(config, strategies, config.seed)
-    state = new_game(config)
-    actions: list[Action] = []
     t0 = time.perf_counter()
+    actions, final = _play(config, new_game(config), players, rngs, max_actions, check=check,
+                           on_step=on_step, observer=observer)
+    return GameRecord(
+        config=config,
+        strategies=[s.spec for s in players],
+        actions=actions,
+        final=final,
+        wall_time=time.perf_counter() - t0,
+    )
+
+
+def _play(
+    config: GameConfig,
+    state: State,
+    players: list[Strategy],
+    rngs: list[random.Random],
+    max_actions: int,
+    *,
+    check: bool = False,
+    on_step: Callable[[State, Action, State], None] | None = None,
+    observer: Callable[[State, int, str, int], None] | None = None,
+) -> tuple[list[Action], State]:
+    """The game loop of :func:`play_game` and :func:`play_on`, from ``state`` (updated in
+    place unless ``check`` or ``on_step`` asks for immutable states)."""
+    actions: list[Action] = []
     immutable = check or on_step is not None
     action: Action | None = None  # chosen, not yet fully applied and observed
     try:
@@ -159,13 +182,7 @@ def play_game(
         raise
     except Exception as e:  # the engine (or an observer) failed, not a strategy
         raise EngineError(config, actions, action, e) from e
-    return GameRecord(
-        config=config,
-        strategies=[s.spec for s in players],
-        actions=actions,
-        final=state,
-        wall_time=time.perf_counter() - t0,
-    )
+    return actions, state
 
 
 class StrategyError(RuntimeError):
@@ -260,18 +277,13 @@ def play_on(
     config = state.config
     base = config.seed if seed is None else seed
     players, rngs = _seat_players(config, strategies, base)
-    s = state.clone()
-    actions: list[Action] = []
     t0 = time.perf_counter()
-    while s.end_reason is None and len(actions) < max_actions:
-        action = _next_action(config, players, rngs, s, actions)
-        apply_in_place(s, action, check=False)
-        actions.append(action)
+    actions, final = _play(config, state.clone(), players, rngs, max_actions)
     return GameRecord(
         config=config,
         strategies=[pl.spec for pl in players],
         actions=actions,
-        final=s,
+        final=final,
         wall_time=time.perf_counter() - t0,
         extra={"start_action": state.n_actions, "seed": base},
     )
