@@ -204,9 +204,8 @@ class GameRecorder:
     "board block" that turns refer to by number; posts come from piece conservation
     rather than a count of the routes."""
 
-    def __init__(self, key: tuple, full: bool = True) -> None:
+    def __init__(self, key: tuple) -> None:
         self.key = key
-        self.full = full
         self.events: list[tuple] = []
         self.cache = KontorCache()
         self._meta: list[int] = []  # per turn: round, turn, acting seat, actions used, block
@@ -237,7 +236,7 @@ class GameRecorder:
     def finish(self, final: State) -> None:
         """Log the last turn: the game ended during it (by rule, or cut short by
         ``max_actions``)."""
-        if self.full and final.n_actions != self._snapped_at:
+        if final.n_actions != self._snapped_at:
             self.snapshot(final)
 
     def snapshot(self, s: State) -> None:
@@ -363,7 +362,7 @@ def record_game(
     """Play one game and return its rows per table (``failures`` instead on error)."""
     key = (experiment, arm, game_id)
     players = [make_strategy(s) for s in strategies]
-    recorder = GameRecorder(key, full)
+    recorder = GameRecorder(key)
     t0 = time.perf_counter()
     kwargs: dict[str, Any] = {} if max_actions is None else {"max_actions": max_actions}
     try:
@@ -382,7 +381,8 @@ def record_game(
             ]
         }
     s = rec.final
-    recorder.finish(s)
+    if full:
+        recorder.finish(s)
     bd = score_breakdown(s, recorder.cache)
     ranks = ranking(s, bd)
     tb = tie_break_key(s, bd)
