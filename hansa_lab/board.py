@@ -32,6 +32,8 @@ BOARD_FAMILIES = {
     "britannia": {3: "britannia_3p", 4: "britannia_45p", 5: "britannia_45p"},
 }
 BOARD_SIDES = ("base_3p", "base_45p", "east", "britannia_3p", "britannia_45p")
+#: every name a configuration accepts as its board: the families, then the sides
+KNOWN_BOARDS = tuple(dict.fromkeys([*BOARD_FAMILIES, *BOARD_SIDES]))  # "east" is both
 #: Country 0 of every board: routes and cities without a region (England on Britannia).
 HOME_COUNTRY = "England"
 #: Points of the regional majorities (Britannia: Wales, Scotland), first to third place.
@@ -81,8 +83,7 @@ def resolve_side(board: str, n_players: int) -> str:
         if n_players not in allowed:
             raise ValueError(f"board side {board!r} is for {allowed} players, not {n_players}")
         return board
-    known = ", ".join([*BOARD_FAMILIES, *BOARD_SIDES])
-    raise ValueError(f"unknown board {board!r}; known boards: {known}")
+    raise ValueError(f"unknown board {board!r}; known boards: {', '.join(KNOWN_BOARDS)}")
 
 
 @dataclass(frozen=True)

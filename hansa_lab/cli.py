@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .board import BOARD_FAMILIES, BOARD_SIDES
+from .board import KNOWN_BOARDS
 from .state import EDITIONS, GameConfig
 
 
@@ -46,9 +46,9 @@ def _add_game_args(p: argparse.ArgumentParser, players_default: int | None = Non
 
 
 def _config(args: argparse.Namespace, seed: int = 0) -> GameConfig:
-    boards = [*BOARD_FAMILIES, *BOARD_SIDES]
-    if args.board not in boards:
-        raise CliError(f"--board: unknown board {args.board!r} (known: {', '.join(boards)})")
+    if args.board not in KNOWN_BOARDS:
+        raise CliError(f"--board: unknown board {args.board!r} "
+                       f"(known boards: {', '.join(KNOWN_BOARDS)})")
     if args.edition not in EDITIONS:
         raise CliError(f"--edition: must be one of {', '.join(EDITIONS)}, got {args.edition!r}")
     try:
@@ -62,16 +62,15 @@ def _strategies(text: str | None, n: int) -> list[str]:
     from .strategies import make_strategy
 
     names = [s for s in (text or "").split(",") if s] or ["random"]
-    if len(names) == 1:
-        names = names * n
-    if len(names) != n:
-        raise CliError(f"--strategies: {n} players need {n} strategies, got {len(names)}")
     for s in names:
         try:
             make_strategy(s)
         except ValueError as e:
             raise CliError(f"--strategies: {e}") from e
-    return names
+    if len(names) > n or n % len(names):  # as in simulate: a divisor of n is repeated
+        raise CliError(f"--strategies: {len(names)} strategies cannot fill {n} seats (give "
+                       f"{n}, or a divisor of {n} to repeat)")
+    return names * (n // len(names))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -94,6 +93,27 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"  seat {pl['seat']} {pl['strategy']:<12} rank {pl['rank']} "
                   f"total {pl['total']:>3}  ({parts})")
     return 0
+
+
+BENCH_LEGEND = """\
+what the figures mean (random players; in the runner suite every time is the best of three
+runs, order rotated, so a pause of the shared machine does not count):
+  engine suite   actions_per_s, games_per_s: the rules engine with the random policy,
+                 legal-action generation included; state_pickle_bytes_max: state size
+  runner suite   logging / logging_by_players: play_game (engine only) vs record_game
+                   (played with the recorder, rows and columns built) on the same games;
+                   logged_ratio = logged time / engine time (> 1: slower),
+                   logged_throughput_cost = 1 - engine time / logged time (share of
+                   engine games/s that logging costs; games = games timed)
+                 end_to_end: simulate() with full and summary logs, one chunk written as
+                   parquet, vs play_game on the same games (same ratio and cost names)
+                 parallel: simulate() wall time with n_jobs=1 and 2 and its speed-up,
+                   next to a pure-CPU loop's speed-up on this machine (cpu_loop_*);
+                   runner_vs_machine = runner speed-up / loop speed-up (1 = as good as
+                   the machine allows)
+                 logs_per_1000_games: rows, memory (pandas, deep) and parquet bytes per
+                   table, scaled to 1,000 games
+"""
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -226,8 +246,12 @@ def cmd_main(args: argparse.Namespace) -> int:
     from .runner import Results, run_experiment
 
     path = _find_experiment(MAIN_EXPERIMENT)
+    from joblib import cpu_count
+
+    jobs = (f"all {cpu_count()} cores" if args.jobs == -1 else
+            f"{args.jobs} worker process{'es' if args.jobs != 1 else ''}")
     print(f"hansa-lab main: {path.name} at a quick size, {args.games} games per arm "
-          f"(rounded up to whole seat rotations), paired seeds, {args.jobs} jobs → {args.out}",
+          f"(rounded up to whole seat rotations), paired seeds, {jobs} → {args.out}",
           flush=True)
     res = _run_guarded(lambda: run_experiment(
         path, games=args.games, chunk_size=MAIN_CHUNK_SIZE, n_jobs=args.jobs, out=args.out,
@@ -282,7 +306,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="run the invariant checker")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("bench", help="benchmarks: engine throughput, or the runner suite")
+    p = sub.add_parser(
+        "bench", help="benchmarks: engine throughput, or the runner suite",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=BENCH_LEGEND)
     _add_game_args(p, players_default=3)
     p.add_argument("--suite", choices=("engine", "runner"), default="engine",
                    help="engine: games/s of the rules engine (default); runner: logging "

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from .board import BOARD_FAMILIES, BOARD_SIDES
+from .board import KNOWN_BOARDS
 from .state import EDITIONS, RULE_OPTIONS, GameConfig
 from .strategies import make_strategy
 
@@ -335,10 +335,9 @@ def _expand_condition(
             GameConfig(int(p))
         except ValueError as ex:
             raise err(where("players"), str(ex)) from None
-    known_boards = [*BOARD_FAMILIES, *BOARD_SIDES]
     for b in boards:
-        if b not in known_boards:
-            raise err(where("board"), f"unknown board {b!r}; known: {', '.join(known_boards)}")
+        if b not in KNOWN_BOARDS:
+            raise err(where("board"), f"unknown board {b!r}; known: {', '.join(KNOWN_BOARDS)}")
     for e in editions:
         if e not in EDITIONS:
             raise err(where("edition"), f"must be one of {', '.join(EDITIONS)}, got {e!r}")
@@ -520,6 +519,7 @@ class Design:
                 "games": sum(a["games"] for a in arms.values()),
                 "seeds": {"first": exp.seed, "last": exp.seed + deals - 1, "count": deals},
             })
+        rounded = any(a["games"] != exp.n_games for p in per for a in p["arms"].values())
         note = (
             f"games per arm ({exp.n_games} asked) are rounded up to a multiple of the "
             "line-up's distinct seat rotations: "
@@ -533,6 +533,7 @@ class Design:
         return {
             "games_requested_per_arm": exp.n_games,
             "rounding": note,
+            "rounded": rounded,
             "arms": list(exp.arms),
             "conditions": per,
             "total_games": self.n_games,

@@ -140,6 +140,119 @@ SCHEMA: dict[str, dict[str, str]] = {
     },
 }
 
+_KEYS_DOC = {
+    "experiment": "experiment name (the run's name)",
+    "arm": "arm of the experiment (a plain simulate line-up is the arm 'main')",
+    "game_id": "game number within the run (unique per run)",
+}
+_CATEGORY_DOC = {
+    "track": "prestige track points",
+    "abilities": "4 per fully developed ability except City Keys (7 with the abilities_7 "
+                 "favour tile)",
+    "markers": "points for the collected bonus markers, used or not (1, 3, 6, 10, 15, 21)",
+    "special": "special-prestige spaces held (Coellen and others)",
+    "control": "2 per city controlled (4 with the control_4 favour tile)",
+    "network": "Kontors in the largest connected network × the City Keys value",
+    "regions": "Britannia: Wales and Scotland majorities (7 / 4 / 2); 0 elsewhere",
+}
+
+#: What every column means, per table (same keys and order as :data:`SCHEMA`).
+COLUMNS: dict[str, dict[str, str]] = {
+    "games": {
+        **_KEYS_DOC,
+        "seed": "the game's seed: set-up, bonus-marker draws and the seats' random streams",
+        "rotation": "seat rotation r: line-up position 0 sits in seat r",
+        "board": "board as asked (base, east, britannia, or a side name)",
+        "side": "board side played (base_3p, base_45p, east, britannia_3p, britannia_45p)",
+        "edition": "bonus-marker edition (bigbox or original)",
+        "n_players": "number of players (a two-player game adds the neutral colour)",
+        "options": "rule options that differ from the defaults, as JSON",
+        "lineup": "strategies in seat order, comma-separated",
+        "end_reason": "prestige, cities or markers (the rule that ended it), or cap "
+                      "(stopped at max_actions)",
+        "rounds": "round in which the game ended (1-based)",
+        "turns": "turn in which the game ended (turns counted over all players, 1-based)",
+        "actions": "decisions applied, sub-decisions (relocations, marker placements) "
+                   "included",
+        "winners": "winning seats after the tie-breaks, comma-separated (ties share)",
+        "n_winners": "number of winning seats",
+        "wall_time": "seconds to play and log the game",
+    },
+    "players": {
+        **_KEYS_DOC,
+        "seat": "seat, 0-based (seat 0 moves first)",
+        "strategy": "strategy with its parameters, e.g. greedy:depth=2",
+        "strategy_name": "strategy name without parameters",
+        "strategy_params": "the strategy's parameters as JSON",
+        "total": "final score (sum of the categories)",
+        **{c: f"final score: {d}" for c, d in _CATEGORY_DOC.items()},
+        "rank": "1 = winner; players still tied after the tie-breaks share a rank",
+        "win": "the player won (alone or tied)",
+        "win_share": "1 / number of winners for a winner, else 0 (sums to 1 per game)",
+        "tb_actions_developed": "first tie-break: Actions developments (fewer is better)",
+        "tb_network": "second tie-break: Kontors in the largest network (more is better)",
+    },
+    "turns": {
+        **_KEYS_DOC,
+        "round": "round of the turn (1-based)",
+        "turn": "turn number over all players (1-based); the row is the position at its end",
+        "acting_seat": "seat whose turn it was",
+        "seat": "seat this row describes",
+        "is_acting": "seat == acting_seat",
+        "actions_used": "actions the acting seat used this turn (0 on the other rows)",
+        "prestige": "prestige track",
+        "projected": "score if the game ended now (sum of the proj_ columns)",
+        **{f"proj_{c}": f"projected: {d}" for c, d in _CATEGORY_DOC.items()},
+        **{f"lv_{a}": f"{a} developments taken (0 = start of the track)" for a in ABILITIES},
+        "supply_t": "traders in the personal supply",
+        "supply_m": "merchants in the personal supply",
+        "stock_t": "traders in the general stock",
+        "stock_m": "merchants in the general stock",
+        "posts": "pieces on trading posts (routes)",
+        "kontors": "Kontors in cities (extra Kontors included)",
+        "markers_held": "bonus markers collected and not yet used",
+        "markers_used": "bonus markers collected and used",
+    },
+    "events": {
+        **_KEYS_DOC,
+        "action_index": "0-based index of the action that caused it in the game's actions",
+        "round": "round of that action",
+        "turn": "turn of that action (joins the turns table)",
+        "seat": "seat concerned (-1: none)",
+        "kind": "what happened: see EVENT_KINDS",
+        "other_seat": "the other seat (displacements; -1: none)",
+        "route": "route index (-1: none)",
+        "city": "city name (empty: none)",
+        "detail": "ability, bonus marker, piece, end reason ... by kind (empty: none)",
+        "value": "number by kind: new level, points, office slot (negative: extra Kontor); "
+                 "-1: none",
+    },
+    "failures": {
+        **_KEYS_DOC,
+        "seed": "the game's seed",
+        "rotation": "seat rotation of the game",
+        "seat": "seat whose strategy failed (-1: the engine failed)",
+        "strategy": "the failing strategy ('(engine)' for an engine error)",
+        "action_index": "actions applied before the failure",
+        "error": "exception type and message",
+        "actions": "the actions so far as text, ' ; '-separated (replayable)",
+        "config": "the game's configuration as JSON",
+    },
+}
+
+
+def describe(table: str) -> pd.DataFrame:
+    """The columns of a log table: name, dtype and meaning.
+
+    >>> describe("turns").set_index("column").loc["posts", "meaning"]
+    'pieces on trading posts (routes)'
+    """
+    if table not in SCHEMA:
+        raise ValueError(f"unknown table {table!r}; tables: {', '.join(SCHEMA)}")
+    return pd.DataFrame({"column": list(SCHEMA[table]), "dtype": list(SCHEMA[table].values()),
+                         "meaning": [COLUMNS[table][c] for c in SCHEMA[table]]})
+
+
 #: What each event kind fills in (other columns are -1 or empty).
 EVENT_KINDS: dict[str, str] = {
     "establish": "seat established route",

@@ -228,8 +228,9 @@ class Results:
         lines = [f"{self.manifest.get('name')}: {prog.get('games_done', 0)} of "
                  f"{prog.get('total_games', 0)} games{where}, "
                  f"{prog.get('failures', 0)} failed"]
-        rounding = self.manifest.get("design", {}).get("rounding")
-        if rounding:
+        design = self.manifest.get("design", {})
+        rounding = design.get("rounding")
+        if rounding and design.get("rounded", True):  # older manifests: always shown
             lines.append(f"({rounding})")
         summary = self.summary()
         if summary.empty:

@@ -95,6 +95,9 @@ class GameConfig:
             raise ValueError(
                 f"rule option start_supply must be 1-{11 - self.n_players}, got {ss!r}"
             )
+        pe = opts.get("prestige_to_end", 20)
+        if not isinstance(pe, int) or isinstance(pe, bool) or pe < 1:
+            raise ValueError(f"rule option prestige_to_end must be a positive integer, got {pe!r}")
         for k in ("east_alternative", "emperor"):
             if not isinstance(opts.get(k, False), bool):
                 raise ValueError(f"rule option {k} must be true or false, got {opts[k]!r}")

@@ -190,3 +190,14 @@ def test_small_ints_fall_back_beyond_a_byte():
     assert _small_ints([0, 7, 255]).tolist() == [0, 7, 255]
     assert _small_ints([3, 300, 2]).tolist() == [3, 300, 2]  # a very long game
     assert _small_ints([]).shape == (0,)
+
+
+def test_every_column_is_documented():
+    from hansa_lab.logs import COLUMNS, describe
+
+    for table, cols in SCHEMA.items():
+        assert list(COLUMNS[table]) == list(cols), table
+        assert all(len(text) > 8 for text in COLUMNS[table].values()), table
+        assert describe(table)["column"].tolist() == list(cols)
+    with pytest.raises(ValueError, match="unknown table 'turn'"):
+        describe("turn")

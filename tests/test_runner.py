@@ -742,6 +742,9 @@ def test_cli_errors_name_the_argument(tmp_path, capsys):
         (["--players", "3", "--strategies", "random,random,random,random"],
          "--strategies: 4 strategies cannot fill 3 seats"),
         (["--option", "speed=3"], "--option speed: unknown rule option"),
+        (["--option", "prestige_to_end=abc"],
+         "--option: rule option prestige_to_end must be a positive integer, got 'abc'"),
+        (["--option", "prestige_to_end=0"], "must be a positive integer, got 0"),
         (["--option", "nonsense"], "--option: expected KEY=VALUE"),
         (["--jobs", "0"], "--jobs: must be a non-zero integer"),
         (["--board", "moon"], "--board: unknown board"),
@@ -749,6 +752,19 @@ def test_cli_errors_name_the_argument(tmp_path, capsys):
         code = cli.main(["simulate", "--games", "4", "--out", str(out), "--no-progress", *argv])
         err = capsys.readouterr().err
         assert code == 2 and text in err, (argv, err)
+    for argv, text in [  # play checks its line-up like simulate
+        (["--strategies", "greedy,foo"], "--strategies: unknown strategy 'foo'"),
+        (["--strategies", "random,random,random"], "3 strategies cannot fill 4 seats"),
+        (["--board", "nosuch"], "known boards: base, east, britannia, base_3p, base_45p, "
+                                "britannia_3p, britannia_45p"),
+    ]:
+        assert cli.main(["play", "--players", "4", "--seed", "1", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert text in err, (argv, err)
+    assert cli.main(["play", "--players", "4", "--seed", "1", "--strategies", "random,greedy",
+                     "--json"]) == 0
+    seats = [p["strategy"] for p in json.loads(capsys.readouterr().out)["players"]]
+    assert seats == ["random", "greedy", "random", "greedy"]
     with pytest.raises(SystemExit) as e:
         cli.main(["simulate", "--games", "many"])
     assert e.value.code == 2 and "--games" in capsys.readouterr().err

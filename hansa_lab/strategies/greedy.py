@@ -20,8 +20,11 @@ strategy            tip (source)
                     ``threshold`` in the supply (seed 001)
 ==================  ======================================================================
 
+The ablation of a tip is the same strategy with ``tip=0`` (the base greedy player; the
+spec shows the parameter with its declared type):
+
 >>> make_strategy("actions_first:tip=0").spec
-'actions_first:tip=0'
+'actions_first:tip=0.0'
 """
 
 from __future__ import annotations
