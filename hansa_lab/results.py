@@ -173,7 +173,8 @@ class Results:
         rotations: an all-greedy base has one game per deal). Gives the pairs ``n``, the
         ``deals``, mean scores and win rates of both sides, and the mean differences with
         95% intervals: mean ± t·sd/√deals of the per-deal mean differences (the deal, not
-        the game, is the independent unit: its rotations share the bonus draws)."""
+        the game, is the independent unit: its rotations share the bonus draws); the win
+        difference's interval is cut to its possible range [-1, 1] (few deals)."""
         arms_cfg = self.manifest.get("configuration", {}).get("arms", {})
         base = base or self.manifest.get("configuration", {}).get("base_arm") or "base"
         df, conds = self._player_games()
@@ -208,6 +209,7 @@ class Results:
                 ).groupby("seed")[["d_score", "d_win"]].mean()
                 ds, dslo, dshi = mean_interval(per_deal["d_score"].to_numpy(dtype=float))
                 dw, dwlo, dwhi = mean_interval(per_deal["d_win"].to_numpy(dtype=float))
+                dwlo, dwhi = max(dwlo, -1.0), min(dwhi, 1.0)  # a difference of win shares
                 rows.append((
                     *(key if conds else ()), arm, ", ".join(pd.unique(g["strategy"])),
                     ", ".join(pd.unique(g["strategy_base"])), len(g), len(per_deal),

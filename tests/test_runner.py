@@ -566,6 +566,17 @@ def test_prestige_events_add_up_to_the_track_score(tmp_path):
 # --------------------------------------------------------------------- summary, compare
 
 
+def test_win_difference_interval_stays_within_its_range():
+    """Two deals give a t interval with 1 degree of freedom (t = 12.7): the score
+    difference keeps it, the win difference is cut to [-1, 1]."""
+    res = simulate({"greedy": ["greedy", "random", "random", "random"], "base": ["random"]},
+                   n_games=8, n_players=4, progress=False)
+    row = res.compare("base").iloc[0]
+    assert row["deals"] == 2
+    assert -1.0 <= row["win_diff_lo"] <= row["win_diff"] <= row["win_diff_hi"] <= 1.0
+    assert row["diff_hi"] - row["diff_lo"] > 0
+
+
 def test_wilson_interval():
     lo, hi = wilson_interval(0, 10)
     assert lo == 0 and hi == pytest.approx(0.2775, abs=1e-4)
