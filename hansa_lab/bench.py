@@ -123,10 +123,6 @@ def _spin(n: int) -> int:
     return acc
 
 
-def _best_of(times: dict[int, list[float]]) -> dict[int, float]:
-    return {k: min(v) for k, v in times.items()}
-
-
 def bench_runner(
     n_players: int = 4,
     games: int = 96,
@@ -148,7 +144,7 @@ def bench_runner(
     - ``parallel``: wall time of :func:`simulate` (``games`` games to parquet) with
       ``n_jobs=1`` and ``2`` and the speed-up, next to the speed-up of a pure-CPU Python
       loop run by joblib with ``n_jobs=1`` and ``2`` — what this machine allows right
-      now. Runs alternate 1, 2, 2, 1, ... and the best time of each counts; the worker
+      now. Each run is repeated (order rotated) and its best time counts; the worker
       pool is warmed up first;
     - ``logs_per_1000_games``: rows, in-memory bytes (``memory_usage(deep=True)``) and
       parquet bytes on disk per table, scaled to 1,000 games, from a serial run with the
@@ -174,8 +170,6 @@ def bench_runner(
     chunk = max(1, games // 8)
     kwargs: dict[str, Any] = {"n_games": games, "n_players": n_players, "board": board,
                               "edition": edition, "chunk_size": chunk, "progress": False}
-    runner_times: dict[int, list[float]] = {1: [], 2: []}
-    loop_times: dict[int, list[float]] = {1: [], 2: []}
     t0 = time.perf_counter()
     _spin(200_000)
     per_iter = (time.perf_counter() - t0) / 200_000
@@ -186,15 +180,18 @@ def bench_runner(
         Parallel(n_jobs=2)(delayed(_spin)(1000) for _ in range(4))  # warm the pool
         out = Path(tmp)
         end_to_end = _runner_overhead(n_players, board, edition, games, out / "e2e")
-        for rep in range(repeats):
-            for jobs in ((1, 2) if rep % 2 == 0 else (2, 1)):
-                t0 = time.perf_counter()
-                simulate(["random"], n_jobs=jobs, out=out / f"r{rep}j{jobs}", **kwargs)
-                runner_times[jobs].append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
-                Parallel(n_jobs=jobs)(delayed(_spin)(n_iter) for _ in range(n_tasks))
-                loop_times[jobs].append(time.perf_counter() - t0)
-        best_runner, best_loop = _best_of(runner_times), _best_of(loop_times)
+        best = _timed_min({
+            f"{kind}{jobs}": (
+                lambda j=jobs: simulate(["random"], n_jobs=j, out=out / f"j{j}", force=True,
+                                        **kwargs)
+            ) if kind == "runner" else (
+                lambda j=jobs: Parallel(n_jobs=j)(delayed(_spin)(n_iter)
+                                                  for _ in range(n_tasks))
+            )
+            for jobs in (1, 2) for kind in ("runner", "loop")
+        }, repeats)
+        best_runner = {j: best[f"runner{j}"] for j in (1, 2)}
+        best_loop = {j: best[f"loop{j}"] for j in (1, 2)}
         size_chunk = min(games, DEFAULT_CHUNK_SIZE)  # per-file overhead as in real runs
         res = simulate(["random"], n_jobs=1, out=out / "sizes",
                        **{**kwargs, "chunk_size": size_chunk})
