@@ -1,10 +1,11 @@
 """hansa_lab: simulate Hansa Teutonica at scale and study it in Jupyter."""
 
-from .actions import Action, IllegalActionError, format_action, parse_action
-from .board import load_board
-from .rules import apply, legal_actions
-from .scoring import final_scores, score_breakdown, winners
-from .state import GameConfig, State, new_game
+from hansa_lab.engine.actions import Action, format_action, parse_action
+from hansa_lab.engine.board import load_board
+from hansa_lab.engine.rules import apply, legal_actions
+from hansa_lab.engine.scoring import final_scores, score_breakdown, winners
+from hansa_lab.engine.state import GameConfig, State, new_game
+from hansa_lab.errors import IllegalActionError
 
 __version__ = "0.1.0"
 

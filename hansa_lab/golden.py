@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .actions import format_action
-from .game import play_game
-from .rules import apply, legal_actions
-from .scoring import final_scores
-from .state import GameConfig, State
-from .text import board_lines, summary_line
+from hansa_lab.engine.actions import format_action
+from hansa_lab.engine.rules import apply, legal_actions
+from hansa_lab.engine.scoring import final_scores
+from hansa_lab.engine.state import GameConfig, State
+from hansa_lab.engine.text import board_lines, summary_line
+from hansa_lab.play import play_game
 
 _EMPEROR = (("emperor", True),)
 _ALTERNATIVE = (("east_alternative", True),)
@@ -74,7 +74,7 @@ def golden_lines(config: GameConfig, strategies: list[str]) -> list[str]:
 
 
 def _start(config: GameConfig) -> State:
-    from .state import new_game
+    from hansa_lab.engine.state import new_game
 
     return new_game(config)
 

@@ -1,7 +1,7 @@
 """One-off generator: convert the cross-checked board facts into package data.
 
 Reads ``../shared/data/ht_board_facts.json`` (generation time only) and writes
-``hansa_lab/data/boards.json``, the only board file the package reads at run time.
+``hansa_lab/engine/data/boards.json``, the only board file the package reads at run time.
 Primary values are used; for the disputed East cities the alternative source's values
 are kept under ``alternatives`` so that a board option can select them.
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FACTS = ROOT.parent / "shared" / "data" / "ht_board_facts.json"
-OUT = ROOT / "hansa_lab" / "data" / "boards.json"
+OUT = ROOT / "hansa_lab" / "engine" / "data" / "boards.json"
 
 BOARD_KEYS = {
     "base_3p": ("base_3p", [2, 3]),

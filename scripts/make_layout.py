@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ONE-OFF GENERATOR for hansa_lab/data/layout.json (board layouts for the SVG renderer).
+"""ONE-OFF GENERATOR for hansa_lab/viz/data/layout.json (board layouts for the SVG renderer).
 
 This script is run by hand, once, when the layout needs regenerating. It reads the
 reference facts file (../shared/data/ht_board_facts.json) at *generation time only*;
@@ -18,7 +18,7 @@ How the layout is made (deterministic, stdlib only):
      off it, too-short routes are lengthened a little, and a weak spring pulls every
      city back towards its geographic anchor. A final pass without the spring removes
      any remaining overlap. Positions are clamped to the canvas.
-  5. Rounded to integers, written to hansa_lab/data/layout.json, then checked:
+  5. Rounded to integers, written to hansa_lab/viz/data/layout.json, then checked:
      every city of every board is present under its exact facts-file name, and no
      two boxes overlap.
 
@@ -36,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FACTS = ROOT.parent / "shared" / "data" / "ht_board_facts.json"
-DEFAULT_OUT = ROOT / "hansa_lab" / "data" / "layout.json"
+DEFAULT_OUT = ROOT / "hansa_lab" / "viz" / "data" / "layout.json"
 
 BOARDS = ["base_3p", "base_45p", "east_expansion", "britannia_3p", "britannia_45p"]
 

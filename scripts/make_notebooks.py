@@ -20,7 +20,7 @@ SETUP = """\
 import matplotlib
 matplotlib.use("Agg") if __import__("os").environ.get("HANSA_LAB_SIZE") == "small" else None
 import pandas as pd
-from hansa_lab import study
+from hansa_lab.tools import study
 pd.set_option("display.width", 120)
 print("study size:", study.size())"""
 
@@ -33,8 +33,8 @@ Set `HANSA_LAB_SIZE=small` for a quick run; the default size is for publication.
         ("code", SETUP),
         ("md", "## One game\nA game is fully defined by its configuration, seed and actions."),
         ("code", """from hansa_lab import GameConfig
-from hansa_lab.game import play_game
-from hansa_lab.text import describe
+from hansa_lab.play import play_game
+from hansa_lab.engine.text import describe
 
 record = play_game(GameConfig(n_players=4, seed=7), ["greedy", "random", "random", "random"])
 result = record.result()
@@ -42,8 +42,8 @@ print(result["end_reason"], "after", result["n_actions"], "actions")
 pd.DataFrame([{"seat": p["seat"], "strategy": p["strategy"], "total": p["total"], **p["breakdown"]}
               for p in result["players"]])"""),
         ("code", "print(describe(record.final))"),
-        ("md", "## Its tables\nThe same game as tidy tables (one declared schema: `hansa_lab.logs.SCHEMA`)."),
-        ("code", """from hansa_lab.logs import record_game, to_frame
+        ("md", "## Its tables\nThe same game as tidy tables (one declared schema: `hansa_lab.sim.logs.SCHEMA`)."),
+        ("code", """from hansa_lab.sim.logs import record_game, to_frame
 
 rows = record_game(GameConfig(n_players=4, seed=7), ["greedy", "random", "random", "random"], game_id=0)
 turns = to_frame("turns", rows["turns"])
@@ -51,13 +51,13 @@ events = to_frame("events", rows["events"])
 turns[["round", "turn", "seat", "prestige", "projected", "lv_actions", "supply_t"]].tail(8)"""),
         ("code", 'events[events.kind.isin(["develop", "kontor", "east_west"])].head(10)'),
         ("md", "## A batch\nSeats rotate so every strategy plays every seat equally often."),
-        ("code", """from hansa_lab.runner import simulate
+        ("code", """from hansa_lab.sim.runner import simulate
 
 res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 200),
                n_players=4, seed=100, n_jobs=2, out=study.results_dir("quickstart"),
                progress=False)
 res.summary()"""),
-        ("code", """from hansa_lab import plots
+        ("code", """from hansa_lab.stats import plots
 
 fig = plots.plot_score_breakdown(res.players, by="strategy", split=None,
                                  save=study.results_dir("quickstart") / "breakdown.png")
@@ -73,14 +73,14 @@ game has a matched base game (same bonus-marker draws, same seat): the paired di
 of the focal seat's result removes most of the luck. Several tips are tested together,
 so p-values are Holm-adjusted."""),
         ("code", SETUP),
-        ("code", """from hansa_lab.runner import run_experiment
+        ("code", """from hansa_lab.sim.runner import run_experiment
 
 res = run_experiment("../experiments/strategy_tips.toml", games=study.pick(4, 400),
                      out=study.results_dir("strategy_tips"), n_jobs=2, progress=False)
 players, games = res.players, res.games
 print(len(games), "games;", games.end_reason.value_counts().to_dict())"""),
         ("md", "## Effect of each tip on the focal seat (paired with the all-greedy base)"),
-        ("code", """from hansa_lab import analysis
+        ("code", """from hansa_lab.stats import analysis
 
 score = analysis.compare_arms(players, games, base="base", focal=0, value="total")
 wins = analysis.compare_arms(players, games, base="base", focal=0, value="win_share")
@@ -103,7 +103,7 @@ def verdict(row, unit, scale=1.0):
 for (_, s), (_, w) in zip(score.iterrows(), wins.iterrows()):
     print(f"{s['arm_a']:>14}: score {verdict(s, 'points')}")
     print(f"{'':>14}  wins  {verdict(w, 'percentage points', 100)}")"""),
-        ("code", """from hansa_lab import plots
+        ("code", """from hansa_lab.stats import plots
 
 plots.plot_comparison(score, save=study.results_dir("strategy_tips") / "tips_score.png")"""),
     ],
@@ -113,8 +113,8 @@ plots.plot_comparison(score, save=study.results_dir("strategy_tips") / "tips_sco
 Seat (first-player) advantage by player count and board side, the two bonus-marker
 editions, and a sweep of one rule knob (the starting supply)."""),
         ("code", SETUP),
-        ("code", """from hansa_lab.runner import run_experiment
-from hansa_lab import analysis, plots
+        ("code", """from hansa_lab.sim.runner import run_experiment
+from hansa_lab.stats import analysis, plots
 
 seats = run_experiment("../experiments/seat_balance.toml", games=study.pick(6, 600),
                        out=study.results_dir("seat_balance"), n_jobs=2, progress=False)
@@ -130,7 +130,7 @@ edition"""),
 
 `start_supply` is the first seat's starting traders (later seats get one more each).
 How does the first seat's win rate move?"""),
-        ("code", """from hansa_lab.runner import simulate
+        ("code", """from hansa_lab.sim.runner import simulate
 
 rows = []
 for supply in (4, 5, 6):
@@ -165,8 +165,8 @@ pd.DataFrame(boards)"""),
 
 Where do the points come from, per strategy and per player count?"""),
         ("code", SETUP),
-        ("code", """from hansa_lab.runner import simulate
-from hansa_lab import analysis, plots
+        ("code", """from hansa_lab.sim.runner import simulate
+from hansa_lab.stats import analysis, plots
 
 LINEUPS = {3: ["greedy", "network_keys", "random"],
            4: ["greedy", "network_keys", "random", "blocker"],
@@ -196,7 +196,7 @@ ratings"""),
 Pick the biggest upset from a results table — the game where the winner was furthest
 behind at mid-game on projected score — and open it on the interactive board."""),
         ("code", SETUP),
-        ("code", """from hansa_lab.runner import simulate
+        ("code", """from hansa_lab.sim.runner import simulate
 
 res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 200),
                n_players=4, seed=100, n_jobs=2, progress=False,
@@ -209,7 +209,7 @@ winners = players[players["rank"] == 1][["game_id", "seat"]]
 upsets = mid.merge(winners, on=["game_id", "seat"]).sort_values("behind", ascending=False)
 game_id = int(upsets.iloc[0].game_id)
 upsets.head()[["game_id", "seat", "projected", "behind"]]"""),
-        ("code", """from hansa_lab.viewer import GameViewer
+        ("code", """from hansa_lab.viz.viewer import GameViewer
 
 viewer = GameViewer.from_results(res, game_id)
 viewer"""),

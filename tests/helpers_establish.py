@@ -3,7 +3,7 @@
 A test starts from a new game, edits fields of the state directly (posts, offices,
 extras, levels, markers ...) with the helpers below, then calls :func:`settle` which puts
 every colour's remaining pieces into the general stock (move some to the personal supply
-with :func:`to_supply`) so that the position passes :func:`hansa_lab.invariants.check_state`.
+with :func:`to_supply`) so that the position passes :func:`hansa_lab.engine.invariants.check_state`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 
 from helpers_turn import take_marker
 
-from hansa_lab.actions import Action, format_action, parse_action
-from hansa_lab.board import ABILITIES
-from hansa_lab.invariants import MERCHANTS, TRADERS, check_state, piece_counts
-from hansa_lab.rules import apply, legal_actions
-from hansa_lab.state import EMPTY, State
+from hansa_lab.engine.actions import Action, format_action, parse_action
+from hansa_lab.engine.board import ABILITIES
+from hansa_lab.engine.invariants import MERCHANTS, TRADERS, check_state, piece_counts
+from hansa_lab.engine.rules import apply, legal_actions
+from hansa_lab.engine.state import EMPTY, State
 
 #: (board side, player count) of the two sides of the base board
 BASE_SIDES = (("base_3p", 3), ("base_45p", 4))

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from hansa_lab.actions import IllegalActionError, format_action, parse_action
-from hansa_lab.board import ABILITIES, MERCHANT, PIECE_NAMES, TRADER, Board
-from hansa_lab.invariants import check_state, completed_cities
-from hansa_lab.rules import apply, legal_actions
-from hansa_lab.state import EMPTY, GameConfig, State, new_game
+from hansa_lab.engine.actions import format_action, parse_action
+from hansa_lab.engine.board import ABILITIES, MERCHANT, PIECE_NAMES, TRADER, Board
+from hansa_lab.engine.invariants import check_state, completed_cities
+from hansa_lab.engine.rules import apply, legal_actions
+from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
+from hansa_lab.errors import IllegalActionError
 
 #: player counts that select the two sides of the base board
 BASE_SIDES = (3, 4)

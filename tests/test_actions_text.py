@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab.actions import ActionParseError, format_action, parse_action
-from hansa_lab.board import load_board
-from hansa_lab.game import play_game
-from hansa_lab.rules import legal_actions
-from hansa_lab.state import GameConfig
+from hansa_lab.engine.actions import format_action, parse_action
+from hansa_lab.engine.board import load_board
+from hansa_lab.engine.rules import legal_actions
+from hansa_lab.engine.state import GameConfig
+from hansa_lab.errors import ActionParseError
+from hansa_lab.play import play_game
 
 
 @pytest.mark.parametrize("n,edition", [(3, "bigbox"), (4, "original"), (5, "bigbox")])
@@ -69,7 +70,7 @@ def test_bad_text_is_rejected_with_a_message(text):
 
 
 def test_repr_is_pasteable():
-    from hansa_lab.actions import Action
+    from hansa_lab.engine.actions import Action
 
     a = parse_action(load_board("base_3p"), "establish r5 develop keys")
     assert eval(repr(a), {"Action": Action}) == a

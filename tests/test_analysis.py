@@ -1,5 +1,5 @@
-"""hansa_lab.analysis and hansa_lab.plots on data where the right answer is known:
-synthetic tables (:mod:`hansa_lab.synthetic`), hand-made frames, simulated
+"""hansa_lab.stats.analysis and hansa_lab.stats.plots on data where the right answer is known:
+synthetic tables (:mod:`hansa_lab.stats.synthetic`), hand-made frames, simulated
 Plackett–Luce placements and normal paired differences; plus a handful of fast random
 games for the end-to-end paths. The docstring examples run here too."""
 
@@ -19,13 +19,13 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from hansa_lab import analysis as A
-from hansa_lab import plots as P
-from hansa_lab import synthetic
-from hansa_lab.logs import concat_rows, record_game, to_frame
-from hansa_lab.results import wilson_interval
-from hansa_lab.state import GameConfig
-from hansa_lab.synthetic import synthetic_tables
+from hansa_lab.engine.state import GameConfig
+from hansa_lab.sim.logs import concat_rows, record_game, to_frame
+from hansa_lab.sim.results import wilson_interval
+from hansa_lab.stats import analysis as A
+from hansa_lab.stats import plots as P
+from hansa_lab.stats import synthetic
+from hansa_lab.stats.synthetic import synthetic_tables
 
 
 def _tables(*parts: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:

@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from hansa_lab.export import export_replay
-from hansa_lab.state import GameConfig
+from hansa_lab.engine.state import GameConfig
+from hansa_lab.viz.export import export_replay
 
 pytestmark = pytest.mark.browser
 

@@ -16,10 +16,10 @@ from collections import Counter
 
 import pytest
 
-from hansa_lab.game import play_game, replay
-from hansa_lab.invariants import check_state, check_transition
-from hansa_lab.rules import apply, legal_actions
-from hansa_lab.state import GameConfig, new_game
+from hansa_lab.engine.invariants import check_state, check_transition
+from hansa_lab.engine.rules import apply, legal_actions
+from hansa_lab.engine.state import GameConfig, new_game
+from hansa_lab.play import play_game, replay
 
 COMBOS = [(n, ed) for n in (3, 4, 5) for ed in ("bigbox", "original")]
 END_REASONS = ("prestige", "markers", "cities")

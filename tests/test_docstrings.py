@@ -23,5 +23,5 @@ def test_docstring_examples(name: str) -> None:
 def test_the_examples_are_found():
     counts = {n: doctest.DocTestFinder().find(importlib.import_module(n)) for n in MODULES}
     with_examples = [n for n, tests in counts.items() if any(t.examples for t in tests)]
-    assert {"hansa_lab.logs", "hansa_lab.game", "hansa_lab.rules"} <= set(with_examples)
+    assert {"hansa_lab.sim.logs", "hansa_lab.play", "hansa_lab.engine.rules"} <= set(with_examples)
     assert len(with_examples) >= 20

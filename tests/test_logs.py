@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hansa_lab.board import ABILITIES
-from hansa_lab.game import play_game, states_of
-from hansa_lab.logs import ACTION_KINDS, SCHEMA, _event_row, record_game, to_frame
-from hansa_lab.scoring import CATEGORIES, score_breakdown
-from hansa_lab.state import GameConfig, State
+from hansa_lab.engine.board import ABILITIES
+from hansa_lab.engine.scoring import CATEGORIES, score_breakdown
+from hansa_lab.engine.state import GameConfig, State
+from hansa_lab.play import play_game, states_of
+from hansa_lab.sim.logs import ACTION_KINDS, SCHEMA, _event_row, record_game, to_frame
 
 CONFIGS = [
     GameConfig(3, seed=11),
@@ -142,7 +142,7 @@ def test_events_belong_to_the_turn_of_their_action():
 
 
 def test_event_rows_name_what_happened():
-    from hansa_lab.board import load_board
+    from hansa_lab.engine.board import load_board
 
     b = load_board("base_3p")
     key = ("x", "a", 7)
@@ -171,7 +171,7 @@ def test_kontor_cache_agrees_with_a_full_recount_in_any_order():
     saw last — also when positions come out of order (a search jumping between lines)."""
     import random
 
-    from hansa_lab.scoring import KontorCache, kontor_terms
+    from hansa_lab.engine.scoring import KontorCache, kontor_terms
 
     states = []
     for config in (GameConfig(4, seed=31), GameConfig(5, "britannia", seed=32)):
@@ -185,7 +185,7 @@ def test_kontor_cache_agrees_with_a_full_recount_in_any_order():
 
 
 def test_small_ints_fall_back_beyond_a_byte():
-    from hansa_lab.logs import _small_ints
+    from hansa_lab.sim.logs import _small_ints
 
     assert _small_ints([0, 7, 255]).tolist() == [0, 7, 255]
     assert _small_ints([3, 300, 2]).tolist() == [3, 300, 2]  # a very long game
@@ -193,7 +193,7 @@ def test_small_ints_fall_back_beyond_a_byte():
 
 
 def test_every_column_is_documented():
-    from hansa_lab.logs import COLUMNS, describe
+    from hansa_lab.sim.logs import COLUMNS, describe
 
     for table, cols in SCHEMA.items():
         assert list(COLUMNS[table]) == list(cols), table

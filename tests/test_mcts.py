@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from hansa_lab.game import play_game
-from hansa_lab.rules import legal_actions
-from hansa_lab.state import GameConfig, State
+from hansa_lab.engine.rules import legal_actions
+from hansa_lab.engine.state import GameConfig, State
+from hansa_lab.play import play_game
 from hansa_lab.strategies import MCTS, make_strategy, registry
 from hansa_lab.strategies import mcts as mcts_module
 from hansa_lab.strategies.evaluation import Weights

@@ -9,19 +9,19 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-import hansa_lab.render as render_module
-from hansa_lab.actions import Action
-from hansa_lab.board import ABILITIES, BOARD_SIDES, load_board
-from hansa_lab.render import (
+import hansa_lab.viz.render as render_module
+from hansa_lab.engine.actions import Action
+from hansa_lab.engine.board import ABILITIES, BOARD_SIDES, load_board
+from hansa_lab.engine.rules import apply
+from hansa_lab.engine.scoring import final_scores
+from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
+from hansa_lab.viz.render import (
     PLAYER_COLOURS,
     board_layout,
     render_board_svg,
     render_parts,
     render_svg,
 )
-from hansa_lab.rules import apply
-from hansa_lab.scoring import final_scores
-from hansa_lab.state import EMPTY, GameConfig, State, new_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -27,10 +27,10 @@ from helpers_establish import (
     trader,
 )
 
-from hansa_lab.actions import IllegalActionError
-from hansa_lab.rules import ACTIONS_VALUES, apply, legal_actions
-from hansa_lab.scoring import city_controller, score_breakdown
-from hansa_lab.state import EMPTY, GameConfig, State, new_game
+from hansa_lab.engine.rules import ACTIONS_VALUES, apply, legal_actions
+from hansa_lab.engine.scoring import city_controller, score_breakdown
+from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
+from hansa_lab.errors import IllegalActionError
 
 SIDES = pytest.mark.parametrize(("side", "n"), BASE_SIDES, ids=[s for s, _ in BASE_SIDES])
 

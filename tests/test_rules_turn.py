@@ -41,12 +41,13 @@ from helpers_turn import (
     set_route_marker,
 )
 
-from hansa_lab.actions import IllegalActionError, parse_action
-from hansa_lab.board import ABILITIES
-from hansa_lab.invariants import piece_counts
-from hansa_lab.rules import apply, legal_actions
-from hansa_lab.scoring import score_breakdown
-from hansa_lab.state import EMPTY, State
+from hansa_lab.engine.actions import parse_action
+from hansa_lab.engine.board import ABILITIES
+from hansa_lab.engine.invariants import piece_counts
+from hansa_lab.engine.rules import apply, legal_actions
+from hansa_lab.engine.scoring import score_breakdown
+from hansa_lab.engine.state import EMPTY, State
+from hansa_lab.errors import IllegalActionError
 
 # Player-board values from RULES.md ("Pieces, boards, setup"), left to right.
 ACTIONS = (2, 3, 3, 4, 4, 5)

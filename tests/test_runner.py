@@ -23,22 +23,17 @@ import pyarrow.parquet as pq
 import pytest
 
 import hansa_lab
-from hansa_lab import cli, runner
-from hansa_lab.actions import parse_action
-from hansa_lab.experiment import Design, normalize_experiment
-from hansa_lab.game import replay
-from hansa_lab.logs import SCHEMA
-from hansa_lab.runner import (
-    ExperimentError,
-    SimulationFailed,
-    open_results,
-    run_experiment,
-    simulate,
-    wilson_interval,
-)
-from hansa_lab.scoring import CATEGORIES
-from hansa_lab.state import GameConfig
+from hansa_lab.engine.actions import parse_action
+from hansa_lab.engine.scoring import CATEGORIES
+from hansa_lab.engine.state import GameConfig
+from hansa_lab.errors import ExperimentError, SimulationFailed
+from hansa_lab.play import replay
+from hansa_lab.sim import runner
+from hansa_lab.sim.experiment import Design, normalize_experiment
+from hansa_lab.sim.logs import SCHEMA
+from hansa_lab.sim.runner import open_results, run_experiment, simulate, wilson_interval
 from hansa_lab.strategies import RandomStrategy, Strategy, register, registry
+from hansa_lab.tools import cli
 
 TABLES = list(SCHEMA)
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,7 +126,7 @@ def test_design_rotates_seats_evenly_and_pairs_arms():
 
 
 def test_lineup_period():
-    from hansa_lab.experiment import lineup_period
+    from hansa_lab.sim.experiment import lineup_period
 
     assert lineup_period(("a", "b", "c", "d")) == 4
     assert lineup_period(("a", "b", "a", "b")) == 2
@@ -228,14 +223,14 @@ def test_summary_log_skips_turns_and_events(tmp_path):
 
 _CHILD = """
 import sys
-from hansa_lab.runner import simulate
+from hansa_lab.sim.runner import simulate
 simulate(["random", "random:gather=false", "random"], n_games=int(sys.argv[2]), n_players=3,
          out=sys.argv[1], chunk_size=2, progress=False, n_jobs=int(sys.argv[3]))
 """
 
 
 def _start_child(out: Path, games: int, jobs: int, cli_args: list[str] | None = None):
-    cmd = ([sys.executable, "-m", "hansa_lab.cli", *cli_args] if cli_args
+    cmd = ([sys.executable, "-m", "hansa_lab.tools.cli", *cli_args] if cli_args
            else [sys.executable, "-c", _CHILD, str(out), str(games), str(jobs)])
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -463,7 +458,7 @@ def test_fail_fast_stops_and_names_the_game(tmp_path):
 
 
 def test_an_engine_error_is_recorded_too(monkeypatch):
-    import hansa_lab.game as game
+    import hansa_lab.play as game
 
     real = game.apply_in_place
     calls = Counter()
@@ -485,7 +480,7 @@ def test_an_engine_error_is_recorded_too(monkeypatch):
 
 
 def test_play_game_wraps_an_engine_error_with_the_game_so_far(monkeypatch):
-    import hansa_lab.game as game
+    import hansa_lab.play as game
 
     real = game.apply_in_place
     seen = []
@@ -585,7 +580,7 @@ def test_wilson_interval():
 
 
 def test_t_quantiles_and_mean_interval():
-    from hansa_lab.results import mean_interval, t975
+    from hansa_lab.sim.results import mean_interval, t975
 
     assert [t975(d) for d in (1, 3, 30)] == [12.706, 3.182, 2.042]
     assert [round(t975(d), 3) for d in (40, 60, 120, 10**6)] == [2.021, 2.0, 1.98, 1.96]

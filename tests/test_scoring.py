@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from hansa_lab.actions import Action
-from hansa_lab.invariants import check_state
-from hansa_lab.rules import apply, legal_actions
-from hansa_lab.scoring import (
+from hansa_lab.engine.actions import Action
+from hansa_lab.engine.invariants import check_state
+from hansa_lab.engine.rules import apply, legal_actions
+from hansa_lab.engine.scoring import (
     CATEGORIES,
     city_controller,
     final_scores,
@@ -20,7 +20,7 @@ from hansa_lab.scoring import (
     score_breakdown,
     winners,
 )
-from hansa_lab.state import EMPTY, GameConfig, State, new_game
+from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
 
 try:
     from helpers_establish import (

@@ -11,17 +11,17 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import hansa_lab.export as export_module
-import hansa_lab.timeline as timeline_module
-import hansa_lab.viewer as viewer_module
-from hansa_lab import cli
-from hansa_lab.export import export_replay, replay_data, replay_html
-from hansa_lab.game import play_game, play_on, states_of
-from hansa_lab.logs import record_game, to_frame
-from hansa_lab.scoring import final_scores
-from hansa_lab.state import GameConfig, new_game
-from hansa_lab.timeline import Timeline, compare_outcomes, split_lineup
-from hansa_lab.viewer import GameViewer, config_from_row, find_game
+import hansa_lab.viz.export as export_module
+import hansa_lab.viz.timeline as timeline_module
+import hansa_lab.viz.viewer as viewer_module
+from hansa_lab.engine.scoring import final_scores
+from hansa_lab.engine.state import GameConfig, new_game
+from hansa_lab.play import play_game, play_on, states_of
+from hansa_lab.sim.logs import record_game, to_frame
+from hansa_lab.tools import cli
+from hansa_lab.viz.export import export_replay, replay_data, replay_html
+from hansa_lab.viz.timeline import Timeline, compare_outcomes, split_lineup
+from hansa_lab.viz.viewer import GameViewer, config_from_row, find_game
 
 CONFIG = GameConfig(n_players=3, seed=11)
 

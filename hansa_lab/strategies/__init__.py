@@ -5,10 +5,16 @@
 'random'
 """
 
-from .base import Strategy, make_strategy, parse_strategy_spec, register, registry
-from .greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
-from .mcts import MCTS
-from .random_policy import RandomStrategy
+from hansa_lab.strategies.base import (
+    Strategy,
+    make_strategy,
+    parse_strategy_spec,
+    register,
+    registry,
+)
+from hansa_lab.strategies.greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
+from hansa_lab.strategies.mcts import MCTS
+from hansa_lab.strategies.random_policy import RandomStrategy
 
 __all__ = [
     "MCTS",

@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ..actions import Action
-from ..state import State
+from hansa_lab.engine.actions import Action
+from hansa_lab.engine.state import State
 
 _REGISTRY: dict[str, type[Strategy]] = {}
 

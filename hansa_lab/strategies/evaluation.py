@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..scoring import TRACK_MAX, KontorCache, score_rows
-from ..state import EMPTY, State
+from hansa_lab.engine.scoring import TRACK_MAX, KontorCache, score_rows
+from hansa_lab.engine.state import EMPTY, State
 
 ABILITY_VALUE = (
     (0, 4, 4, 7, 7, 10),  # actions

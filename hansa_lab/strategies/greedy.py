@@ -32,12 +32,12 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from ..actions import Action
-from ..rules import STOP, apply, legal_actions
-from ..scoring import largest_network
-from ..state import EMPTY, State
-from .base import Strategy, make_strategy, register
-from .evaluation import EvalCache, Weights, evaluate
+from hansa_lab.engine.actions import Action
+from hansa_lab.engine.rules import STOP, apply, legal_actions
+from hansa_lab.engine.scoring import largest_network
+from hansa_lab.engine.state import EMPTY, State
+from hansa_lab.strategies.base import Strategy, make_strategy, register
+from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate
 
 __all__ = ["ActionsFirst", "Blocker", "Greedy", "KeepSupply", "NetworkKeys", "make_strategy"]
 

@@ -108,11 +108,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..actions import Action
-from ..rules import STOP, apply, apply_in_place, legal_actions
-from ..state import State
-from .base import Strategy, make_strategy, register
-from .evaluation import EvalCache, Weights, evaluate
+from hansa_lab.engine.actions import Action
+from hansa_lab.engine.rules import STOP, apply, apply_in_place, legal_actions
+from hansa_lab.engine.state import State
+from hansa_lab.strategies.base import Strategy, make_strategy, register
+from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate
 
 __all__ = ["MCTS", "bench_mcts_vs_greedy", "binomial_sf", "make_strategy"]
 
@@ -506,9 +506,9 @@ class _GameResult:
 
 
 def _bench_game(seed: int, seat: int, spec: str, opponent: str, n_players: int) -> _GameResult:
-    from ..game import play_game
-    from ..scoring import final_scores, ranking
-    from ..state import GameConfig
+    from hansa_lab.engine.scoring import final_scores, ranking
+    from hansa_lab.engine.state import GameConfig
+    from hansa_lab.play import play_game
 
     specs = [opponent] * n_players
     specs[seat] = spec
@@ -553,7 +553,7 @@ def bench_mcts_vs_greedy(
     best opponent, and seconds per game (mean and max, wall time in the worker)."""
     from joblib import Parallel, delayed
 
-    from ..results import wilson_interval
+    from hansa_lab.sim.results import wilson_interval
 
     strategy = make_strategy("mcts", iterations=budget, **(params or {}))
     spec = strategy.spec

@@ -20,9 +20,9 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from ..actions import NONE, Action
-from ..state import EMPTY, State
-from .base import Strategy, register
+from hansa_lab.engine.actions import NONE, Action
+from hansa_lab.engine.state import EMPTY, State
+from hansa_lab.strategies.base import Strategy, register
 
 
 @register("random")

@@ -1,0 +1,179 @@
+"""Invariant checker: conservation of pieces and markers, consistent posts and Kontors.
+
+Tests call :func:`check_state` after every action and :func:`check_transition` on every
+step; users can switch checking on in the game loop (``play_game(..., check=True)``).
+
+>>> from hansa_lab.engine.state import GameConfig, new_game
+>>> check_state(new_game(GameConfig(n_players=4, seed=3)))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from hansa_lab.engine.scoring import TRACK_MAX
+from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, MARKER_SETS, NEUTRAL_TRADERS, State
+from hansa_lab.errors import InvariantError
+
+TRADERS, MERCHANTS = 27, 4
+
+
+def piece_counts(state: State, player: int) -> dict[str, tuple[int, int]]:
+    """Where a colour's (traders, merchants) are: supply, stock, posts, kontors, board
+    tracks, prestige marker, special-prestige spaces, and a displaced piece in hand (the
+    neutral colour of a two-player game: pool, posts, Kontors, in hand)."""
+    mine = [player * 2, player * 2 + 1]
+
+    def count(occupants: list[int]) -> tuple[int, int]:
+        return occupants.count(mine[0]), occupants.count(mine[1])
+
+    extras = [o for ex in state.extras for o in ex]
+    in_hand = [f[3] for f in state.pending if f[0] == "relocate" and f[1] == player and f[3] >= 0]
+    if player == state.neutral:
+        in_hand = [f[3] for f in state.pending if f[0] == "relocate_neutral" and f[3] >= 0]
+        return {
+            "pool": (state.neutral_pool, 0),
+            "posts": count(state.posts),
+            "kontors": count(state.offices + extras),
+            "in_hand": (in_hand.count(0), in_hand.count(1)),
+        }
+    lv = state.levels[player]
+    covered_t = sum(TRACK_MAX[a] - lv[a] for a in (0, 1, 3, 4))
+    return {
+        "supply": (state.supply_t[player], state.supply_m[player]),
+        "stock": (state.stock_t[player], state.stock_m[player]),
+        "posts": count(state.posts),
+        "kontors": count(state.offices + extras),
+        "tracks": (covered_t, TRACK_MAX[2] - lv[2]),
+        "prestige_marker": (1, 0),
+        "special": count(state.special),
+        "in_hand": (in_hand.count(0), in_hand.count(1)),  # displaced, not yet relocated
+    }
+
+
+def check_state(state: State) -> None:
+    """Raise :class:`InvariantError` naming the broken invariant."""
+    b = state.board
+    n = state.n_players
+    where = f"(seed {state.config.seed}, turn {state.turn}, action {state.n_actions})"
+
+    def fail(msg: str) -> None:
+        raise InvariantError(f"{msg} {where}")
+
+    if state.neutral >= 0 and n != 2:
+        fail("a neutral colour outside a two-player game")
+
+    for p in range(n):
+        counts = piece_counts(state, p)
+        t = sum(v[0] for v in counts.values())
+        m = sum(v[1] for v in counts.values())
+        if (t, m) != (TRADERS, MERCHANTS):
+            fail(f"player {p} has {t} traders and {m} merchants, not 27 and 4: {counts}")
+        if min(min(v) for v in counts.values()) < 0:
+            fail(f"player {p} has a negative count: {counts}")
+        for a, lv in enumerate(state.levels[p]):
+            if not 0 <= lv <= TRACK_MAX[a]:
+                fail(f"player {p} ability {a} at level {lv}")
+    if state.neutral >= 0:
+        counts = piece_counts(state, state.neutral)
+        t = sum(v[0] for v in counts.values())
+        m = sum(v[1] for v in counts.values())
+        if (t, m) != (NEUTRAL_TRADERS, 0) or min(min(v) for v in counts.values()) < 0:
+            fail(f"the neutral colour has {t} traders and {m} merchants: {counts}")
+    valid = set(range(2 * n)) | {EMPTY}
+    if state.neutral >= 0:
+        valid.add(2 * state.neutral)  # neutral traders (no neutral merchants)
+    for name, occ in (("posts", state.posts), ("offices", state.offices)):
+        bad = [i for i, o in enumerate(occ) if o not in valid]
+        if bad:
+            fail(f"{name} {bad[:5]} hold invalid occupants")
+    if len(state.posts) != b.n_posts or len(state.offices) != b.n_offices:
+        fail("posts/offices do not match the board")
+    bad = [i for i, o in enumerate(state.posts) if o != EMPTY and o & 1 == 0
+           and b.post_merchant_only[i]]
+    if bad:
+        fail(f"traders on merchant-only posts {[b.post_label(i) for i in bad]}")
+    for c, ex in enumerate(state.extras):
+        if any(o not in valid or o == EMPTY for o in ex):
+            fail(f"extra Kontors of city {b.city_names[c]} are invalid: {ex}")
+        if ex and b.cities[c].offices and state.offices[b.office_start[c]] == EMPTY:
+            fail(f"{b.city_names[c]} has an extra Kontor but its first office is vacant")
+    if state.neutral >= 0 and any(o >> 1 == state.neutral for ex in state.extras for o in ex):
+        fail("the neutral colour holds an extra Kontor")
+    for c in range(b.n_cities):
+        occ = state.offices[b.office_start[c] : b.office_start[c + 1]]
+        if EMPTY in occ and any(o != EMPTY for o in occ[occ.index(EMPTY) :]):
+            fail(f"{b.city_names[c]} has a gap left of an occupied office: {occ}")
+    completed = completed_cities(state)
+    if completed != state.completed:
+        fail(f"{completed} cities are complete but the state counts {state.completed}")
+    for j, o in enumerate(state.special):
+        if o != EMPTY and o & 1 != 1:
+            fail(f"special-prestige space {j} holds a trader")
+    marker_set, _ = MARKER_SETS[state.config.edition]
+    seen = Counter(state.bag) + Counter(state.drawn)
+    seen += Counter(m for m in state.route_marker if m is not None)
+    for p in range(n):
+        seen += Counter(state.markers[p]) + Counter(state.markers_used[p])
+    seen += Counter(state.discarded)
+    if seen != Counter(marker_set):
+        fail(f"bonus markers not conserved: {dict(seen)} vs {marker_set}")
+    if state.end_reason is not None and state.pending:
+        fail("the game is over but decisions are pending")
+    if len(set(state.east_west)) != len(state.east_west) or len(state.east_west) > len(
+        b.east_west_points
+    ):
+        fail(f"East-West awards are inconsistent: {state.east_west}")
+    if not 0 <= state.current_player < n:
+        fail(f"current player {state.current_player} out of range")
+    if len(set(state.permits_used)) != len(state.permits_used) or not set(
+        state.permits_used
+    ) <= {c for c, _ in b.permission_cities}:
+        fail(f"permissions used this turn are inconsistent: {state.permits_used}")
+    _check_favours(state, fail)
+    if state.end_reason is None and any(
+        f[0] == "permanent" for f in state.pending[:-1]
+    ):
+        fail("a permanent-marker decision is pending under another decision")
+
+
+def completed_cities(state: State) -> int:
+    """Cities whose printed offices are all taken, plus yellow/green cities (no printed
+    offices) holding a Kontor."""
+    b = state.board
+    return sum(
+        1
+        for c in range(b.n_cities)
+        if (
+            state.extras[c]
+            if b.cities[c].yellow_green
+            else b.cities[c].offices and all(state.offices[i] != EMPTY for i in b.city_offices(c))
+        )
+    )
+
+
+def _check_favours(state: State, fail: Callable[[str], None]) -> None:
+    """Emperor's Favour: the face-up tiles and the players' tiles are distinct tiles, as
+    many as players (none without the module)."""
+    tiles = [*state.favour_display, *(t for f in state.favours for t in f)]
+    if not state.config.option("emperor"):
+        if tiles or state.favours:
+            fail("Emperor's Favour tiles in a game without the module")
+        return
+    if len(state.favours) != state.n_players or len(tiles) != state.n_players:
+        fail(f"Emperor's Favour tiles are not conserved: {state.favour_display} {state.favours}")
+    if len(set(tiles)) != len(tiles) or not set(tiles) <= set(FAVOUR_TILES):
+        fail(f"Emperor's Favour tiles are invalid: {tiles}")
+
+
+def check_transition(before: State, after: State) -> None:
+    """Invariants between consecutive states: prestige never decreases, turns advance."""
+    for p in range(before.n_players):
+        if after.prestige[p] < before.prestige[p]:
+            raise InvariantError(
+                f"player {p} prestige fell from {before.prestige[p]} to {after.prestige[p]} "
+                f"(seed {after.config.seed}, action {after.n_actions})"
+            )
+    if after.turn < before.turn or after.n_actions != before.n_actions + 1:
+        raise InvariantError("turn or action counters went backwards")

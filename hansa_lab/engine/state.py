@@ -1,0 +1,336 @@
+"""Game configuration and game state (pure data; the rules live in :mod:`hansa_lab.engine.rules`).
+
+Occupants of posts and offices are small integers: ``-1`` for empty, otherwise
+``colour * 2 + piece`` with piece 0 = trader, 1 = merchant. Colours 0 … n-1 are the
+players (seats); in a two-player game colour 2 is the neutral colour (traders only),
+which owns no per-player entries (its loose traders are ``State.neutral_pool``).
+
+>>> s = new_game(GameConfig(n_players=3, seed=7))
+>>> s.current_player, s.actions_left
+(0, 2)
+>>> s.supply_t, s.stock_t
+([5, 6, 7], [6, 5, 4])
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from hansa_lab.engine.board import ABILITIES, Board, load_board, resolve_side
+
+EMPTY = -1
+EDITIONS = ("bigbox", "original")
+
+#: Bonus-marker sets: (kind, count) and the three start markers on the taverns.
+MARKER_SETS: dict[str, tuple[dict[str, int], tuple[str, str, str]]] = {
+    "bigbox": (
+        {"extra": 4, "swap": 3, "move3": 2, "develop": 2, "plus3": 2, "plus4": 2},
+        ("extra", "swap", "move3"),
+    ),
+    "original": (
+        {"extra": 5, "swap": 2, "remove3": 2, "develop": 3, "plus3": 2, "plus4": 2},
+        ("extra", "swap", "remove3"),
+    ),
+}
+
+#: Rule options a configuration may set, with their defaults.
+RULE_OPTIONS: dict[str, Any] = {
+    # points of the four special-prestige spaces (white, orange, pink, black)
+    "special_points": None,  # None = board's printed values (7, 8, 9, 11)
+    # starting personal-supply traders of seat 1 (seat k gets this + k - 1);
+    # the general stock gets the rest so that every colour still has 27 traders
+    "start_supply": 5,
+    # prestige that ends the game
+    "prestige_to_end": 20,
+    # East board: use the alternative source's values for the disputed cities
+    "east_alternative": False,
+    # Emperor's Favour module: as many random tiles face up as players
+    "emperor": False,
+}
+
+#: Emperor's Favour tiles: four effects during the game, two in the final scoring.
+FAVOUR_TILES = (
+    "relocate_anywhere",  # your displaced pieces may go to any free posts
+    "extra_action",  # +1 action every turn (may exceed 5)
+    "income_share",  # an opponent's Income lets you move 1 tradesman stock -> supply
+    "displaced_two",  # your displaced trader brings 2 extra tradesmen instead of 1
+    "control_4",  # final scoring: 4 (not 2) per controlled city
+    "abilities_7",  # final scoring: 7 (not 4) per fully developed ability
+)
+#: The neutral colour of the two-player variant (seed 001) has this many traders.
+NEUTRAL_TRADERS = 27
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """What defines a game besides its actions: board, players, edition, seed, options.
+
+    ``board`` is a family (``base``, ``east``, ``britannia``) resolved to a side by the
+    player count, or an explicit side (``base_3p`` …).
+    """
+
+    n_players: int = 3
+    board: str = "base"
+    edition: str = "bigbox"
+    seed: int = 0
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_players, int) or not 2 <= self.n_players <= 5:
+            raise ValueError(f"n_players must be 2-5, got {self.n_players!r}")
+        if self.edition not in EDITIONS:
+            raise ValueError(f"edition must be one of {EDITIONS}, got {self.edition!r}")
+        resolve_side(self.board, self.n_players)  # raises with a clear message
+        opts = dict(self.options)
+        for k in opts:
+            if k not in RULE_OPTIONS:
+                raise ValueError(f"unknown rule option {k!r}; known: {', '.join(RULE_OPTIONS)}")
+        sp = opts.get("special_points")
+        if sp is not None and (len(sp) != 4 or not all(isinstance(x, int) for x in sp)):
+            raise ValueError(f"rule option special_points needs 4 integers, got {sp!r}")
+        ss = opts.get("start_supply", 5)
+        if not isinstance(ss, int) or not 1 <= ss <= 11 - self.n_players:
+            raise ValueError(
+                f"rule option start_supply must be 1-{11 - self.n_players}, got {ss!r}"
+            )
+        pe = opts.get("prestige_to_end", 20)
+        if not isinstance(pe, int) or isinstance(pe, bool) or pe < 1:
+            raise ValueError(f"rule option prestige_to_end must be a positive integer, got {pe!r}")
+        for k in ("east_alternative", "emperor"):
+            if not isinstance(opts.get(k, False), bool):
+                raise ValueError(f"rule option {k} must be true or false, got {opts[k]!r}")
+        if opts.get("east_alternative") and resolve_side(self.board, self.n_players) != "east":
+            raise ValueError("rule option east_alternative applies only to the East board")
+        object.__setattr__(self, "options", tuple(sorted(opts.items())))
+
+    def option(self, name: str) -> Any:
+        return dict(self.options).get(name, RULE_OPTIONS[name])
+
+    @property
+    def has_neutral(self) -> bool:
+        """Two players: the neutral colour of seed 001 takes part."""
+        return self.n_players == 2
+
+    @property
+    def side(self) -> str:
+        return resolve_side(self.board, self.n_players)
+
+    def load_board(self) -> Board:
+        variant = "alternative" if self.option("east_alternative") else "primary"
+        return load_board(self.side, variant)
+
+    def replace(self, **changes: Any) -> GameConfig:
+        d: dict[str, Any] = {
+            "n_players": self.n_players,
+            "board": self.board,
+            "edition": self.edition,
+            "seed": self.seed,
+            "options": self.options,
+        }
+        d.update(changes)
+        return GameConfig(**d)
+
+
+@dataclass(eq=False)
+class State:
+    """Everything that changes during a game. Treat as immutable: :func:`rules.apply`
+    returns a new state. Per-player lists are indexed by seat."""
+
+    config: GameConfig
+    board: Board
+    posts: list[int]
+    offices: list[int]
+    extras: list[tuple[int, ...]]  # per city, extra Kontors left of the printed offices
+    supply_t: list[int]
+    supply_m: list[int]
+    stock_t: list[int]
+    stock_m: list[int]
+    prestige: list[int]
+    levels: list[list[int]]  # per player: developments of ABILITIES (0 = start)
+    markers: list[tuple[str, ...]]  # per player, unused collected markers
+    markers_used: list[tuple[str, ...]]  # per player, used collected markers
+    route_marker: list[str | None]  # replacement/start bonus marker beside each route
+    bag: tuple[str, ...]  # face-down replacement markers, drawn from the front
+    drawn: tuple[str, ...]  # drawn this turn, placed at the end of the turn
+    special: list[int]  # occupant of each special-prestige space
+    special_points: tuple[int, ...]
+    east_west: tuple[int, ...]  # players who connected the East-West cities, in order
+    discarded: tuple[str, ...] = ()  # replacement markers that found no legal route
+    #: permission cities (Britannia) already used by the active player this turn
+    permits_used: tuple[int, ...] = ()
+    #: two players: the neutral colour's traders not on the board (-1 without neutral)
+    neutral_pool: int = -1
+    #: Emperor's Favour: tiles face up and available, and the tiles each player holds
+    favour_display: tuple[str, ...] = ()
+    favours: tuple[tuple[str, ...], ...] = ()
+    #: ``n_actions`` when the active player's turn began (Emperor's Favour: "at the start")
+    turn_start: int = 0
+    active: int = 0
+    actions_left: int = 2
+    round: int = 1
+    turn: int = 1
+    n_actions: int = 0
+    completed: int = 0
+    pending: tuple[tuple[Any, ...], ...] = ()
+    end_reason: str | None = None
+    end_after_action: str | None = field(default=None, repr=False)
+    #: events of the last applied action, for logs (not part of the game's identity)
+    events: list[tuple[Any, ...]] = field(default_factory=list, repr=False)
+
+    @property
+    def n_players(self) -> int:
+        return self.config.n_players
+
+    @property
+    def neutral(self) -> int:
+        """Colour index of the neutral colour (two players), else -1."""
+        return self.config.n_players if self.neutral_pool >= 0 else -1
+
+    @property
+    def n_colours(self) -> int:
+        """Colours on the board: the players, plus the neutral colour with two players."""
+        return self.config.n_players + (self.neutral_pool >= 0)
+
+    def has_favour(self, player: int, tile: str) -> bool:
+        return bool(self.favours) and 0 <= player < len(self.favours) and (
+            tile in self.favours[player]
+        )
+
+    @property
+    def is_over(self) -> bool:
+        return self.end_reason is not None
+
+    @property
+    def current_player(self) -> int:
+        """Who must decide now: the top pending decision's player, else the active one."""
+        if self.pending:
+            return int(self.pending[-1][1])
+        return self.active
+
+    def clone(self) -> State:
+        s = State.__new__(State)
+        d = self.__dict__.copy()
+        for k in ("posts", "offices", "extras", "supply_t", "supply_m", "stock_t", "stock_m",
+                  "prestige", "markers", "markers_used", "route_marker", "special"):
+            d[k] = d[k][:]
+        d["levels"] = [lv[:] for lv in self.levels]
+        d["events"] = []
+        s.__dict__ = d
+        return s
+
+    def __getstate__(self) -> dict[str, Any]:
+        d = self.__dict__.copy()
+        d["events"] = []
+        return d
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__dict__ = d
+
+    # convenience views -------------------------------------------------
+    def level(self, player: int, ability: str) -> int:
+        return self.levels[player][ABILITIES.index(ability)]
+
+    def route_occupants(self, r: int) -> list[int]:
+        s = self.board.post_start
+        return self.posts[s[r] : s[r + 1]]
+
+    def city_occupants(self, c: int) -> list[int]:
+        s = self.board.office_start
+        return list(self.extras[c]) + self.offices[s[c] : s[c + 1]]
+
+    def __repr__(self) -> str:
+        status = self.end_reason or f"player {self.current_player} to act"
+        return (
+            f"<State {self.board.name} {self.n_players}p seed={self.config.seed} "
+            f"round {self.round} turn {self.turn}, {self.n_actions} actions, {status}>"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        a, b = self.__getstate__(), other.__getstate__()
+        return a == b
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _repr_svg_(self) -> str:  # pragma: no cover - used by Jupyter
+        from hansa_lab.viz.render import render_svg
+
+        return render_svg(self)
+
+
+def neutral_start_routes(board: Board) -> list[int]:
+    """Two players (seed 001): the neutral colour starts with one trader on every route of
+    an ability city, of the special-prestige city and of a start bonus marker (tavern)."""
+    cities = [c.index for c in board.cities if c.abilities] + [board.special_city]
+    routes = {r for c in cities for r in board.city_routes[c]} | set(board.tavern_routes)
+    return sorted(routes)
+
+
+def new_game(config: GameConfig) -> State:
+    """Set up a game: pieces by seat, the three start markers shuffled onto the taverns,
+    the replacement markers shuffled face down (then, with the Emperor's Favour module,
+    the tiles). All chance comes from ``config.seed``."""
+    board = config.load_board()
+    n = config.n_players
+    rng = random.Random(config.seed)
+    counts, start = MARKER_SETS[config.edition]
+    taverns = list(board.tavern_routes)
+    start_markers = list(start)
+    rng.shuffle(start_markers)
+    route_marker: list[str | None] = [None] * board.n_routes
+    for r, m in zip(taverns, start_markers, strict=True):
+        route_marker[r] = m
+    bag = [k for k, c in counts.items() for _ in range(c)]
+    for m in start:
+        bag.remove(m)
+    rng.shuffle(bag)
+    first = int(config.option("start_supply"))
+    supply_t = [first + k for k in range(n)]
+    # 27 traders = 15 on the player board + 1 prestige marker + supply + stock
+    stock_t = [27 - 16 - t for t in supply_t]
+    sp = config.option("special_points")
+    special_points = tuple(sp) if sp is not None else tuple(p for p, _ in board.special_spaces)
+    posts = [EMPTY] * board.n_posts
+    neutral_pool = -1
+    if config.has_neutral:
+        start_routes = neutral_start_routes(board)
+        for r in start_routes:
+            i = next(i for i in board.route_posts(r) if not board.post_merchant_only[i])
+            posts[i] = 2 * n  # a neutral trader
+        neutral_pool = NEUTRAL_TRADERS - len(start_routes)
+    display: tuple[str, ...] = ()
+    favours: tuple[tuple[str, ...], ...] = ()
+    if config.option("emperor"):
+        tiles = list(FAVOUR_TILES)
+        rng.shuffle(tiles)
+        display = tuple(sorted(tiles[:n], key=FAVOUR_TILES.index))
+        favours = ((),) * n
+    return State(
+        config=config,
+        board=board,
+        posts=posts,
+        offices=[EMPTY] * board.n_offices,
+        extras=[()] * board.n_cities,
+        supply_t=supply_t,
+        supply_m=[1] * n,
+        stock_t=stock_t,
+        stock_m=[0] * n,
+        prestige=[0] * n,
+        levels=[[0] * len(ABILITIES) for _ in range(n)],
+        markers=[()] * n,
+        markers_used=[()] * n,
+        route_marker=route_marker,
+        bag=tuple(bag),
+        drawn=(),
+        special=[EMPTY] * len(board.special_spaces),
+        special_points=special_points,
+        east_west=(),
+        neutral_pool=neutral_pool,
+        favour_display=display,
+        favours=favours,
+        active=0,
+        actions_left=2,
+    )

@@ -1,0 +1,109 @@
+"""The error classes shared across the layers of hansa_lab.
+
+Each names what was wrong and where (board, seed, turn, action, field, file). This module
+imports nothing from the package at run time, so every layer may import it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hansa_lab.engine.actions import Action
+    from hansa_lab.engine.state import GameConfig
+    from hansa_lab.strategies.base import Strategy
+
+
+class ActionParseError(ValueError):
+    """Text that is not an action on this board."""
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the given state (the state is unchanged)."""
+
+
+class BoardDataError(ValueError):
+    """The packaged board data is inconsistent (names the board and the field)."""
+
+
+class InvariantError(AssertionError):
+    """A state that breaks a rule of conservation or consistency."""
+
+
+class EngineError(RuntimeError):
+    """Playing a game failed outside the strategies (a bug in the engine or in an
+    observer); carries the actions applied so far and the one being applied, if any."""
+
+    def __init__(
+        self, config: GameConfig, actions: list[Action], in_flight: Action | None,
+        error: BaseException,
+    ) -> None:
+        self.config = config
+        self.actions = [*actions, *([in_flight] if in_flight is not None else [])]
+        self.error = error
+        super().__init__(
+            f"engine error in game seed {config.seed} ({config.side}, {config.n_players}p, "
+            f"{config.edition}) after {len(actions)} actions: {type(error).__name__}: {error}"
+        )
+
+
+class StrategyError(RuntimeError):
+    """A strategy raised or returned an illegal action; carries the game so far."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        seat: int,
+        strategy: Strategy,
+        n_actions: int,
+        error: BaseException,
+        actions: list[Action],
+    ) -> None:
+        self.config = config
+        self.seat = seat
+        self.strategy = strategy.spec
+        self.n_actions = n_actions
+        self.error = error
+        self.actions = list(actions)
+        super().__init__(
+            f"strategy {strategy.spec!r} in seat {seat} failed at action {n_actions + 1} "
+            f"of game seed {config.seed} ({config.side}, {config.n_players}p, "
+            f"{config.edition}): {type(error).__name__}: {error}"
+        )
+
+
+class ExperimentError(ValueError):
+    """An invalid experiment or run argument, found before any game starts.
+
+    ``field`` names the offending field (``"arms.tip[1]"``, ``"n_players"``) and
+    ``source`` the experiment file, if any; ``str()`` gives ``"source: field: message"``.
+    """
+
+    def __init__(self, field: str, message: str, source: str | None = None) -> None:
+        self.field = field
+        self.message = message
+        self.source = source
+        prefix = f"{source}: " if source else ""
+        super().__init__(f"{prefix}{field}: {message}" if field else f"{prefix}{message}")
+
+
+class SimulationFailed(RuntimeError):
+    """Raised with ``fail_fast`` after a game failed; completed chunks are saved."""
+
+    def __init__(self, failure: dict[str, Any], saved: str) -> None:
+        self.failure = failure
+        self.game_id: int = failure["game_id"]
+        self.seed: int = failure["seed"]
+        self.seat: int = failure["seat"]
+        self.strategy: str = failure["strategy"]
+        self.error: str = failure["error"]
+        who = (
+            f"strategy {self.strategy!r} in seat {self.seat}"
+            if self.seat >= 0
+            else "the engine"
+        )
+        super().__init__(
+            f"game {self.game_id} (seed {self.seed}, arm {failure['arm']!r}, rotation "
+            f"{failure['rotation']}) failed: {who}: {self.error} — stopped (fail_fast); {saved}"
+        )
+

@@ -1,0 +1,248 @@
+"""Playing and replaying games: (configuration, seed, actions) → the same game.
+
+>>> rec = play_game(GameConfig(n_players=3, seed=5), ["random"] * 3)
+>>> rec.end_reason in ("prestige", "markers", "cities")
+True
+>>> replay(rec.config, rec.actions).n_actions == len(rec.actions)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hansa_lab.engine.actions import Action, format_action, parse_action
+from hansa_lab.engine.invariants import check_state, check_transition
+from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
+from hansa_lab.engine.scoring import ranking, score_breakdown
+from hansa_lab.engine.state import GameConfig, State, new_game
+from hansa_lab.errors import EngineError, IllegalActionError, StrategyError
+from hansa_lab.strategies import Strategy, make_strategy
+
+#: Games that reach this many actions are stopped and reported with end reason "cap".
+DEFAULT_MAX_ACTIONS = 20_000
+
+
+def strategy_rng(seed: int, seat: int) -> random.Random:
+    """The random stream of the strategy in ``seat`` (independent of the game's setup)."""
+    return random.Random(f"hansa-lab/{seed}/seat{seat}")
+
+
+@dataclass
+class GameRecord:
+    """A finished (or capped) game: enough to replay it and to report it."""
+
+    config: GameConfig
+    strategies: list[str]
+    actions: list[Action]
+    final: State
+    wall_time: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def end_reason(self) -> str:
+        return self.final.end_reason or "cap"
+
+    def result(self) -> dict[str, Any]:
+        """The summary printed by ``hansa-lab play --json``."""
+        s = self.final
+        bd = score_breakdown(s)
+        ranks = ranking(s)
+        return {
+            "board": s.board.name,
+            "edition": self.config.edition,
+            "seed": self.config.seed,
+            "end_reason": self.end_reason,
+            "n_actions": len(self.actions),
+            "n_turns": s.turn,
+            "n_rounds": s.round,
+            "winners": [p for p, r in enumerate(ranks) if r == 1],
+            "players": [
+                {
+                    "seat": p,
+                    "strategy": self.strategies[p],
+                    "total": sum(bd[p].values()),
+                    "rank": ranks[p],
+                    "breakdown": bd[p],
+                }
+                for p in range(s.n_players)
+            ],
+        }
+
+    def action_texts(self) -> list[str]:
+        return [format_action(self.final.board, a) for a in self.actions]
+
+
+def _seat_players(
+    config: GameConfig, strategies: Sequence[str | Strategy], seed: int
+) -> tuple[list[Strategy], list[random.Random]]:
+    """One strategy and one random stream per seat (streams from ``seed``)."""
+    if len(strategies) != config.n_players:
+        raise ValueError(
+            f"{config.n_players} players need {config.n_players} strategies, "
+            f"got {len(strategies)}"
+        )
+    players = [make_strategy(s) for s in strategies]
+    return players, [strategy_rng(seed, p) for p in range(config.n_players)]
+
+
+def _next_action(
+    config: GameConfig,
+    players: list[Strategy],
+    rngs: list[random.Random],
+    state: State,
+    actions: list[Action],
+) -> Action:
+    """Ask the deciding player's strategy; a strategy that raises or returns an illegal
+    action becomes a :class:`StrategyError` carrying the game so far."""
+    legal = legal_actions(state)
+    p = state.current_player
+    try:
+        action = players[p].choose(state, legal, rngs[p])
+    except Exception as e:
+        raise StrategyError(config, p, players[p], len(actions), e, actions) from e
+    if action not in legal:
+        raise StrategyError(
+            config,
+            p,
+            players[p],
+            len(actions),
+            IllegalActionError(f"strategy returned an illegal action {action!r}"),
+            actions,
+        )
+    return action
+
+
+def play_game(
+    config: GameConfig,
+    strategies: Sequence[str | Strategy],
+    *,
+    check: bool = False,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    on_step: Callable[[State, Action, State], None] | None = None,
+    observer: Callable[[State, int, str, int], None] | None = None,
+) -> GameRecord:
+    """Play one game. ``check=True`` validates every action and runs the invariant
+    checker after each one; ``on_step(before, action, after)`` sees every step (the
+    states are then kept immutable; without it the loop updates one state in place).
+    ``observer(state, action_index, action_kind, player)`` is called after every action
+    with the updated state (whose ``events`` are that action's events); it must not
+    modify the state."""
+    players, rngs = _seat_players(config, strategies, config.seed)
+    t0 = time.perf_counter()
+    actions, final = _play(config, new_game(config), players, rngs, max_actions, check=check,
+                           on_step=on_step, observer=observer)
+    return GameRecord(
+        config=config,
+        strategies=[s.spec for s in players],
+        actions=actions,
+        final=final,
+        wall_time=time.perf_counter() - t0,
+    )
+
+
+def _play(
+    config: GameConfig,
+    state: State,
+    players: list[Strategy],
+    rngs: list[random.Random],
+    max_actions: int,
+    *,
+    check: bool = False,
+    on_step: Callable[[State, Action, State], None] | None = None,
+    observer: Callable[[State, int, str, int], None] | None = None,
+) -> tuple[list[Action], State]:
+    """The game loop of :func:`play_game` and :func:`play_on`, from ``state`` (updated in
+    place unless ``check`` or ``on_step`` asks for immutable states)."""
+    actions: list[Action] = []
+    immutable = check or on_step is not None
+    action: Action | None = None  # chosen, not yet fully applied and observed
+    try:
+        while state.end_reason is None and len(actions) < max_actions:
+            p = state.current_player
+            action = _next_action(config, players, rngs, state, actions)
+            if immutable:
+                nxt = apply(state, action, check=False)
+                if check:
+                    check_state(nxt)
+                    check_transition(state, nxt)
+                if on_step is not None:
+                    on_step(state, action, nxt)
+                state = nxt
+            else:
+                apply_in_place(state, action, check=False)
+            if observer is not None:
+                observer(state, len(actions), action.kind, p)
+            actions.append(action)
+            action = None
+    except StrategyError:
+        raise
+    except Exception as e:  # the engine (or an observer) failed, not a strategy
+        raise EngineError(config, actions, action, e) from e
+    return actions, state
+
+
+def replay(config: GameConfig, actions: Sequence[Action | str], *, check: bool = True) -> State:
+    """Replay a game from its configuration and actions (objects or text forms).
+
+    An illegal action raises :class:`IllegalActionError` naming its position."""
+    state = new_game(config)
+    for n, a in enumerate(actions):
+        act = parse_action(state.board, a) if isinstance(a, str) else a
+        try:
+            state = apply(state, act, check=check)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"replay step {n + 1}: {e}") from e
+    return state
+
+
+def states_of(config: GameConfig, actions: Sequence[Action]) -> list[State]:
+    """Every state of a game, from the set-up to the end (for viewers and logs)."""
+    out = [new_game(config)]
+    for a in actions:
+        out.append(apply(out[-1], a, check=False))
+    return out
+
+
+def play_on(
+    state: State,
+    strategies: Sequence[str | Strategy],
+    seed: int | None = None,
+    *,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+) -> GameRecord:
+    """Let a line-up play a game on from ``state`` (left unchanged) until it ends.
+
+    The strategy in seat ``p`` draws from :func:`strategy_rng` ``(seed, p)``, ``seed``
+    defaulting to the game's seed, so the continuation is reproducible; from the set-up,
+    with the game's seed and line-up, it is exactly :func:`play_game`. The record's
+    ``actions`` are the actions played on (``extra["start_action"]`` is where they
+    start) and ``final`` is the end position. Used by the viewer's what-if.
+
+    >>> from hansa_lab.engine.state import new_game
+    >>> cfg = GameConfig(n_players=3, seed=4)
+    >>> real = play_game(cfg, ["random"] * 3)
+    >>> mid = states_of(cfg, real.actions[:100])[-1]
+    >>> what_if = play_on(mid, ["random"] * 3, seed=9)
+    >>> what_if.extra["start_action"], what_if.final.is_over
+    (100, True)
+    >>> play_on(new_game(cfg), ["random"] * 3).actions == real.actions
+    True
+    """
+    config = state.config
+    base = config.seed if seed is None else seed
+    players, rngs = _seat_players(config, strategies, base)
+    t0 = time.perf_counter()
+    actions, final = _play(config, state.clone(), players, rngs, max_actions)
+    return GameRecord(
+        config=config,
+        strategies=[pl.spec for pl in players],
+        actions=actions,
+        final=final,
+        wall_time=time.perf_counter() - t0,
+        extra={"start_action": state.n_actions, "seed": base},
+    )

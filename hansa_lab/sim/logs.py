@@ -1,0 +1,600 @@
+"""Game logs: the one place that declares the tables' columns, and the recorder that
+turns a played game into flat rows.
+
+Tables (one module, one schema; workers return rows, the parent builds the DataFrames or,
+for a run on disk, the Arrow tables written as parquet):
+
+``games``     one row per game
+``players``   one row per player per game (final score by category, rank, tie-breaks)
+``turns``     one row per player per turn (state at the end of every turn; a game cut short
+              by ``max_actions`` also logs its last, partial turn)
+``events``    one row per notable event (see :data:`EVENT_KINDS`), stamped with the round and
+              turn of the action that caused it
+``failures``  one row per game that failed (a strategy raised or returned an illegal
+              action); the run goes on
+
+>>> from hansa_lab.engine.state import GameConfig
+>>> rows = record_game(GameConfig(3, seed=1), ["random"] * 3, game_id=0)
+>>> sorted(rows)
+['events', 'games', 'players', 'turns']
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from hansa_lab.engine.actions import format_action
+from hansa_lab.engine.board import ABILITIES, Board
+from hansa_lab.engine.invariants import MERCHANTS, TRADERS
+from hansa_lab.engine.scoring import (
+    CATEGORIES,
+    TRACK_MAX,
+    KontorCache,
+    board_terms,
+    ranking,
+    score_breakdown,
+    score_columns,
+    tie_break_key,
+)
+from hansa_lab.engine.state import GameConfig, State
+from hansa_lab.errors import StrategyError
+from hansa_lab.play import play_game
+from hansa_lab.strategies import Strategy, make_strategy
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+#: action kinds that use up one of the turn's actions
+ACTION_KINDS = ("income", "place", "displace", "move", "establish")
+_USES_AN_ACTION = frozenset(ACTION_KINDS)
+
+GAME_KEYS: dict[str, str] = {
+    "experiment": "string",
+    "arm": "string",
+    "game_id": "int64",
+}
+
+SCHEMA: dict[str, dict[str, str]] = {
+    "games": {
+        **GAME_KEYS,
+        "seed": "int64",
+        "rotation": "int16",
+        "board": "string",
+        "side": "string",
+        "edition": "string",
+        "n_players": "int8",
+        "options": "string",
+        "lineup": "string",
+        "end_reason": "string",
+        "rounds": "int32",
+        "turns": "int32",
+        "actions": "int32",
+        "winners": "string",
+        "n_winners": "int8",
+        "wall_time": "float64",
+    },
+    "players": {
+        **GAME_KEYS,
+        "seat": "int8",
+        "strategy": "string",
+        "strategy_name": "string",
+        "strategy_params": "string",
+        "total": "int32",
+        **{c: "int32" for c in CATEGORIES},
+        "rank": "int8",
+        "win": "bool",
+        "win_share": "float64",
+        "tb_actions_developed": "int8",
+        "tb_network": "int32",
+    },
+    "turns": {
+        **GAME_KEYS,
+        "round": "int32",
+        "turn": "int32",
+        "acting_seat": "int8",
+        "seat": "int8",
+        "is_acting": "bool",
+        "actions_used": "int16",
+        "prestige": "int32",
+        "projected": "int32",
+        **{f"proj_{c}": "int32" for c in CATEGORIES},
+        **{f"lv_{a}": "int8" for a in ABILITIES},
+        "supply_t": "int16",
+        "supply_m": "int16",
+        "stock_t": "int16",
+        "stock_m": "int16",
+        "posts": "int16",
+        "kontors": "int16",
+        "markers_held": "int8",
+        "markers_used": "int8",
+    },
+    "events": {
+        **GAME_KEYS,
+        "action_index": "int32",
+        "round": "int32",
+        "turn": "int32",
+        "seat": "int8",
+        "kind": "string",
+        "other_seat": "int8",
+        "route": "int16",
+        "city": "string",
+        "detail": "string",
+        "value": "int32",
+    },
+    "failures": {
+        **GAME_KEYS,
+        "seed": "int64",
+        "rotation": "int16",
+        "seat": "int8",
+        "strategy": "string",
+        "action_index": "int32",
+        "error": "string",
+        "actions": "string",
+        "config": "string",
+    },
+}
+
+_KEYS_DOC = {
+    "experiment": "experiment name (the run's name)",
+    "arm": "arm of the experiment (a plain simulate line-up is the arm 'main')",
+    "game_id": "game number within the run (unique per run)",
+}
+_CATEGORY_DOC = {
+    "track": "prestige track points",
+    "abilities": "4 per fully developed ability except City Keys (7 with the abilities_7 "
+                 "favour tile)",
+    "markers": "points for the collected bonus markers, used or not (1, 3, 6, 10, 15, 21)",
+    "special": "special-prestige spaces held (Coellen and others)",
+    "control": "2 per city controlled (4 with the control_4 favour tile)",
+    "network": "Kontors in the largest connected network × the City Keys value",
+    "regions": "Britannia: Wales and Scotland majorities (7 / 4 / 2); 0 elsewhere",
+}
+
+#: What every column means, per table (same keys and order as :data:`SCHEMA`).
+COLUMNS: dict[str, dict[str, str]] = {
+    "games": {
+        **_KEYS_DOC,
+        "seed": "the game's seed: set-up, bonus-marker draws and the seats' random streams",
+        "rotation": "seat rotation r: line-up position 0 sits in seat r",
+        "board": "board as asked (base, east, britannia, or a side name)",
+        "side": "board side played (base_3p, base_45p, east, britannia_3p, britannia_45p)",
+        "edition": "bonus-marker edition (bigbox or original)",
+        "n_players": "number of players (a two-player game adds the neutral colour)",
+        "options": "rule options that differ from the defaults, as JSON",
+        "lineup": "strategies in seat order, comma-separated",
+        "end_reason": "prestige, cities or markers (the rule that ended it), or cap "
+                      "(stopped at max_actions)",
+        "rounds": "round in which the game ended (1-based)",
+        "turns": "turn in which the game ended (turns counted over all players, 1-based)",
+        "actions": "decisions applied, sub-decisions (relocations, marker placements) "
+                   "included",
+        "winners": "winning seats after the tie-breaks, comma-separated (ties share)",
+        "n_winners": "number of winning seats",
+        "wall_time": "seconds to play and log the game",
+    },
+    "players": {
+        **_KEYS_DOC,
+        "seat": "seat, 0-based (seat 0 moves first)",
+        "strategy": "strategy with its parameters, e.g. greedy:depth=2",
+        "strategy_name": "strategy name without parameters",
+        "strategy_params": "the strategy's parameters as JSON",
+        "total": "final score (sum of the categories)",
+        **{c: f"final score: {d}" for c, d in _CATEGORY_DOC.items()},
+        "rank": "1 = winner; players still tied after the tie-breaks share a rank",
+        "win": "the player won (alone or tied)",
+        "win_share": "1 / number of winners for a winner, else 0 (sums to 1 per game)",
+        "tb_actions_developed": "first tie-break: Actions developments (fewer is better)",
+        "tb_network": "second tie-break: Kontors in the largest network (more is better)",
+    },
+    "turns": {
+        **_KEYS_DOC,
+        "round": "round of the turn (1-based)",
+        "turn": "turn number over all players (1-based); the row is the position at its end",
+        "acting_seat": "seat whose turn it was",
+        "seat": "seat this row describes",
+        "is_acting": "seat == acting_seat",
+        "actions_used": "actions the acting seat used this turn (0 on the other rows)",
+        "prestige": "prestige track",
+        "projected": "score if the game ended now (sum of the proj_ columns)",
+        **{f"proj_{c}": f"projected: {d}" for c, d in _CATEGORY_DOC.items()},
+        **{f"lv_{a}": f"{a} developments taken (0 = start of the track)" for a in ABILITIES},
+        "supply_t": "traders in the personal supply",
+        "supply_m": "merchants in the personal supply",
+        "stock_t": "traders in the general stock",
+        "stock_m": "merchants in the general stock",
+        "posts": "pieces on trading posts (routes)",
+        "kontors": "Kontors in cities (extra Kontors included)",
+        "markers_held": "bonus markers collected and not yet used",
+        "markers_used": "bonus markers collected and used",
+    },
+    "events": {
+        **_KEYS_DOC,
+        "action_index": "0-based index of the action that caused it in the game's actions",
+        "round": "round of that action",
+        "turn": "turn of that action (joins the turns table)",
+        "seat": "seat concerned (-1: none)",
+        "kind": "what happened: see EVENT_KINDS",
+        "other_seat": "the other seat (displacements; -1: none)",
+        "route": "route index (-1: none)",
+        "city": "city name (empty: none)",
+        "detail": "ability, bonus marker, piece, end reason ... by kind (empty: none)",
+        "value": "number by kind: new level, points, office slot (negative: extra Kontor); "
+                 "-1: none",
+    },
+    "failures": {
+        **_KEYS_DOC,
+        "seed": "the game's seed",
+        "rotation": "seat rotation of the game",
+        "seat": "seat whose strategy failed (-1: the engine failed)",
+        "strategy": "the failing strategy ('(engine)' for an engine error)",
+        "action_index": "actions applied before the failure",
+        "error": "exception type and message",
+        "actions": "the actions so far as text, ' ; '-separated (replayable)",
+        "config": "the game's configuration as JSON",
+    },
+}
+
+
+def describe(table: str) -> pd.DataFrame:
+    """The columns of a log table: name, dtype and meaning.
+
+    >>> describe("turns").set_index("column").loc["posts", "meaning"]
+    'pieces on trading posts (routes)'
+    """
+    if table not in SCHEMA:
+        raise ValueError(f"unknown table {table!r}; tables: {', '.join(SCHEMA)}")
+    return pd.DataFrame({"column": list(SCHEMA[table]), "dtype": list(SCHEMA[table].values()),
+                         "meaning": [COLUMNS[table][c] for c in SCHEMA[table]]})
+
+
+#: What each event kind fills in (other columns are -1 or empty).
+EVENT_KINDS: dict[str, str] = {
+    "establish": "seat established route",
+    "displace": "seat displaced other_seat on route; detail = piece displaced",
+    "develop": "seat developed ability detail to level value",
+    "kontor": "seat placed a Kontor in city; value = office slot (negative: extra Kontor)",
+    "prestige": "seat scored value prestige; detail = cause (control, coin, east_west)",
+    "special": "seat took special-prestige space detail worth value",
+    "marker_taken": "seat took bonus marker detail from route",
+    "marker_used": "seat used bonus marker detail",
+    "marker_placed": "seat placed replacement marker detail beside route",
+    "marker_discarded": "replacement marker detail had no legal route and left the game",
+    "east_west": "seat connected the East-West cities, value = order (1st, 2nd, 3rd)",
+    "city_completed": "city's last office was filled",
+    "game_end": "the game ended; detail = end reason",
+    "permanent": "seat resolved a maritime route's permanent marker (East, Britannia)",
+    "permit": "seat used a regional permission city (Britannia: Cardiff, Carlisle, London)",
+    "favour": "seat took an Emperor's Favour tile (rule option emperor)",
+    "favour_income": "seat's income-share favour tile paid out on an opponent's Income",
+    "neutral_placed": "the neutral colour (two-player variant) placed a piece",
+}
+
+
+def _event_row(key: tuple, idx: int, rnd: int, turn: int, b: Board, ev: tuple) -> tuple:
+    """One ``events`` row: ``ev`` of action ``idx``, taken in (``rnd``, ``turn``)."""
+    kind = ev[0]
+    seat = other = route = value = -1
+    city = detail = ""
+    if kind == "establish":
+        seat, route = ev[1], ev[2]
+    elif kind == "displace":
+        seat, other, route, detail = ev[1], ev[2], ev[3], ("trader", "merchant")[ev[4]]
+    elif kind == "develop":
+        seat, detail, value = ev[1], ev[2], ev[3]
+    elif kind == "kontor":
+        seat, city, value = ev[1], b.city_names[ev[2]], ev[3]
+    elif kind == "prestige":
+        seat, value, detail = ev[1], ev[2], ev[3]
+    elif kind == "special":
+        seat, detail, value = ev[1], str(ev[2]), ev[3]
+    elif kind in ("marker_taken", "marker_placed"):
+        seat, detail, route = ev[1], ev[2], ev[3]
+    elif kind in ("marker_used", "marker_discarded"):
+        seat, detail = ev[1], ev[2]
+    elif kind == "east_west":
+        seat, value = ev[1], ev[2]
+    elif kind == "city_completed":
+        city = b.city_names[ev[1]]
+    elif kind == "game_end":
+        detail = ev[1]
+    return (*key, idx, rnd, turn, seat, kind, other, route, city, detail, value)
+
+
+class GameRecorder:
+    """Collects the rows of one game while it is played (an ``observer`` of play_game).
+
+    At every turn end it appends one fixed-width run of integers to a flat list (see
+    :meth:`turn_columns` for the layout); the ``turns`` columns are cut from one array at
+    the end and every turn is scored there in one pass (:func:`scoring.score_columns`).
+    What depends on the Kontors, special-prestige spaces and favour tiles is computed
+    only when one of them changed (most turns only move posts) and kept once as a
+    "board block" that turns refer to by number; posts come from piece conservation
+    rather than a count of the routes."""
+
+    def __init__(self, key: tuple) -> None:
+        self.key = key
+        self.events: list[tuple] = []
+        self.cache = KontorCache()
+        self._meta: list[int] = []  # per turn: round, turn, acting seat, actions used, block
+        self._flat: list[int] = []  # per turn: the players' values (small, non-negative)
+        self._turn = 1
+        self._round = 1
+        self._acting = 0
+        self._used = 0
+        self._n_snaps = 0
+        self._snapped_at = 0  # n_actions of the last snapshot
+        self._board: tuple | None = None  # inputs of the last board block, as copies
+        self._blocks: list[list[int]] = []
+        self._in_hand: dict[int, list[int]] = {}  # snapshot → displaced pieces in hand
+
+    def observe(self, state: State, action_index: int, kind: str, acting: int) -> None:
+        if state.events:  # logged in the turn the action was taken in, not the next one
+            key, rnd, turn, board = self.key, self._round, self._turn, state.board
+            self.events += [_event_row(key, action_index, rnd, turn, board, ev)
+                            for ev in state.events]
+        if kind in _USES_AN_ACTION:
+            self._used += 1
+        if state.turn != self._turn:
+            self.snapshot(state)
+            self._turn, self._round, self._acting, self._used = (
+                state.turn, state.round, state.active, 0
+            )
+
+    def finish(self, final: State) -> None:
+        """Log the last turn: the game ended during it (by rule, or cut short by
+        ``max_actions``)."""
+        if final.n_actions != self._snapped_at:
+            self.snapshot(final)
+
+    def snapshot(self, s: State) -> None:
+        """Append the position at a turn end."""
+        board = (s.offices, s.extras, s.special, s.favours)
+        if board != self._board:
+            self._board = (s.offices[:], s.extras[:], s.special[:], s.favours)
+            self._blocks.append(self._board_block(s))
+        if s.pending:  # only a game cut short ends with a decision open
+            self._in_hand[self._n_snaps] = _in_hand(s)
+        self._meta += (self._round, self._turn, self._acting, self._used, len(self._blocks) - 1)
+        flat = self._flat
+        flat += s.prestige
+        flat += s.supply_t
+        flat += s.supply_m
+        flat += s.stock_t
+        flat += s.stock_m
+        flat += map(len, s.markers)
+        flat += map(len, s.markers_used)
+        for lv in s.levels:
+            flat += lv
+        self._n_snaps += 1
+        self._snapped_at = s.n_actions
+
+    def _board_block(self, s: State) -> list[int]:
+        """Per player (8 blocks of ``n``): Kontors, special-prestige spaces held,
+        :func:`scoring.board_terms` (cities controlled, network, special points, region
+        points), favour tiles abilities_7 and control_4 held."""
+        n = len(s.prestige)
+        occupants = [*s.offices, *chain.from_iterable(s.extras)]
+        block = [occupants.count(2 * p) + occupants.count(2 * p + 1) for p in range(n)]
+        block += [s.special.count(2 * p) + s.special.count(2 * p + 1) for p in range(n)]
+        for values in board_terms(s, self.cache):
+            block += values
+        favours = s.favours[:n] if s.favours else [()] * n
+        block += ["abilities_7" in f for f in favours]
+        block += ["control_4" in f for f in favours]
+        return block
+
+    def turn_columns(self, n: int) -> dict[str, np.ndarray]:
+        """The ``turns`` table of this game as columns (one row per player per turn).
+
+        One snapshot: 5 meta values (round, turn, acting seat, actions used, board
+        block); 7 blocks of ``n`` (prestige, supply and stock by piece, markers held and
+        used); the levels player by player (``n`` × abilities). Board blocks: see
+        :meth:`_board_block`."""
+        na = len(ABILITIES)
+        a = np.array(self._meta, dtype=np.int64).reshape(-1, 5)
+        t = len(a)
+        own, levels = np.split(_small_ints(self._flat).reshape(t, n * (7 + na)), [7 * n], axis=1)
+        own = own.reshape(t, 7, n).transpose(1, 0, 2).reshape(7, -1)
+        levels = levels.reshape(t * n, na)
+        blocks = np.array(self._blocks, dtype=np.int64)[a[:, 4]]
+        board = blocks.reshape(t, 8, n).transpose(1, 0, 2).reshape(8, -1)
+        prestige, supply_t, supply_m, stock_t, stock_m, markers, markers_used = own
+        kontors, special = board[0], board[1]
+        scores = score_columns(prestige, levels, markers + markers_used,
+                               (board[2], board[3], board[4], board[5]), board[6], board[7])
+        in_hand = np.zeros((t, n), dtype=np.int64)
+        for i, pieces in self._in_hand.items():
+            in_hand[i] = pieces
+        seat = np.tile(np.arange(n), t)
+        acting = np.repeat(a[:, 2], n)
+        cols: dict[str, np.ndarray] = {
+            "round": np.repeat(a[:, 0], n),
+            "turn": np.repeat(a[:, 1], n),
+            "acting_seat": acting,
+            "seat": seat,
+            "is_acting": seat == acting,
+            "actions_used": np.where(seat == acting, np.repeat(a[:, 3], n), 0),
+            "prestige": prestige,
+            "projected": scores.sum(axis=1),
+        }
+        for i, c in enumerate(CATEGORIES):
+            cols[f"proj_{c}"] = scores[:, i]
+        for i, ab in enumerate(ABILITIES):
+            cols[f"lv_{ab}"] = levels[:, i]
+        cols.update(supply_t=supply_t, supply_m=supply_m, stock_t=stock_t, stock_m=stock_m)
+        # every colour owns TRADERS + MERCHANTS pieces (see invariants.piece_counts): the
+        # ones not in supply, stock, Kontors, on the ability tracks, as the prestige marker,
+        # on special spaces or in hand are the posts on the routes
+        covered = (np.array(TRACK_MAX, dtype=np.int64) - levels).sum(axis=1)
+        cols["posts"] = (TRADERS + MERCHANTS - supply_t - supply_m - stock_t - stock_m
+                         - kontors - covered - 1 - special - in_hand.reshape(-1))
+        cols["kontors"] = kontors
+        cols["markers_held"] = markers
+        cols["markers_used"] = markers_used
+        cols["experiment"] = np.full(t * n, self.key[0], dtype=object)
+        cols["arm"] = np.full(t * n, self.key[1], dtype=object)
+        cols["game_id"] = np.full(t * n, self.key[2], dtype=np.int64)
+        return cols
+
+
+def _small_ints(values: list[int]) -> np.ndarray:
+    """A list of integers as int64 — via bytes when all fit in 0..255 (the usual case
+    for the players' values; several times faster than a plain conversion)."""
+    try:
+        return np.frombuffer(bytearray(values), dtype=np.uint8).astype(np.int64)
+    except ValueError:
+        return np.array(values, dtype=np.int64)
+
+
+def _in_hand(s: State) -> list[int]:
+    """Displaced pieces each player still holds (a game cut mid-relocation)."""
+    out = [0] * len(s.prestige)
+    for f in s.pending:
+        if f[0] == "relocate" and f[3] >= 0:
+            out[f[1]] += 1
+    return out
+
+
+def record_game(
+    config: GameConfig,
+    strategies: Sequence[str | Strategy],
+    game_id: int,
+    *,
+    experiment: str = "",
+    arm: str = "",
+    rotation: int = 0,
+    full: bool = True,
+    max_actions: int | None = None,
+) -> dict[str, Rows]:
+    """Play one game and return its rows per table (``failures`` instead on error)."""
+    key = (experiment, arm, game_id)
+    players = [make_strategy(s) for s in strategies]
+    recorder = GameRecorder(key)
+    t0 = time.perf_counter()
+    kwargs: dict[str, Any] = {} if max_actions is None else {"max_actions": max_actions}
+    try:
+        observer = recorder.observe if full else None
+        rec = play_game(config, players, observer=observer, **kwargs)
+    except StrategyError as e:
+        board = config.load_board()
+        return {
+            "failures": [
+                (
+                    *key, config.seed, rotation, e.seat, e.strategy, e.n_actions,
+                    f"{type(e.error).__name__}: {e.error}",
+                    " ; ".join(format_action(board, a) for a in e.actions),
+                    config_json(config),
+                )
+            ]
+        }
+    s = rec.final
+    if full:
+        recorder.finish(s)
+    bd = score_breakdown(s, recorder.cache)
+    ranks = ranking(s, bd)
+    tb = tie_break_key(s, bd)
+    winners = [p for p, r in enumerate(ranks) if r == 1]
+    games = [
+        (
+            *key, config.seed, rotation, config.board, s.board.name, config.edition,
+            config.n_players, json.dumps(dict(config.options), sort_keys=True),
+            ",".join(rec.strategies), rec.end_reason, s.round, s.turn, len(rec.actions),
+            ",".join(map(str, winners)), len(winners), time.perf_counter() - t0,
+        )
+    ]
+    prow = []
+    for p, strat in enumerate(players):
+        prow.append(
+            (
+                *key, p, strat.spec, strat.name, json.dumps(strat.params, sort_keys=True),
+                sum(bd[p].values()), *bd[p].values(), ranks[p], ranks[p] == 1,
+                (1 / len(winners)) if ranks[p] == 1 else 0.0, -tb[p][1], tb[p][2],
+            )
+        )
+    return {
+        "games": games,
+        "players": prow,
+        "turns": recorder.turn_columns(config.n_players) if full else [],
+        "events": recorder.events,
+    }
+
+
+def config_json(config: GameConfig) -> str:
+    return json.dumps(
+        {
+            "n_players": config.n_players,
+            "board": config.board,
+            "edition": config.edition,
+            "seed": config.seed,
+            "options": dict(config.options),
+        },
+        sort_keys=True,
+    )
+
+
+Rows = list[tuple] | dict[str, Any]
+
+
+def to_frame(table: str, rows: Rows, **constant: Any) -> pd.DataFrame:
+    """Build a table's DataFrame with its declared columns and dtypes from row tuples
+    (in schema order) or from columns (a dict; ``constant`` fills missing key columns).
+
+    Each column is converted once, straight to its dtype (a value that does not fit the
+    declared integer type raises instead of wrapping around)."""
+    data = {c: pd.array(v, dtype="string") if dtype == "string" else v
+            for c, dtype, v in _typed_columns(table, rows, constant)}
+    return pd.DataFrame(data, copy=False)
+
+
+def to_arrow(table: str, rows: Rows, **constant: Any) -> pa.Table:
+    """The same table as :func:`to_frame`, as a pyarrow Table (what a run writes to
+    parquet; no pandas objects on the way)."""
+    import pyarrow as pa
+
+    names, arrays = [], []
+    for c, dtype, v in _typed_columns(table, rows, constant):
+        names.append(c)
+        arrays.append(pa.array(v, type=pa.string()) if dtype == "string" else pa.array(v))
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def _typed_columns(
+    table: str, rows: Rows, constant: dict[str, Any]
+) -> Iterator[tuple[str, str, Any]]:
+    """(column, dtype, values) in schema order: numpy arrays of the declared dtype for
+    numbers and flags, object arrays or lists of ``str`` for strings."""
+    cols = SCHEMA[table]
+    if not isinstance(rows, dict):
+        rows = dict(zip(cols, map(list, zip(*rows, strict=True)), strict=True)) if rows else {}
+    n = len(next(iter(rows.values()))) if rows else 0
+    for c, dtype in cols.items():
+        values = rows[c] if c in rows else constant.get(c, "")
+        if isinstance(values, str) or n == 0:  # a constant (or an empty table)
+            values = np.full(n, values if n else None, dtype=object)
+        yield c, dtype, values if dtype == "string" else np.asarray(values, dtype=dtype)
+
+
+def concat_rows(parts: list[Rows]) -> Rows:
+    """Concatenate the rows of several games (tuples or column dicts)."""
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return []
+    if isinstance(parts[0], dict):
+        dicts = [p for p in parts if isinstance(p, dict)]
+        keys = dicts[0].keys()
+        return {k: np.concatenate([np.asarray(p[k]) for p in dicts]) for k in keys}
+    out: list[tuple] = []
+    for p in parts:
+        out.extend(p)  # type: ignore[arg-type]
+    return out
+
+
+def empty_frame(table: str) -> pd.DataFrame:
+    return to_frame(table, [])

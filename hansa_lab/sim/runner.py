@@ -1,0 +1,726 @@
+"""The simulation runner: experiment designs played in parallel, logged to parquet.
+
+Two entry points, both returning a :class:`~hansa_lab.sim.results.Results`:
+
+- :func:`simulate` — one line-up (or a few named arms) on one configuration;
+- :func:`run_experiment` — an experiment file (TOML) or dict: several arms, optionally
+  crossed with several conditions (player counts, boards, editions, rule options).
+
+Designs are fair (seats rotated, arms paired on the same seeds; see
+:mod:`hansa_lab.sim.experiment`). Work is split into chunks of games; a worker plays a chunk
+(:func:`run_chunk`) and returns flat rows per table, the parent builds the DataFrames
+and writes them (:mod:`hansa_lab.sim.store`) as each chunk completes. Backends: joblib/loky
+(``n_jobs=1`` runs the same path serially in this process) or a dask.distributed
+cluster. An interrupted run resumes from its completed chunks when called again with
+the same configuration; a finished run is not replayed unless ``force=True``.
+
+>>> res = simulate(["random", "random:gather=false", "random"], n_games=4, n_players=3,
+...                progress=False)
+>>> len(res.games), sorted(res.games.rotation)
+(6, [0, 0, 1, 1, 2, 2])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import platform
+import re
+import socket
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from hansa_lab.engine.actions import Action, format_action
+from hansa_lab.errors import EngineError, ExperimentError, SimulationFailed
+from hansa_lab.sim.experiment import (
+    BACKENDS,
+    DEFAULT_CHUNK_SIZE,
+    GAME_ORDER,
+    LOG_LEVELS,
+    ROTATION_RULE,
+    SEED_RULE,
+    Condition,
+    Design,
+    Experiment,
+    GameSpec,
+    is_int,
+    jsonable,
+    load_experiment,
+    normalize_experiment,
+)
+from hansa_lab.sim.logs import (
+    Rows,
+    concat_rows,
+    config_json,
+    empty_frame,
+    record_game,
+    to_arrow,
+    to_frame,
+)
+from hansa_lab.sim.results import Results, format_table, open_results, wilson_interval
+from hansa_lab.sim.store import TABLES, ResultStore, now
+from hansa_lab.strategies import Strategy, make_strategy
+
+__all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "GAME_ORDER",
+    "LOG_LEVELS",
+    "ROTATION_RULE",
+    "SEED_RULE",
+    "ChunkResult",
+    "ChunkTask",
+    "Condition",
+    "Design",
+    "Experiment",
+    "ExperimentError",
+    "GameSpec",
+    "Results",
+    "SimulationFailed",
+    "format_table",
+    "load_experiment",
+    "normalize_experiment",
+    "open_results",
+    "run_chunk",
+    "run_experiment",
+    "simulate",
+    "wilson_interval",
+]
+
+#: Tables written per log level (``summary`` skips the big per-turn and event tables).
+LOGGED_TABLES = {"full": TABLES, "summary": ("games", "players", "failures")}
+FORMAT = "hansa-lab results v1"
+
+
+# ---------------------------------------------------------------------------- worker
+
+
+@dataclass
+class ChunkTask:
+    """What a worker receives: a chunk of games and one prototype per strategy spec
+    (deep-copied for every seat of every game, so strategies defined in a notebook
+    work on any backend)."""
+
+    chunk_id: int
+    experiment: str
+    games: list[GameSpec]
+    prototypes: dict[str, Strategy]
+    full: bool = True
+    max_actions: int | None = None
+
+
+@dataclass
+class ChunkResult:
+    """What a worker returns: flat rows per table (see :mod:`hansa_lab.sim.logs`)."""
+
+    chunk_id: int
+    rows: dict[str, Rows]
+    n_games: int
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    pid: int = 0
+    host: str = ""
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    """Play a chunk of games (in a worker) and return their rows per table.
+
+    A strategy that raises or returns an illegal action gives a ``failures`` row (see
+    :func:`hansa_lab.sim.logs.record_game`); so does an error of the engine itself (seat
+    -1, strategy ``"(engine)"``, the actions chosen so far, the last one possibly the
+    one whose application failed). Either way the chunk goes on with its next game."""
+    t0 = time.perf_counter()
+    parts: dict[str, list[Rows]] = {t: [] for t in TABLES}
+    failures: list[dict[str, Any]] = []
+    for g in task.games:
+        strategies = [copy.deepcopy(task.prototypes[s]) for s in g.lineup]
+        try:
+            rows = record_game(
+                g.config, strategies, g.game_id, experiment=task.experiment, arm=g.arm,
+                rotation=g.rotation, full=task.full, max_actions=task.max_actions,
+            )
+        except Exception as e:  # not a strategy's fault: an engine error
+            rows = {"failures": [_engine_failure(task.experiment, g, e)]}
+        for table, r in rows.items():
+            parts[table].append(r)
+        for f in rows.get("failures", []):
+            assert isinstance(f, tuple)
+            failures.append({
+                "game_id": g.game_id, "arm": g.arm, "seed": g.seed, "rotation": g.rotation,
+                "seat": int(f[5]), "strategy": f[6], "error": f[8],
+            })
+    return ChunkResult(
+        chunk_id=task.chunk_id,
+        rows={t: concat_rows(p) for t, p in parts.items()},
+        n_games=len(task.games),
+        failures=failures,
+        seconds=time.perf_counter() - t0,
+        pid=os.getpid(),
+        host=socket.gethostname(),
+    )
+
+
+def _engine_failure(experiment: str, g: GameSpec, error: BaseException) -> tuple[Any, ...]:
+    """The ``failures`` row of a game stopped by an error outside the strategies (with
+    the actions so far when play_game raised it as an :class:`EngineError`)."""
+    chosen: list[Action] = []
+    if isinstance(error, EngineError):
+        chosen, error = error.actions, error.error
+    tb = traceback.format_exception(type(error), error, error.__traceback__)
+    where = "".join(tb[-3:-1]).strip().replace("\n", " | ")
+    board = g.config.load_board()
+    return (
+        experiment, g.arm, g.game_id, g.seed, g.rotation, -1, "(engine)", len(chosen),
+        f"{type(error).__name__}: {error} [engine error after {len(chosen)} chosen actions, "
+        f"at {where}]",
+        " ; ".join(format_action(board, a) for a in chosen),
+        config_json(g.config),
+    )
+
+
+# ------------------------------------------------------------------------ provenance
+
+
+def _git_info() -> dict[str, Any]:
+    """Commit and dirty flag of the git work tree holding this package, else None."""
+    where = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=where, capture_output=True, text=True, timeout=5,
+        )
+        if commit.returncode != 0:
+            return {"commit": None, "dirty": None}
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=where,
+            capture_output=True, text=True, timeout=5,
+        )
+        dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
+        return {"commit": commit.stdout.strip(), "dirty": dirty}
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+
+
+def _machine() -> dict[str, Any]:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    try:
+        mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover
+        mem = None
+    return {
+        "hostname": socket.gethostname(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "cpu_count": os.cpu_count(),
+        "usable_cores": cores,
+        "memory_bytes": mem,
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+    }
+
+
+def _versions() -> dict[str, str | None]:
+    from importlib import metadata
+
+    out: dict[str, str | None] = {}
+    for dist in ("hansa-lab", "numpy", "pandas", "pyarrow", "joblib", "dask", "distributed"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+# -------------------------------------------------------------------------- executors
+
+
+def _iter_joblib(tasks: Iterator[ChunkTask], n_jobs: int) -> Iterator[ChunkResult]:
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
+                        pre_dispatch="2*n_jobs", batch_size=1)
+    gen = parallel(delayed(run_chunk)(t) for t in tasks)
+    try:
+        yield from gen
+    finally:
+        close = getattr(gen, "close", None)
+        if close is not None:
+            close()
+
+
+def _dask_client(address: Any, n_jobs: int) -> tuple[Any, list[Any]]:
+    """The client to use and the objects this run opened (to close at the end):
+    ``address`` a Client, a scheduler address, or None (the default client if one
+    exists, else a local cluster of ``n_jobs`` worker processes on loopback)."""
+    from distributed import Client, LocalCluster
+
+    if isinstance(address, Client):
+        return address, []
+    if isinstance(address, str):
+        try:
+            client = Client(address, set_as_default=False, timeout="10s")
+        except (OSError, ValueError, TimeoutError) as e:
+            raise ExperimentError("dask_address", f"cannot connect to {address!r}: {e}") from None
+        return client, [client]
+    try:
+        from distributed import default_client
+
+        return default_client(), []
+    except ValueError:
+        cluster = LocalCluster(n_workers=n_jobs if n_jobs > 0 else None, processes=True,
+                               threads_per_worker=1, host="127.0.0.1", dashboard_address=None)
+        client = Client(cluster, set_as_default=False)
+        return client, [client, cluster]
+
+
+def _iter_dask(tasks: Iterator[ChunkTask], client: Any, own: list[Any]) -> Iterator[ChunkResult]:
+    """Run the chunks on a dask cluster, keeping about two per worker in flight."""
+    from distributed import as_completed
+
+    token = f"hansa-{os.getpid()}-{time.time_ns()}"
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    pending = as_completed()
+    in_flight: set[Any] = set()
+
+    def submit() -> bool:
+        task = next(tasks, None)
+        if task is None:
+            return False
+        fut = client.submit(run_chunk, task, key=f"{token}-{task.chunk_id}", pure=False)
+        in_flight.add(fut)
+        pending.add(fut)
+        return True
+
+    try:
+        for _ in range(2 * workers):
+            if not submit():
+                break
+        for fut in pending:
+            result = fut.result()
+            in_flight.discard(fut)
+            fut.release()
+            submit()
+            yield result
+    finally:
+        for fut in in_flight:
+            fut.cancel()
+        for obj in own:
+            obj.close()
+
+
+# ---------------------------------------------------------------------------- running
+
+
+@dataclass
+class _Exec:
+    n_jobs: int = 1
+    backend: str = "loky"
+    dask_address: Any = None
+    progress: bool = True
+    fail_fast: bool = False
+    force: bool = False
+
+
+def _check_exec(ex: _Exec, names: Mapping[str, str]) -> None:
+    def n(key: str) -> str:
+        return names.get(key, key)
+
+    if not is_int(ex.n_jobs) or ex.n_jobs == 0:
+        raise ExperimentError(n("n_jobs"), f"must be a non-zero integer (-1 = all cores), "
+                                           f"got {ex.n_jobs!r}")
+    if ex.backend not in BACKENDS:
+        raise ExperimentError(n("backend"), f"must be one of {', '.join(BACKENDS)}, "
+                                            f"got {ex.backend!r}")
+    if ex.backend == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise ExperimentError(n("backend"), "the dask backend needs the dask extra: "
+                                                "pip install 'hansa-lab[dask]'") from None
+    elif ex.dask_address is not None:
+        raise ExperimentError(n("dask_address"), "only used with backend='dask'")
+    if isinstance(ex.dask_address, str) and not re.match(r"^([a-z]+://)?[^\s/]+:\d+$",
+                                                         ex.dask_address):
+        raise ExperimentError(n("dask_address"), "must be a scheduler address like "
+                              f"'tcp://127.0.0.1:8786', got {ex.dask_address!r}")
+    if ex.dask_address is not None and not isinstance(ex.dask_address, str):
+        from distributed import Client
+
+        if not isinstance(ex.dask_address, Client):
+            raise ExperimentError(n("dask_address"), "must be an address like "
+                                  "'tcp://127.0.0.1:8786' or a distributed.Client")
+
+
+def _config_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    keys = sorted(set(old) | set(new))
+    return [k for k in keys if jsonable(old.get(k)) != jsonable(new.get(k))]
+
+
+def _say(progress: bool, text: str) -> None:
+    if progress:
+        print(text, file=sys.stderr)
+
+
+def _execute(
+    exp: Experiment,
+    ex: _Exec,
+    out: str | os.PathLike[str] | None,
+    names: Mapping[str, str],
+    source: dict[str, Any] | None = None,
+) -> Results:
+    """Check, then start, resume or skip the run, and return its results."""
+    _check_exec(ex, names)
+    if out is None:
+        design = Design(exp)
+        return _play(replace(exp, chunk_size=design.chunk_size), design, ex, None, None, {},
+                     source)
+    store = ResultStore(Path(out))
+    store.check_usable()
+    with store.lock():
+        old = store.read_manifest() if store.has_manifest() else None
+        if exp.chunk_size is None:  # resuming keeps the stored chunking
+            stored = (old or {}).get("configuration", {}).get("chunk_size")
+            exp = replace(exp, chunk_size=stored if is_int(stored) else Design(exp).chunk_size)
+        if old is not None and ex.force:
+            store.clear()
+            old = None
+        if old is not None:
+            diff = _config_diff(old.get("configuration", {}), exp.configuration())
+            if diff:
+                raise ExperimentError(
+                    names.get("out", "out"),
+                    f"{store.path} holds a run with a different configuration (differs in: "
+                    f"{', '.join(names.get(k, k) for k in diff)}); pass force=True (--force) "
+                    "to discard it, or choose another out",
+                )
+        design = Design(exp)
+        done = {i: m for i, m in store.done_chunks().items() if i < design.n_chunks}
+        if old is not None and len(done) == design.n_chunks:
+            _say(ex.progress, f"{store.path}: complete ({design.n_games} games), nothing to "
+                              "do; pass force=True (--force) to run it again")
+            return Results(old, path=store.path, chunks=list(done))
+        store.cleanup(done)
+        if done:
+            _say(ex.progress, f"{store.path}: resuming, {len(done)} of {design.n_chunks} "
+                              "chunks already done")
+        return _play(exp, design, ex, store, old, done, source)
+
+
+def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
+                  source: dict[str, Any] | None, session: dict[str, Any]) -> dict[str, Any]:
+    d = design.summary()
+    versions = session["versions"]
+    return {
+        "format": FORMAT,
+        "name": exp.name,
+        "description": exp.description,
+        "status": "new",
+        "package": "hansa-lab",
+        "version": versions["hansa-lab"],
+        "versions": versions,
+        "git_commit": session["git_commit"],
+        "git_dirty": session["git_dirty"],
+        "configuration": exp.configuration(),
+        "design": d,
+        "seeds": {
+            "base": exp.seed,
+            "rule": SEED_RULE,
+            "per_condition": [c["seeds"] for c in d["conditions"]],
+        },
+        "source": source,
+        "started": now(),
+        "finished": None,
+        "machine": _machine(),
+        "path": str(store.path) if store else None,
+        "sessions": [],
+        "progress": {},
+    }
+
+
+def _new_session(ex: _Exec) -> dict[str, Any]:
+    git = _git_info()
+    versions = _versions()
+    return {
+        "started": now(), "finished": None, "status": "running", "pid": os.getpid(),
+        "host": socket.gethostname(), "version": versions["hansa-lab"], "versions": versions,
+        "git_commit": git["commit"], "git_dirty": git["dirty"],
+        "execution": {
+            "n_jobs": ex.n_jobs, "backend": ex.backend, "fail_fast": ex.fail_fast,
+            "dask_address": ex.dask_address if isinstance(ex.dask_address, str | None)
+            else repr(ex.dask_address),
+        },
+        "chunks_run": 0, "games_run": 0, "failures": 0,
+    }
+
+
+def _play(
+    exp: Experiment,
+    design: Design,
+    ex: _Exec,
+    store: ResultStore | None,
+    old: dict[str, Any] | None,
+    done: dict[int, dict[str, Any]],
+    source: dict[str, Any] | None,
+) -> Results:
+    """Play the chunks not in ``done``, writing each as it completes."""
+    from tqdm.auto import tqdm
+
+    dask = _dask_client(ex.dask_address, ex.n_jobs) if ex.backend == "dask" else None
+    session = _new_session(ex)
+    manifest = old if old is not None else _new_manifest(exp, design, store, source, session)
+    manifest["sessions"].append(session)
+    manifest["execution"] = session["execution"]
+    games_done = sum(len(design.chunk_ids(i)) for i in done)
+    failures = sum(int(m.get("failures", 0)) for m in done.values())
+
+    def save(status: str) -> None:
+        manifest["status"] = session["status"] = status
+        manifest["progress"] = {
+            "chunks_done": len(done), "n_chunks": design.n_chunks, "games_done": games_done,
+            "total_games": design.n_games, "failures": failures,
+        }
+        if status != "running":
+            session["finished"] = now()
+        if status == "complete":
+            manifest["finished"] = session["finished"]
+        if store is not None:
+            store.write_manifest(manifest)
+
+    save("running")
+    prototypes = {s: make_strategy(s) for lineup in exp.arms.values() for s in lineup}
+    tasks = (
+        ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions)
+        for i in range(design.n_chunks) if i not in done
+    )
+    results = _iter_dask(tasks, *dask) if dask else _iter_joblib(tasks, ex.n_jobs)
+    memory: dict[int, dict[str, pd.DataFrame]] = {}
+    failed: dict[str, Any] | None = None
+    bar = tqdm(total=design.n_games, initial=games_done, unit="game", desc=exp.name,
+               disable=not ex.progress, dynamic_ncols=True, file=sys.stderr)
+    status = "failed"
+    try:
+        for res in results:
+            convert = to_arrow if store is not None else to_frame  # parquet, or kept in memory
+            frames = {t: convert(t, res.rows.get(t, [])) for t in LOGGED_TABLES[exp.log]}
+            marker = {
+                "chunk": res.chunk_id, "games": res.n_games, "failures": len(res.failures),
+                "rows": {t: len(df) for t, df in frames.items()},
+                "seconds": round(res.seconds, 3), "worker_pid": res.pid,
+                "worker_host": res.host, "session": len(manifest["sessions"]) - 1,
+                "written": now(),
+            }
+            if store is not None:
+                store.write_chunk(res.chunk_id, frames, marker)
+            else:
+                memory[res.chunk_id] = frames
+            done[res.chunk_id] = marker
+            games_done += res.n_games
+            failures += len(res.failures)
+            session["chunks_run"] += 1
+            session["games_run"] += res.n_games
+            session["failures"] += len(res.failures)
+            save("running")
+            bar.update(res.n_games)
+            if failures:
+                bar.set_postfix(failures=failures)
+            if ex.fail_fast and res.failures:
+                failed = min(res.failures, key=lambda f: f["game_id"])
+                break
+        status = "stopped" if failed else "complete"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    finally:
+        with contextlib.suppress(Exception):
+            results.close()  # type: ignore[attr-defined]
+        bar.close()
+        save(status)
+    if failed is not None:
+        saved = (f"{len(done)} completed chunks are saved in {store.path}; rerun to resume"
+                 if store is not None else "results were kept in memory only")
+        raise SimulationFailed(failed, saved)
+    if failures:
+        _say(ex.progress, f"{exp.name}: {failures} game(s) failed; see results.failures")
+    if store is not None:
+        return Results(manifest, path=store.path, chunks=list(done))
+    return Results(manifest, frames={
+        t: pd.concat([memory[i][t] for i in sorted(memory)], ignore_index=True)
+        if memory else empty_frame(t)
+        for t in LOGGED_TABLES[exp.log]
+    })
+
+
+_SIMULATE_NAMES = {
+    "games": "n_games", "players": "n_players", "arms": "strategies", "jobs": "n_jobs",
+}
+
+
+def simulate(
+    strategies: Sequence[str | Mapping[str, Any]] | Mapping[str, Sequence[Any]],
+    n_games: int,
+    n_players: int = 4,
+    board: str = "base",
+    edition: str = "bigbox",
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    n_jobs: int = 1,
+    backend: str = "loky",
+    dask_address: Any = None,
+    out: str | os.PathLike[str] | None = None,
+    name: str | None = None,
+    chunk_size: int | None = None,
+    progress: bool = True,
+    fail_fast: bool = False,
+    force: bool = False,
+    log: str = "full",
+    max_actions: int | None = None,
+) -> Results:
+    """Play ``n_games`` seat-rotated games of a line-up and log them.
+
+    ``strategies``: one strategy spec per seat (``["greedy", "random", ...]``), or
+    fewer repeated to fill the seats (``["greedy"]`` → all greedy), or a dict of named
+    arms (``{"tip": [...], "base": [...]}``) played on the same seeds and rotations.
+    ``n_games`` is the number of distinct games per arm, rounded up to a multiple of the
+    line-up's distinct seat rotations (``n_players`` when no strategy repeats, 1 for
+    a single strategy in every seat; the manifest notes the rounding). ``options`` are rule
+    options (:data:`hansa_lab.engine.state.RULE_OPTIONS`). Seeds are ``seed, seed + 1, ...``.
+
+    ``n_jobs``: worker processes (1 = serial in this process, -1 = all cores);
+    ``backend``: ``"loky"`` (joblib) or ``"dask"`` with ``dask_address`` an address
+    (``"tcp://127.0.0.1:8786"``) or a ``distributed.Client`` (None: the default client,
+    or a local cluster of ``n_jobs`` workers). ``out``: the results folder (e.g.
+    ``"results/my_run"``): chunks are written as they complete and an interrupted run
+    resumes when called again; a finished one is returned as is unless ``force``.
+    Without ``out`` the tables stay in memory. ``name`` (default: the folder's name,
+    else ``"simulate"``) fills the ``experiment`` column. ``log="summary"`` skips the
+    ``turns`` and ``events`` tables. ``fail_fast`` stops at the first failed game
+    (raising :class:`SimulationFailed`); otherwise failures go to ``results.failures``.
+
+    Invalid arguments raise :class:`ExperimentError` (a ``ValueError``) before any game
+    is played.
+    """
+    if name is None:
+        name = Path(out).name if out is not None else "simulate"
+    raw: dict[str, Any] = {
+        "name": name, "arms": strategies if isinstance(strategies, Mapping) else
+        list(strategies) if isinstance(strategies, list | tuple) else strategies,
+        "games": n_games, "players": n_players, "board": board, "edition": edition,
+        "options": dict(options or {}), "seed": seed, "log": log,
+    }
+    if chunk_size is not None:
+        raw["chunk_size"] = chunk_size
+    if max_actions is not None:
+        raw["max_actions"] = max_actions
+    for key in ("players", "board", "edition"):
+        if isinstance(raw[key], list | tuple):
+            raise ExperimentError(_SIMULATE_NAMES.get(key, key),
+                                  "one value only; sweep values with run_experiment")
+    exp = normalize_experiment(raw, names=_SIMULATE_NAMES, default_name="simulate")
+    ex = _Exec(n_jobs=n_jobs, backend=backend, dask_address=dask_address, progress=progress,
+               fail_fast=fail_fast, force=force)
+    return _execute(exp, ex, out, _SIMULATE_NAMES)
+
+
+def run_experiment(
+    spec: Mapping[str, Any] | str | os.PathLike[str],
+    *,
+    games: int | None = None,
+    chunk_size: int | None = None,
+    n_jobs: int | None = None,
+    backend: str | None = None,
+    dask_address: Any = None,
+    out: str | os.PathLike[str] | None = None,
+    force: bool = False,
+    progress: bool = True,
+    fail_fast: bool = False,
+) -> Results:
+    """Run an experiment given as a TOML file (path) or a dict of the same shape.
+
+    The format (every field but ``games`` and ``arms`` is optional)::
+
+        name = "strategy_tips"     # results go to results/<name>/ (default: file stem)
+        description = "..."
+        games = 2000               # games per arm and condition, rounded up to a
+                                   #   multiple of the line-up's distinct rotations
+        seed = 0                   # deal d uses seed + d, the same in every arm
+        chunk_size = 100           # games per chunk (parallel, write and resume unit)
+        log = "full"               # or "summary": no turns/events tables
+        max_actions = 20000        # games reaching it end with end_reason "cap"
+        base_arm = "base"          # arm the others are compared with (paired)
+        jobs = 2                   # default worker processes (-1 = all cores)
+        backend = "loky"           # or "dask"
+        players = 4                # condition fields; a list sweeps: [3, 4, 5]
+        board = "base"             #   base | east | britannia | a side like base_3p
+        edition = "bigbox"         #   bigbox | original; a list sweeps
+        [options]                  # rule options (hansa_lab.engine.state.RULE_OPTIONS)
+        prestige_to_end = 20
+
+        [arms]                     # arm name = line-up, index 0 is the focal seat
+        base = ["greedy", "greedy", "greedy", "greedy"]
+        tip = ["actions_first", "greedy", "greedy", "greedy"]
+        all_random = ["random"]    # fewer strategies repeat to fill the seats
+        tuned = [{name = "greedy", depth = 2}, "greedy"]   # parameters by name
+
+        [[conditions]]             # optional: explicit conditions, each crossed with
+        players = 3                #   every arm; fields override the top-level ones
+        [[conditions]]             #   and lists expand as above
+        players = 5
+        options = {start_supply = 4}
+
+    Every arm plays every condition with the same seeds and rotations (paired); game
+    ids are unique across arms and conditions. ``games``, ``chunk_size``, ``n_jobs``,
+    ``backend``, ``dask_address`` override the file; ``out`` defaults to ``results/<name>`` (next
+    to the ``experiments/`` folder holding the file, else in the working directory).
+    Resuming, forcing and failures work as in :func:`simulate`. Errors name the file
+    and field, e.g. ``experiments/x.toml: arms.tip[1]: unknown strategy 'greedyy'``.
+    """
+    source_info: dict[str, Any] | None = None
+    if isinstance(spec, Mapping):
+        raw = dict(spec)
+        source = None
+        default_name = "experiment"
+    else:
+        path = Path(spec)
+        raw = load_experiment(path)
+        source = str(spec)
+        default_name = path.stem
+        source_info = {"path": str(path), "text": path.read_text("utf-8")}
+    if games is not None:
+        if not is_int(games) or games < 1:
+            raise ExperimentError("games", f"override must be a positive integer, got {games!r}")
+        raw["games"] = games
+    if chunk_size is not None:
+        if not is_int(chunk_size) or chunk_size < 1:
+            raise ExperimentError("chunk_size", f"override must be a positive integer, got "
+                                                f"{chunk_size!r}")
+        raw["chunk_size"] = chunk_size
+    exp = normalize_experiment(raw, source=source, default_name=default_name)
+    ex = _Exec(
+        n_jobs=n_jobs if n_jobs is not None else raw.get("jobs", 1),
+        backend=backend if backend is not None else raw.get("backend", "loky"),
+        dask_address=dask_address if dask_address is not None else raw.get("dask_address"),
+        progress=progress, fail_fast=fail_fast, force=force,
+    )
+    if out is None:
+        root = Path.cwd()
+        if source is not None and Path(source).resolve().parent.name == "experiments":
+            root = Path(source).resolve().parent.parent
+        out = root / "results" / exp.name
+    names = {"jobs": "n_jobs"}
+    try:
+        return _execute(exp, ex, out, names, source_info)
+    except ExperimentError as e:
+        if e.source is None and source is not None:
+            raise ExperimentError(e.field, e.message, source) from None
+        raise

@@ -1,0 +1,209 @@
+"""Synthetic game tables with a known truth, for examples, tests and trying out analyses.
+
+:func:`synthetic_tables` builds ``games`` / ``players`` / ``turns`` / ``events`` frames
+with the columns and dtypes of :data:`hansa_lab.sim.logs.SCHEMA`, laid out like a real run
+(deals, seat rotations, arms paired on the same deals), but with scores drawn from a
+simple model whose parameters are the right answers:
+
+``total = base + skill[strategy] + seat_bonus[seat] + luck + noise`` (rounded, at least 0)
+
+- ``luck`` ~ N(0, ``luck_sd``) is drawn per (deal, seat) and is the **same in every
+  rotation and arm** (common random numbers: what pairing on seeds cancels);
+- ``noise`` ~ N(0, ``noise_sd``) is drawn per player-game, independently in each arm.
+
+So in a paired comparison of the focal seat the true mean difference is
+``skill[tip] - skill[base]``; the paired differences have variance ``2 * noise_sd**2``
+against ``2 * (luck_sd**2 + noise_sd**2)`` unpaired. Ranks follow the totals (equal
+totals tie and share the win). Per-turn ``projected`` scores rise linearly to the final
+total, plus a Brownian bridge of size ``wander`` (0: the leader never changes).
+
+>>> t = synthetic_tables({"tip": ["a", "b"], "base": ["b", "b"]}, n_deals=3, n_players=2)
+>>> len(t["games"]), len(t["players"]), sorted(set(t["games"].arm))
+(9, 18, ['base', 'tip'])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from hansa_lab.engine.board import ABILITIES
+from hansa_lab.engine.scoring import CATEGORIES
+from hansa_lab.sim.logs import to_frame
+
+#: Side of the base board per player count (as the engine names it).
+_SIDES = {2: "base_3p", 3: "base_3p", 4: "base_45p", 5: "base_45p"}
+END_REASONS = ("prestige", "cities", "markers")
+
+
+def synthetic_tables(
+    arms: Mapping[str, Sequence[str]] | Sequence[str] = ("a", "b", "b", "b"),
+    n_deals: int = 25,
+    n_players: int = 4,
+    *,
+    skill: Mapping[str, float] | None = None,
+    seat_bonus: Sequence[float] | None = None,
+    base: float = 50.0,
+    luck_sd: float = 8.0,
+    noise_sd: float = 3.0,
+    wander: float = 0.0,
+    rounds: int = 12,
+    end_reasons: Mapping[str, float] | None = None,
+    seed: int = 0,
+    experiment: str = "synthetic",
+    edition: str = "bigbox",
+    game_id_start: int = 0,
+    seed_start: int = 0,
+    detail: bool = True,
+) -> dict[str, pd.DataFrame]:
+    """Tables of ``n_deals`` deals per arm, each played in the line-up's distinct seat
+    rotations as the runner does (``n_players`` of them when no strategy repeats, one
+    for an all-same line-up; see the module doc).
+
+    ``arms``: arm name → line-up (index 0 = the focal strategy; a shorter line-up
+    repeats), or one line-up (a single arm named ``"a"``). ``skill``: mean score
+    bonus per strategy name (default 0; strategies named like ``"plus3"`` get +3).
+    ``seat_bonus``: added per seat. ``rounds``: every game lasts this many rounds.
+    ``end_reasons``: reason → probability (default prestige 0.6, cities 0.3, markers 0.1).
+    ``game_id_start`` / ``seed_start`` offset ids and seeds, to concatenate several calls.
+    ``detail=False`` leaves the ``turns`` and ``events`` tables empty (faster).
+
+    >>> t = synthetic_tables(["x", "y"], n_deals=50, n_players=2, skill={"x": 5.0})
+    >>> p = t["players"]
+    >>> diff = p[p.strategy == "x"].total.mean() - p[p.strategy == "y"].total.mean()
+    >>> bool(3 < diff < 7)
+    True
+    """
+    if not isinstance(arms, Mapping):
+        arms = {"a": list(arms)}
+    skill = dict(skill or {})
+    bonus = np.zeros(n_players) if seat_bonus is None else np.asarray(seat_bonus, float)
+    reasons = dict(end_reasons or {"prestige": 0.6, "cities": 0.3, "markers": 0.1})
+    rng = np.random.default_rng(seed)
+    n = n_players
+    # common random numbers: luck per (deal, seat), the same in every rotation and arm
+    luck = rng.normal(0.0, luck_sd, size=(n_deals, n))
+    reason_names = list(reasons)
+    reason_p = np.array(list(reasons.values()), float)
+    reason_draw = rng.choice(len(reason_names), size=(n_deals, n), p=reason_p / reason_p.sum())
+    turns_per_game = rounds * n
+    games: list[tuple] = []
+    players: list[tuple] = []
+    turn_parts: list[dict[str, np.ndarray]] = []
+    events: list[tuple] = []
+    gid = game_id_start
+    for arm, lineup in arms.items():
+        line = [lineup[i % len(lineup)] for i in range(n)]
+        period = next(q for q in range(1, n + 1) if line[q:] + line[:q] == line)
+        for d in range(n_deals):
+            for k in range(period):
+                strat = [line[(p - k) % n] for p in range(n)]
+                mu = np.array([base + skill.get(s, _named_skill(s)) for s in strat])
+                raw = mu + bonus + luck[d] + rng.normal(0.0, noise_sd, n)
+                total = np.maximum(np.rint(raw), 0).astype(int)
+                order = -total
+                ranks = np.array([1 + int((order < order[p]).sum()) for p in range(n)])
+                winners = [p for p in range(n) if ranks[p] == 1]
+                cats = _split(total, rng)
+                reason = reason_names[reason_draw[d, k]]
+                games.append((
+                    experiment, arm, gid, seed_start + d, k, "base", _SIDES.get(n, "base_45p"),
+                    edition, n, "{}", ",".join(strat), reason, rounds, turns_per_game,
+                    3 * turns_per_game, ",".join(map(str, winners)), len(winners), 0.0,
+                ))
+                for p in range(n):
+                    players.append((
+                        experiment, arm, gid, p, strat[p], strat[p].split(":")[0],
+                        json.dumps({}), int(total[p]), *map(int, cats[p]), int(ranks[p]),
+                        bool(ranks[p] == 1), (1 / len(winners)) if ranks[p] == 1 else 0.0,
+                        0, 0,
+                    ))
+                if detail:
+                    turn_parts.append(_turns(experiment, arm, gid, total, cats, rounds,
+                                             wander, rng))
+                    events.extend(_develop_events(experiment, arm, gid, n, rounds, rng))
+                gid += 1
+    turns = (to_frame("turns", {c: np.concatenate([t[c] for t in turn_parts])
+                                for c in turn_parts[0]}) if turn_parts else to_frame("turns", []))
+    return {
+        "games": to_frame("games", games),
+        "players": to_frame("players", players),
+        "turns": turns,
+        "events": to_frame("events", events),
+    }
+
+
+def _named_skill(name: str) -> float:
+    """``"plus3"`` → 3.0, ``"minus2"`` → -2.0, anything else 0."""
+    for prefix, sign in (("plus", 1.0), ("minus", -1.0)):
+        if name.startswith(prefix):
+            try:
+                return sign * float(name[len(prefix):])
+            except ValueError:
+                return 0.0
+    return 0.0
+
+
+def _split(total: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Split each total over the six score categories (rows sum to the totals)."""
+    share = {"track": 0.35, "abilities": 0.1, "markers": 0.1, "special": 0.05,
+             "control": 0.25, "network": 0.15}
+    weights = np.array([share.get(c, 0.0) for c in CATEGORIES])
+    weights = weights / weights.sum()
+    out = np.zeros((len(total), len(CATEGORIES)), dtype=int)
+    for i, t in enumerate(total):
+        out[i] = rng.multinomial(int(t), weights)
+    return out
+
+
+def _turns(experiment: str, arm: str, gid: int, total: np.ndarray, cats: np.ndarray,
+           rounds: int, wander: float, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    n = len(total)
+    t = rounds * n
+    frac = np.arange(1, t + 1) / t  # after each turn
+    # Brownian bridge per player: 0 at the start and at the end
+    steps = rng.normal(0.0, 1.0, size=(t, n)).cumsum(axis=0) / np.sqrt(t)
+    bridge = steps - frac[:, None] * steps[-1]
+    proj = np.rint(frac[:, None] * total[None, :] + wander * bridge).astype(int)
+    proj = np.maximum(proj, 0)
+    proj[-1] = total
+    turn = np.arange(1, t + 1)
+    cols: dict[str, np.ndarray] = {
+        "experiment": np.full(t * n, experiment, dtype=object),
+        "arm": np.full(t * n, arm, dtype=object),
+        "game_id": np.full(t * n, gid),
+        "round": np.repeat((turn - 1) // n + 1, n),
+        "turn": np.repeat(turn, n),
+        "acting_seat": np.repeat((turn - 1) % n, n),
+        "seat": np.tile(np.arange(n), t),
+    }
+    cols["is_acting"] = cols["seat"] == cols["acting_seat"]
+    cols["actions_used"] = np.where(cols["is_acting"], 2, 0)
+    share = cats / np.maximum(total, 1)[:, None]  # category mix of the final score
+    flat = proj.reshape(-1)
+    cols["projected"] = flat
+    for i, c in enumerate(CATEGORIES):
+        cols[f"proj_{c}"] = np.rint(flat * np.tile(share[:, i], t)).astype(int)
+    cols["prestige"] = cols["proj_track"]
+    for a in ABILITIES:
+        cols[f"lv_{a}"] = np.zeros(t * n, dtype=int)
+    for c in ("supply_t", "supply_m", "stock_t", "stock_m", "posts", "kontors",
+              "markers_held", "markers_used"):
+        cols[c] = np.zeros(t * n, dtype=int)
+    return cols
+
+
+def _develop_events(experiment: str, arm: str, gid: int, n: int, rounds: int,
+                    rng: np.random.Generator) -> list[tuple]:
+    """A few ``develop`` events per player: levels 1..L of some abilities at sorted turns."""
+    t = rounds * n
+    levels = rng.integers(0, 4, size=(n, len(ABILITIES)))
+    when = np.sort(rng.integers(1, t + 1, size=(n, len(ABILITIES), 3)), axis=2)
+    seat, ab, lv = np.nonzero(np.arange(3)[None, None, :] < levels[:, :, None])
+    turn = when[seat, ab, lv]
+    return [(experiment, arm, gid, 0, (int(tu) - 1) // n + 1, int(tu), int(p), "develop", -1,
+             -1, "", ABILITIES[a], int(v) + 1)
+            for p, a, v, tu in zip(seat, ab, lv, turn, strict=True)]

@@ -1,0 +1,235 @@
+"""Benchmarks: engine throughput with the baseline random policy (one process), and
+the runner's logging overhead, parallel speed-up and log sizes.
+
+Prints figures; speed is never asserted by tests (the machine is shared and noisy).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import time
+from typing import Any
+
+from hansa_lab.engine.board import BOARD_FAMILIES
+from hansa_lab.engine.state import GameConfig
+from hansa_lab.play import play_game
+
+
+def bench_engine(
+    n_players: int = 3,
+    seconds: float = 10.0,
+    board: str = "base",
+    edition: str = "bigbox",
+    first_seed: int = 0,
+) -> dict[str, Any]:
+    """Play seeded random games until ``seconds`` pass; count applied actions
+    (legal-action generation and the policy included)."""
+    games = actions = capped = 0
+    sizes: list[int] = []
+    t0 = time.perf_counter()
+    seed = first_seed
+    while time.perf_counter() - t0 < seconds:
+        rec = play_game(GameConfig(n_players, board, edition, seed), ["random"] * n_players)
+        games += 1
+        actions += len(rec.actions)
+        capped += rec.end_reason == "cap"
+        if len(sizes) < 20:
+            sizes.append(len(pickle.dumps(rec.final)))
+        seed += 1
+    elapsed = time.perf_counter() - t0
+    return {
+        "players": n_players,
+        "board": board,
+        "edition": edition,
+        "seconds": round(elapsed, 3),
+        "games": games,
+        "actions": actions,
+        "actions_per_s": round(actions / elapsed, 1),
+        "games_per_s": round(games / elapsed, 3),
+        "capped_games": capped,
+        "state_pickle_bytes_max": max(sizes),
+    }
+
+
+def _timed_min(jobs: dict[str, Any], repeats: int) -> dict[str, float]:
+    """Run every job ``repeats`` times, rotating their order, and keep each job's best
+    time: on a shared machine a pause hits one run, not the minimum of several."""
+    best = dict.fromkeys(jobs, float("inf"))
+    names = list(jobs)
+    for rep in range(repeats):
+        for name in names[rep % len(names):] + names[: rep % len(names)]:
+            t0 = time.perf_counter()
+            jobs[name]()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return best
+
+
+def _ratios(best: dict[str, float], games: int) -> dict[str, Any]:
+    """Games/s of every job, and per job other than ``engine``: its time over the engine's
+    (``ratio``) and the share of engine throughput it costs (``1 − engine/job``)."""
+    out: dict[str, Any] = {"games": games}
+    for name, t in best.items():
+        out[f"{name}_games_per_s"] = round(games / t, 2)
+    for name, t in best.items():
+        if name != "engine":
+            out[f"{name}_ratio"] = round(t / best["engine"], 3)
+            out[f"{name}_throughput_cost"] = round(1 - best["engine"] / t, 3)
+    return out
+
+
+def _logging_overhead(n_players: int, board: str, edition: str, n_seeds: int) -> dict[str, Any]:
+    """Engine-only (:func:`play_game`) vs fully logged (:func:`record_game`) time on the
+    same seeded random games: per game the best of three runs, order rotated."""
+    from hansa_lab.sim.logs import record_game
+
+    best = {"engine": 0.0, "logged": 0.0}
+    for seed in range(n_seeds):
+        config = GameConfig(n_players, board, edition, seed)
+        times = _timed_min({
+            "engine": lambda c=config: play_game(c, ["random"] * n_players),
+            "logged": lambda c=config, s=seed: record_game(c, ["random"] * n_players, s),
+        }, 3)
+        for k, v in times.items():
+            best[k] += v
+    return _ratios(best, n_seeds)
+
+
+def _runner_overhead(n_players: int, board: str, edition: str, games: int,
+                     out: Any) -> dict[str, Any]:
+    """End to end: :func:`simulate` (serial, one chunk, written as parquet) with
+    ``log="full"`` and ``log="summary"`` vs :func:`play_game` on the same games; best
+    of three runs each, order rotated."""
+    from hansa_lab.sim.runner import simulate
+
+    kwargs: dict[str, Any] = {"n_games": games, "n_players": n_players, "board": board,
+                              "edition": edition, "chunk_size": games, "n_jobs": 1,
+                              "progress": False, "force": True}
+    seeds = [int(s) for s in simulate(["random"], log="summary", **kwargs).games.seed]
+    configs = [GameConfig(n_players, board, edition, s) for s in seeds]
+    best = _timed_min({
+        "engine": lambda: [play_game(c, ["random"] * n_players) for c in configs],
+        "full": lambda: simulate(["random"], log="full", out=out / "full", **kwargs),
+        "summary": lambda: simulate(["random"], log="summary", out=out / "summary", **kwargs),
+    }, 3)
+    return _ratios(best, games)
+
+
+def _spin(n: int) -> int:
+    """A pure-CPU Python loop (the machine's own parallel speed-up reference)."""
+    acc = 0
+    for i in range(n):
+        acc = (acc + i * i) % 1_000_003
+    return acc
+
+
+def bench_runner(
+    n_players: int = 4,
+    games: int = 96,
+    board: str = "base",
+    edition: str = "bigbox",
+    repeats: int = 2,
+) -> dict[str, Any]:
+    """Figures for the runner (printed by ``hansa-lab bench --suite runner``):
+
+    - ``logging``: engine-only games/s (:func:`play_game`) vs fully logged games/s
+      (:func:`record_game`: the game played with the recorder, its rows and columns
+      built) on the same seeded random games, best of three runs per game;
+      ``logged_ratio`` = logged time / engine time, ``logged_throughput_cost`` = the
+      share of engine throughput logging costs (1 − engine time / logged time);
+      ``logging_by_players``: the same for every player count of the board;
+    - ``end_to_end``: serial :func:`simulate` of ``games`` games in one chunk written as
+      parquet, with full logs and with ``log="summary"``, vs play_game on the same games
+      (the runner's own work: rows to DataFrames, parquet, manifest);
+    - ``parallel``: wall time of :func:`simulate` (``games`` games to parquet) with
+      ``n_jobs=1`` and ``2`` and the speed-up, next to the speed-up of a pure-CPU Python
+      loop run by joblib with ``n_jobs=1`` and ``2`` — what this machine allows right
+      now. Each run is repeated (order rotated) and its best time counts; the worker
+      pool is warmed up first;
+    - ``logs_per_1000_games``: rows, in-memory bytes (``memory_usage(deep=True)``) and
+      parquet bytes on disk per table, scaled to 1,000 games, from a serial run with the
+      default chunk size (each parquet file has a fixed overhead).
+    """
+    import tempfile
+    from pathlib import Path
+
+    from joblib import Parallel, delayed
+
+    from hansa_lab.sim.experiment import DEFAULT_CHUNK_SIZE
+    from hansa_lab.sim.runner import simulate
+
+    # (a) logging overhead ------------------------------------------------------------
+    n_seeds = max(4, games // 4)
+    counts = sorted(k for k in BOARD_FAMILIES.get(board, {n_players: None}) if k >= 2)
+    logging_by_players = {
+        f"{k}p": _logging_overhead(k, board, edition, n_seeds) for k in {*counts, n_players}
+    }
+    logging = logging_by_players[f"{n_players}p"]
+
+    # (b) parallel speed-up -------------------------------------------------------------
+    chunk = max(1, games // 8)
+    kwargs: dict[str, Any] = {"n_games": games, "n_players": n_players, "board": board,
+                              "edition": edition, "chunk_size": chunk, "progress": False}
+    t0 = time.perf_counter()
+    _spin(200_000)
+    per_iter = (time.perf_counter() - t0) / 200_000
+    n_tasks = 8
+    n_iter = max(10_000, int(1.0 / per_iter / n_tasks))  # ~1 s of serial work in all
+    with tempfile.TemporaryDirectory() as tmp:
+        simulate(["random"], n_games=n_players, n_players=n_players, n_jobs=2, progress=False)
+        Parallel(n_jobs=2)(delayed(_spin)(1000) for _ in range(4))  # warm the pool
+        out = Path(tmp)
+        end_to_end = _runner_overhead(n_players, board, edition, games, out / "e2e")
+        best = _timed_min({
+            f"{kind}{jobs}": (
+                lambda j=jobs: simulate(["random"], n_jobs=j, out=out / f"j{j}", force=True,
+                                        **kwargs)
+            ) if kind == "runner" else (
+                lambda j=jobs: Parallel(n_jobs=j)(delayed(_spin)(n_iter)
+                                                  for _ in range(n_tasks))
+            )
+            for jobs in (1, 2) for kind in ("runner", "loop")
+        }, repeats)
+        best_runner = {j: best[f"runner{j}"] for j in (1, 2)}
+        best_loop = {j: best[f"loop{j}"] for j in (1, 2)}
+        size_chunk = min(games, DEFAULT_CHUNK_SIZE)  # per-file overhead as in real runs
+        res = simulate(["random"], n_jobs=1, out=out / "sizes",
+                       **{**kwargs, "chunk_size": size_chunk})
+        sizes: dict[str, Any] = {"chunk_size": size_chunk}
+        n_games = len(res.games) + len(res.failures)
+        for table in ("games", "players", "turns", "events"):
+            df = res.read(table)
+            disk = sum(f.stat().st_size for f in res.files(table))
+            sizes[table] = {
+                "rows": round(len(df) * 1000 / n_games),
+                "memory_bytes": int(df.memory_usage(deep=True).sum() * 1000 / n_games),
+                "parquet_bytes": int(disk * 1000 / n_games),
+            }
+        sizes["total"] = {k: sum(sizes[t][k] for t in ("games", "players", "turns", "events"))
+                          for k in ("rows", "memory_bytes", "parquet_bytes")}
+    runner_speedup = best_runner[1] / best_runner[2]
+    loop_speedup = best_loop[1] / best_loop[2]
+    return {
+        "players": n_players,
+        "board": board,
+        "edition": edition,
+        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+        else os.cpu_count(),
+        "logging": logging,
+        "logging_by_players": {
+            k: {"logged_ratio": v["logged_ratio"],
+                "logged_throughput_cost": v["logged_throughput_cost"]}
+            for k, v in sorted(logging_by_players.items())
+        },
+        "end_to_end": end_to_end,
+        "parallel": {
+            "games": games,
+            "chunk_size": chunk,
+            "runner_seconds": {f"n_jobs={k}": round(v, 3) for k, v in best_runner.items()},
+            "runner_speedup": round(runner_speedup, 3),
+            "cpu_loop_seconds": {f"n_jobs={k}": round(v, 3) for k, v in best_loop.items()},
+            "cpu_loop_speedup": round(loop_speedup, 3),
+            "runner_vs_machine": round(runner_speedup / loop_speedup, 3),
+        },
+        "logs_per_1000_games": sizes,
+    }

@@ -1,0 +1,391 @@
+"""The ``hansa-lab`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from hansa_lab.engine.board import KNOWN_BOARDS
+from hansa_lab.engine.state import EDITIONS, GameConfig
+
+
+class CliError(Exception):
+    """A bad command-line argument (the message names it); exit status 2."""
+
+
+class CliFailure(Exception):
+    """A run that failed or was interrupted (not a usage error)."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _positive_int(name: str) -> Callable[[str], int]:
+    def conv(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        if v < 0:
+            raise argparse.ArgumentTypeError(f"{name} must be >= 0, got {v}")
+        return v
+
+    return conv
+
+
+def _add_game_args(p: argparse.ArgumentParser, players_default: int | None = None) -> None:
+    p.add_argument("--players", type=_positive_int("--players"), default=players_default,
+                   required=players_default is None,
+                   help="number of players (2-5; 2 = neutral-colour variant)")
+    p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
+    p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
+
+
+def _config(args: argparse.Namespace, seed: int = 0) -> GameConfig:
+    if args.board not in KNOWN_BOARDS:
+        raise CliError(f"--board: unknown board {args.board!r} "
+                       f"(known boards: {', '.join(KNOWN_BOARDS)})")
+    if args.edition not in EDITIONS:
+        raise CliError(f"--edition: must be one of {', '.join(EDITIONS)}, got {args.edition!r}")
+    try:
+        return GameConfig(n_players=args.players, board=args.board, edition=args.edition,
+                          seed=seed)
+    except ValueError as e:
+        raise CliError(f"--players/--board: {e}") from e
+
+
+def _strategies(text: str | None, n: int) -> list[str]:
+    from hansa_lab.strategies import make_strategy
+
+    names = [s for s in (text or "").split(",") if s] or ["random"]
+    for s in names:
+        try:
+            make_strategy(s)
+        except ValueError as e:
+            raise CliError(f"--strategies: {e}") from e
+    if len(names) > n or n % len(names):  # as in simulate: a divisor of n is repeated
+        raise CliError(f"--strategies: {len(names)} strategies cannot fill {n} seats (give "
+                       f"{n}, or a divisor of {n} to repeat)")
+    return names * (n // len(names))
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from hansa_lab.play import play_game
+
+    config = _config(args, args.seed)
+    strategies = _strategies(args.strategies, config.n_players)
+    rec = play_game(config, strategies, check=args.check)
+    result = rec.result()
+    if args.actions:
+        result["actions"] = rec.action_texts()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(f"{result['board']} {config.n_players}p seed {config.seed}: "
+              f"{result['end_reason']} after {result['n_actions']} actions, "
+              f"{result['n_turns']} turns")
+        for pl in result["players"]:
+            parts = " ".join(f"{k}={v}" for k, v in pl["breakdown"].items())
+            print(f"  seat {pl['seat']} {pl['strategy']:<12} rank {pl['rank']} "
+                  f"total {pl['total']:>3}  ({parts})")
+    return 0
+
+
+BENCH_LEGEND = """\
+what the figures mean (random players; in the runner suite every time is the best of three
+runs, order rotated, so a pause of the shared machine does not count):
+  engine suite   actions_per_s, games_per_s: the rules engine with the random policy,
+                 legal-action generation included; state_pickle_bytes_max: state size
+  runner suite   logging / logging_by_players: play_game (engine only) vs record_game
+                   (played with the recorder, rows and columns built) on the same games;
+                   logged_ratio = logged time / engine time (> 1: slower),
+                   logged_throughput_cost = 1 - engine time / logged time (share of
+                   engine games/s that logging costs; games = games timed)
+                 end_to_end: simulate() with full and summary logs, one chunk written as
+                   parquet, vs play_game on the same games (same ratio and cost names)
+                 parallel: simulate() wall time with n_jobs=1 and 2 and its speed-up,
+                   next to a pure-CPU loop's speed-up on this machine (cpu_loop_*);
+                   runner_vs_machine = runner speed-up / loop speed-up (1 = as good as
+                   the machine allows)
+                 logs_per_1000_games: rows, memory (pandas, deep) and parquet bytes per
+                   table, scaled to 1,000 games
+"""
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from hansa_lab.tools.bench import bench_engine, bench_runner
+
+    config = _config(args)
+    if args.suite == "runner":
+        if args.games < config.n_players:
+            raise CliError(f"--games must be at least the player count, got {args.games}")
+        out = bench_runner(config.n_players, args.games, args.board, args.edition)
+    else:
+        if args.seconds <= 0:
+            raise CliError(f"--seconds must be positive, got {args.seconds}")
+        out = bench_engine(config.n_players, args.seconds, args.board, args.edition)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:>24}: {v}")
+    return 0
+
+
+#: The README's main job: the strategy-tips experiment at a quick size.
+MAIN_EXPERIMENT = "strategy_tips.toml"
+MAIN_GAMES = 16
+MAIN_CHUNK_SIZE = 4
+MAIN_OUT = "results/strategy_tips_quick"
+
+#: Python parameter names of the runner → the options that set them.
+_FLAGS = {
+    "strategies": "--strategies", "n_games": "--games", "games": "--games",
+    "n_players": "--players", "board": "--board", "edition": "--edition", "seed": "--seed",
+    "options": "--option", "n_jobs": "--jobs", "backend": "--backend",
+    "dask_address": "--dask-address", "out": "--out", "name": "--name",
+    "chunk_size": "--chunk-size", "log": "--log",
+}
+
+
+def _flag_error(e: Exception) -> CliError:
+    """An :class:`ExperimentError` from the runner, reworded with the option's name."""
+    from hansa_lab.errors import ExperimentError
+
+    if isinstance(e, ExperimentError) and not e.source:
+        head = e.field.split(".")[0].split("[")[0]
+        if head in _FLAGS:
+            rest = e.field[len(head):]
+            rest = " " + rest[1:] if rest.startswith(".") else rest
+            return CliError(f"{_FLAGS[head]}{rest}: {e.message}")
+    return CliError(str(e))
+
+
+def _rule_options(items: Sequence[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        if not eq or not key:
+            raise CliError(f"--option: expected KEY=VALUE, got {item!r}")
+        try:
+            out[key] = json.loads(text)
+        except ValueError:
+            out[key] = text
+    return out
+
+
+def _run_guarded(run: Callable[[], object]) -> object:
+    """Run a simulation, turning the runner's errors into CLI errors and exit codes."""
+    from hansa_lab.errors import ExperimentError, SimulationFailed
+
+    try:
+        return run()
+    except ExperimentError as e:
+        raise _flag_error(e) from e
+    except SimulationFailed as e:
+        raise CliFailure(str(e), 1) from e
+    except KeyboardInterrupt as e:
+        raise CliFailure("interrupted; completed chunks are saved, run the same command again "
+                         "to resume", 130) from e
+    except RuntimeError as e:  # e.g. another run is writing the same folder
+        raise CliFailure(str(e), 1) from e
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from hansa_lab.sim.runner import Results, simulate
+
+    strategies = [s for s in (args.strategies or "").split(",") if s.strip()]
+    if not strategies:
+        raise CliError("--strategies: give at least one strategy")
+    options = _rule_options(args.option)
+    res = _run_guarded(lambda: simulate(
+        strategies, n_games=args.games, n_players=args.players, board=args.board,
+        edition=args.edition, options=options, seed=args.seed, n_jobs=args.jobs,
+        backend=args.backend or ("dask" if args.dask_address else "loky"),
+        dask_address=args.dask_address, out=args.out,
+        name=args.name,
+        chunk_size=args.chunk_size, progress=not args.no_progress, fail_fast=args.fail_fast,
+        force=args.force, log=args.log,
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from hansa_lab.sim.runner import Results, run_experiment
+
+    res = _run_guarded(lambda: run_experiment(
+        args.experiment, games=args.games, chunk_size=args.chunk_size, n_jobs=args.jobs,
+        backend=args.backend or ("dask" if args.dask_address else None),
+        dask_address=args.dask_address, out=args.out, force=args.force,
+        progress=not args.no_progress, fail_fast=args.fail_fast,
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
+    return 0
+
+
+def _find_experiment(name: str) -> Path:
+    """``experiments/<name>`` in the working directory, else next to the package."""
+    for root in (Path.cwd(), Path(__file__).resolve().parent.parent):
+        path = root / "experiments" / name
+        if path.exists():
+            return path
+    raise CliError(f"experiments/{name} not found (run from the project folder)")
+
+
+def cmd_main(args: argparse.Namespace) -> int:
+    """The README's main job: the strategy-tips experiment at a quick size (always rerun),
+    with a progress bar, then win rates and scores with 95% intervals per arm."""
+    from hansa_lab.sim.runner import Results, run_experiment
+
+    path = _find_experiment(MAIN_EXPERIMENT)
+    from joblib import cpu_count
+
+    jobs = (f"all {cpu_count()} cores" if args.jobs == -1 else
+            f"{args.jobs} worker process{'es' if args.jobs != 1 else ''}")
+    print(f"hansa-lab main: {path.name} at a quick size, {args.games} games per arm "
+          f"(rounded up to whole seat rotations), paired seeds, {jobs} → {args.out}",
+          flush=True)
+    res = _run_guarded(lambda: run_experiment(
+        path, games=args.games, chunk_size=MAIN_CHUNK_SIZE, n_jobs=args.jobs, out=args.out,
+        force=True, progress=not args.no_progress,
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
+    return 0
+
+
+def _add_run_args(p: argparse.ArgumentParser) -> None:
+    """Execution options shared by ``simulate`` and ``run``."""
+    p.add_argument("--backend", choices=("loky", "dask"), default=None,
+                   help="loky (joblib processes, default) or dask")
+    p.add_argument("--dask-address", default=None,
+                   help="dask scheduler, e.g. tcp://127.0.0.1:8786 (default: a local cluster)")
+    p.add_argument("--force", action="store_true",
+                   help="discard existing results in the output folder and rerun")
+    p.add_argument("--fail-fast", action="store_true",
+                   help="stop at the first failed game (default: record it and go on)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Play one game and write its replay as one self-contained, offline HTML file."""
+    from hansa_lab.viz.export import export_replay
+    from hansa_lab.viz.timeline import Timeline, split_lineup
+
+    config = _config(args, args.seed)
+    try:
+        lineup = split_lineup(args.strategies or "random", config.n_players)
+    except ValueError as e:
+        raise CliError(f"--strategies: {e}") from e
+    timeline = Timeline.from_seed(config, lineup)
+    out = export_replay(args.html, timeline, title=args.title)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): {config.side} "
+          f"{config.n_players}p seed {config.seed}, {len(timeline.actions)} actions, "
+          f"ended by {timeline.final.end_reason or 'cap'}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hansa-lab", description="Hansa Teutonica lab")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("play", help="play one game and print its result")
+    _add_game_args(p)
+    p.add_argument("--seed", type=_positive_int("--seed"), default=0)
+    p.add_argument("--strategies", default=None, help="comma-separated, one per seat")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--actions", action="store_true", help="include the action texts")
+    p.add_argument("--check", action="store_true", help="run the invariant checker")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "bench", help="benchmarks: engine throughput, or the runner suite",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=BENCH_LEGEND)
+    _add_game_args(p, players_default=3)
+    p.add_argument("--suite", choices=("engine", "runner"), default="engine",
+                   help="engine: games/s of the rules engine (default); runner: logging "
+                        "overhead, parallel speed-up, log sizes")
+    p.add_argument("--seconds", type=float, default=10.0, help="engine suite: duration")
+    p.add_argument("--games", type=_positive_int("--games"), default=96,
+                   help="runner suite: games per parallel run (default 96)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
+    p.add_argument("--players", type=_positive_int("--players"), default=4,
+                   help="number of players (3-5, default 4)")
+    p.add_argument("--games", type=_positive_int("--games"), required=True,
+                   help="games per arm (rounded up to whole seat rotations)")
+    p.add_argument("--strategies", default="random",
+                   help="comma-separated, one per seat or fewer repeated (default random)")
+    p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
+    p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="rule option (repeatable), e.g. prestige_to_end=25")
+    p.add_argument("--seed", type=_positive_int("--seed"), default=0, help="first seed")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    p.add_argument("--out", default=None,
+                   help="results folder, e.g. results/NAME (default: keep in memory)")
+    p.add_argument("--name", default=None, help="experiment name (default: the folder name)")
+    p.add_argument("--chunk-size", type=_positive_int("--chunk-size"), default=None,
+                   help="games per chunk (default: about 16 chunks, at most 100 games each)")
+    p.add_argument("--log", choices=("full", "summary"), default="full",
+                   help="summary: skip the turns and events tables")
+    _add_run_args(p)
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("run", help="run an experiment file (experiments/NAME.toml)")
+    p.add_argument("experiment", help="path of the experiment's TOML file")
+    p.add_argument("--games", type=_positive_int("--games"), default=None,
+                   help="override the file's games per arm")
+    p.add_argument("--chunk-size", type=_positive_int("--chunk-size"), default=None,
+                   help="override the file's games per chunk")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (-1: all cores)")
+    p.add_argument("--out", default=None, help="results folder (default results/<name>)")
+    _add_run_args(p)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("main", help="the README's main job (strategy tips, quick size)")
+    p.add_argument("--games", type=_positive_int("--games"), default=MAIN_GAMES,
+                   help=f"games per arm (default {MAIN_GAMES})")
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (default: all cores)")
+    p.add_argument("--out", default=MAIN_OUT, help=f"results folder (default {MAIN_OUT})")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_main)
+
+    p = sub.add_parser("replay", help="play one game and export its replay as offline HTML")
+    _add_game_args(p)
+    p.add_argument("--seed", type=_positive_int("--seed"), default=0)
+    p.add_argument("--strategies", default=None,
+                   help="comma-separated, one per seat or one for all (default random)")
+    p.add_argument("--html", required=True, metavar="OUT.html",
+                   help="the HTML file to write (self-contained, works offline)")
+    p.add_argument("--title", default=None, help="heading of the page")
+    p.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except CliError as e:
+        print(f"hansa-lab {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except CliFailure as e:
+        print(f"hansa-lab {args.command}: {e}", file=sys.stderr)
+        return e.code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,300 @@
+"""The game viewer for Jupyter and Voilà (ipywidgets).
+
+Open a game from a results table by its id, or by replaying a seed and line-up; a
+slider and play/pause move over its actions (or whole turns), and the board, the player
+panels, the event log and the score chart follow. *What-if* lets another line-up play on
+from the shown position and compares the outcome with what really happened; *export*
+writes the replay as one offline HTML file.
+
+>>> from hansa_lab.engine.state import GameConfig
+>>> v = GameViewer.from_seed(GameConfig(n_players=3, seed=4), "random")
+>>> v.goto(50)
+>>> v.position, v.slider.value, 'data-actions="50"' in v.board.value
+(50, 50, True)
+
+In a notebook::
+
+    from hansa_lab.viz.viewer import GameViewer
+    from hansa_lab.sim.runner import open_results
+    res = open_results("results/strategy_tips")
+    GameViewer.from_results(res, game_id=12)          # a logged game, by id
+    GameViewer.from_seed(GameConfig(n_players=4, seed=7), "greedy,random,random,random")
+
+The last expression of a cell shows the viewer (or ``display(viewer)``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
+import pandas as pd
+
+from hansa_lab.engine.state import GameConfig
+from hansa_lab.play import GameRecord, play_game
+from hansa_lab.strategies import Strategy
+from hansa_lab.viz.export import export_replay
+from hansa_lab.viz.timeline import Timeline, split_lineup
+
+BOARD_WIDTH = 1060  # px of the board picture in the viewer
+CHART_WIDTH = 560
+
+
+def config_from_row(row: pd.Series | dict[str, Any]) -> GameConfig:
+    """The :class:`GameConfig` of a ``games`` table row (seed, board, edition,
+    n_players, options as JSON)."""
+    raw = row["options"]
+    options = json.loads(raw) if isinstance(raw, str) and raw else {}
+    opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                        for k, v in options.items()))
+    return GameConfig(n_players=int(row["n_players"]), board=str(row["board"]),
+                      edition=str(row["edition"]), seed=int(row["seed"]), options=opts)
+
+
+def find_game(results: Any, game_id: int, arm: str | None = None,
+              experiment: str | None = None) -> pd.Series:
+    """The ``games`` row of a game id in a :class:`~hansa_lab.sim.results.Results` or a
+    ``games`` DataFrame (``arm``/``experiment`` narrow it down if ids repeat)."""
+    games = results.games if hasattr(results, "games") else results
+    if not isinstance(games, pd.DataFrame):
+        raise TypeError("from_results needs a Results object or a games DataFrame")
+    rows = games[games["game_id"] == game_id]
+    if arm is not None and "arm" in rows:
+        rows = rows[rows["arm"] == arm]
+    if experiment is not None and "experiment" in rows:
+        rows = rows[rows["experiment"] == experiment]
+    if rows.empty:
+        raise KeyError(f"no game with id {game_id}" + (f" in arm {arm!r}" if arm else ""))
+    if len(rows) > 1:
+        raise KeyError(f"{len(rows)} games have id {game_id}; give arm= or experiment=")
+    return rows.iloc[0]
+
+
+class GameViewer:
+    """Widgets showing one game (see the module doc). Build with :meth:`from_seed`,
+    :meth:`from_results`, :meth:`from_record` or from a :class:`Timeline`.
+
+    Attributes for scripting and tests: ``timeline``, ``slider`` (position in actions),
+    ``turn_slider`` (turns done), ``play``, ``board`` (HTML with the SVG), ``log``,
+    ``chart``, ``lineup_box``/``seed_box``/``what_if_button``/``what_if_result``,
+    ``widget`` (the whole viewer)."""
+
+    def __init__(self, timeline: Timeline, *, title: str | None = None,
+                 interval_ms: int = 400) -> None:
+        self.timeline = tl = timeline
+        self.title = title or (f"{tl.final.board.title} — {tl.config.n_players} players, "
+                               f"seed {tl.config.seed}")
+        self.highlight_player: int | None = None
+        self.last_what_if: GameRecord | None = None
+        self.what_if_table: pd.DataFrame | None = None
+        self._syncing = False
+        n = tl.n_positions - 1
+        self.slider = widgets.IntSlider(value=0, min=0, max=n, step=1, description="action",
+                                        continuous_update=True,
+                                        layout=widgets.Layout(width="520px"))
+        self.slider.add_class("hansa-action-slider")
+        self.turn_slider = widgets.IntSlider(value=0, min=0, max=tl.n_turns, step=1,
+                                             description="turns done",
+                                             layout=widgets.Layout(width="380px"),
+                                             style={"description_width": "initial"})
+        self.turn_slider.add_class("hansa-turn-slider")
+        self.play = widgets.Play(value=0, min=0, max=n, step=1, interval=interval_ms,
+                                 description="play")
+        self.play.add_class("hansa-play")
+        self.step_by = widgets.ToggleButtons(options=["actions", "turns"], value="actions",
+                                             description="play by",
+                                             style={"button_width": "70px"})
+        self._link = widgets.jslink((self.play, "value"), (self.slider, "value"))
+        seat_options: list[tuple[str, int]] = [("nobody", -1)]
+        seat_options += [(f"seat {p}" + (f" · {s}" if s else ""), p)
+                         for p, s in enumerate(tl.strategies)]
+        self.player_box = widgets.Dropdown(options=seat_options, value=-1,
+                                           description="highlight")
+        self.board = widgets.HTML(layout=widgets.Layout(width=f"{BOARD_WIDTH + 10}px"))
+        self.board.add_class("hansa-board-view")
+        self.log = widgets.HTML(layout=widgets.Layout(
+            width="520px", height="300px", overflow="auto", border="1px solid #ccc"))
+        self.log.add_class("hansa-log-view")
+        self.chart = widgets.HTML()
+        self.chart.add_class("hansa-chart-view")
+        # what-if
+        self.lineup_box = widgets.Text(value=",".join(tl.strategies), description="line-up",
+                                       layout=widgets.Layout(width="420px"))
+        self.seed_box = widgets.IntText(value=tl.config.seed, description="seed",
+                                        layout=widgets.Layout(width="170px"))
+        self.what_if_button = widgets.Button(description="play on from here",
+                                             button_style="info", icon="forward")
+        self.what_if_result = widgets.HTML()
+        self.export_button = widgets.Button(description="export HTML", icon="download")
+        self.export_path = widgets.Text(value="replay.html", description="file",
+                                        layout=widgets.Layout(width="320px"))
+        self.export_result = widgets.HTML()
+
+        self.slider.observe(self._on_slider, names="value")
+        self.turn_slider.observe(self._on_turn_slider, names="value")
+        self.step_by.observe(self._on_step_by, names="value")
+        self.player_box.observe(self._on_player, names="value")
+        self.what_if_button.on_click(lambda _: self.run_what_if())
+        self.export_button.on_click(lambda _: self._on_export())
+
+        header = widgets.HTML(f"<b style='font-size:15px'>{escape(self.title)}</b> · "
+                              f"{escape(', '.join(tl.strategies))} · "
+                              f"{len(tl.actions)} actions, {tl.n_turns} turns, ended by "
+                              f"{escape(tl.final.end_reason or 'cap')}")
+        controls = widgets.HBox([self.play, self.slider, self.turn_slider])
+        options = widgets.HBox([self.step_by, self.player_box])
+        what_if = widgets.VBox([
+            widgets.HTML("<b>What-if</b>: from the shown position, let a line-up play on "
+                         "(comma-separated strategies, one per seat or one for all; "
+                         "the seed fixes their random streams)"),
+            widgets.HBox([self.lineup_box, self.seed_box, self.what_if_button]),
+            self.what_if_result,
+        ])
+        export = widgets.HBox([self.export_path, self.export_button, self.export_result])
+        self.widget = widgets.VBox([
+            header, controls, options, self.board,
+            widgets.HBox([self.chart, self.log]), what_if, export,
+        ])
+        self.widget.add_class("hansa-viewer")
+        self._refresh()
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_seed(cls, config: GameConfig, strategies: str | Sequence[str | Strategy],
+                  **kwargs: Any) -> GameViewer:
+        """Play ``config`` (its seed fixes the game) with a line-up and view it.
+        ``strategies``: one per seat, one for all, or a comma-separated line-up."""
+        return cls(Timeline.from_seed(config, strategies), **kwargs)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, **kwargs: Any) -> GameViewer:
+        return cls(Timeline.from_record(record), **kwargs)
+
+    @classmethod
+    def from_results(cls, results: Any, game_id: int, *, arm: str | None = None,
+                     experiment: str | None = None, **kwargs: Any) -> GameViewer:
+        """View a game of a run by its id: ``results`` is a
+        :class:`~hansa_lab.sim.results.Results` (e.g. ``open_results(path)``) or its
+        ``games`` DataFrame. The game is replayed from its configuration, seed and
+        line-up (strategies draw from seeded streams, so it is the same game)."""
+        row = find_game(results, game_id, arm, experiment)
+        config = config_from_row(row)
+        lineup = split_lineup(str(row["lineup"]), config.n_players)
+        record = play_game(config, lineup)
+        if "actions" in row and int(row["actions"]) != len(record.actions):
+            warnings.warn(f"game {game_id}: the replay has {len(record.actions)} actions, the "
+                          f"table says {int(row['actions'])} (are the same strategies "
+                          "registered?)", stacklevel=2)
+        title = f"game {game_id}" + (f" ({row['arm']})" if row.get("arm") else "")
+        kwargs.setdefault("title", f"{title} — {row['board']} {config.n_players}p, "
+                                   f"seed {config.seed}")
+        return cls(Timeline.from_record(record), **kwargs)
+
+    # ------------------------------------------------------------------ navigation
+    @property
+    def position(self) -> int:
+        """The shown position (actions done)."""
+        return int(self.slider.value)
+
+    def goto(self, position: int) -> None:
+        """Show the position after ``position`` actions."""
+        self.slider.value = max(0, min(self.timeline.n_positions - 1, int(position)))
+
+    def goto_turn(self, turns_done: int) -> None:
+        """Show the position at the end of turn ``turns_done`` (0: the set-up)."""
+        self.turn_slider.value = max(0, min(self.timeline.n_turns, int(turns_done)))
+
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        if not self._syncing:
+            self._syncing = True
+            try:
+                self.turn_slider.value = self.timeline.turns_done(self.position)
+            finally:
+                self._syncing = False
+        self._refresh()
+
+    def _on_turn_slider(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            self.slider.value = self.timeline.position_of_turn(int(change["new"]))
+        finally:
+            self._syncing = False
+
+    def _on_step_by(self, change: dict[str, Any]) -> None:
+        self._link.unlink()
+        target = self.turn_slider if change["new"] == "turns" else self.slider
+        self.play.max = target.max
+        self.play.value = target.value
+        self._link = widgets.jslink((self.play, "value"), (target, "value"))
+
+    def _on_player(self, change: dict[str, Any]) -> None:
+        self.highlight_player = None if change["new"] < 0 else int(change["new"])
+        self._refresh()
+
+    def _refresh(self) -> None:
+        i = self.position
+        tl = self.timeline
+        self.board.value = tl.frame_svg(i, highlight_player=self.highlight_player,
+                                        width=BOARD_WIDTH)
+        self.log.value = tl.log_html(i, n=14)
+        self.chart.value = tl.chart_svg(i, width=CHART_WIDTH)
+
+    # ------------------------------------------------------------------ what-if
+    def what_if(self, strategies: str | Sequence[str], seed: int | None = None,
+                position: int | None = None) -> pd.DataFrame:
+        """Play on from ``position`` (default: the shown one) with a line-up; returns the
+        comparison of final scores, real vs what-if (also kept in ``what_if_table``; the
+        continuation is ``last_what_if``)."""
+        i = self.position if position is None else position
+        rec, table = self.timeline.what_if(i, strategies, seed)
+        self.last_what_if, self.what_if_table = rec, table
+        return table
+
+    def run_what_if(self) -> None:
+        """The what-if button: line-up and seed from the boxes, result as a table."""
+        i = self.position
+        self.what_if_result.value = f"<i>playing on from action {i} …</i>"
+        try:
+            table = self.what_if(self.lineup_box.value, int(self.seed_box.value), i)
+        except ValueError as e:
+            self.what_if_result.value = f"<span style='color:#b00'>{escape(str(e))}</span>"
+            return
+        rec = self.last_what_if
+        assert rec is not None
+        real = self.timeline.final
+        self.what_if_result.value = (
+            f"<div class='hansa-what-if'>From action {i} (turn {self.timeline.states[i].turn}):"
+            f" real game ended by {escape(real.end_reason or 'cap')} after "
+            f"{len(self.timeline.actions)} actions; what-if ended by "
+            f"{escape(rec.end_reason)} after {i + len(rec.actions)} actions (seed "
+            f"{rec.extra['seed']}).{table.to_html(index=False, border=0)}</div>")
+
+    # ------------------------------------------------------------------ export
+    def export_html(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
+        """Write the replay as one self-contained offline HTML file (own slider)."""
+        return export_replay(path, self.timeline, title=title or self.title)
+
+    def _on_export(self) -> None:
+        out = self.export_html(self.export_path.value)
+        self.export_result.value = (f"wrote {escape(str(out))} "
+                                    f"({out.stat().st_size / 1e6:.1f} MB)")
+
+    # ------------------------------------------------------------------ display
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def __repr__(self) -> str:
+        tl = self.timeline
+        return (f"<GameViewer {tl.final.board.name} {tl.config.n_players}p seed "
+                f"{tl.config.seed}: position {self.position}/{tl.n_positions - 1}>")
+
+
+__all__ = ["GameViewer", "config_from_row", "find_game"]
