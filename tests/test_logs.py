@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from hansa_lab.engine.board import ABILITIES
+from hansa_lab.engine.decisions import Relocate
 from hansa_lab.engine.scoring import CATEGORIES, score_breakdown
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.play import play_game, states_of
@@ -93,7 +94,7 @@ def test_a_capped_game_logs_its_last_partial_turn():
     rec = play_game(config, ["random"] * 4)
     states = states_of(config, rec.actions)
     cut = next(i for i, s in enumerate(states) if i > 40 and s.pending
-               and s.pending[-1][0] == "relocate")
+               and isinstance(s.pending[-1], Relocate))
     got = to_frame("turns", logged(config, max_actions=cut)["turns"])
     pd.testing.assert_frame_equal(got, expected_turns(config, max_actions=cut))
     assert got.turn.iloc[-1] == states[cut].turn

@@ -33,7 +33,7 @@ def positions() -> list[State]:
     picked: dict[str, list[State]] = {}
     for s in seen:
         if len(legal_actions(s)) > 1:
-            kind = s.pending[-1][0] if s.pending else "turn"
+            kind = s.pending[-1].KIND if s.pending else "turn"
             picked.setdefault(kind, []).append(s)
     out: list[State] = []
     for group in picked.values():

@@ -28,11 +28,21 @@ from helpers_turn import (
     set_pool,
 )
 
-from hansa_lab.engine.board import load_board
+from hansa_lab.engine.board import TRADER, load_board
+from hansa_lab.engine.decisions import (
+    Decision,
+    PlaceMarkers,
+    Relocate,
+    RelocateNeutral,
+    marker_routes,
+    relocation_routes,
+)
 from hansa_lab.engine.invariants import check_state
-from hansa_lab.engine.rules import legal_actions, marker_routes, relocation_routes
+from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.scoring import score_breakdown, winners
 from hansa_lab.engine.state import EMPTY, GameConfig, State, neutral_start_routes, new_game
+from hansa_lab.engine.variants.favour import FavourIncome
+from hansa_lab.engine.variants.permanent import PermanentMarker
 
 
 def east(n: int = 3, **options: object) -> State:
@@ -57,7 +67,7 @@ def kontors(s: State, name: str) -> list[int]:
     return list(s.city_occupants(city(s, name)))
 
 
-def frame(s: State) -> tuple:
+def frame(s: State) -> Decision:
     return s.pending[-1]
 
 
@@ -173,7 +183,8 @@ def test_permanent_privilege_right_after_establishing() -> None:
     r = route(s, "Stralsund", "Malmö")
     occupy(s, r, 0, ["trader", "merchant", "merchant"])
     s = act(ready(s), f"establish r{r} none")
-    assert frame(s) == ("permanent", 0, "privilege", 1, 1, 2)  # route: 1 trader, 2 merchants
+    # the route returned 1 trader, 2 merchants
+    assert frame(s) == PermanentMarker(0, "privilege", left=1, traders=1, merchants=2)
     assert s.current_player == 0
     assert legal_texts(s) == {"perm develop privilege", "stop"}
     s = act(s, "perm develop privilege")
@@ -220,7 +231,8 @@ def test_permanent_move_two_any_tradesmen_and_swap_counts_as_both() -> None:
     assert s2.route_occupants(a)[0] == occ(2) and s2.route_occupants(z)[0] == occ(1)
     assert not s2.pending  # a swap uses both moves
     s3 = act(s, f"perm move {pa} r{z}")
-    assert frame(s3)[3] == 1 and not legal_texts(s3, "perm swap")
+    assert isinstance(f := frame(s3), PermanentMarker) and f.left == 1
+    assert not legal_texts(s3, "perm swap")
     s3 = act(s3, f"perm move {s3.board.post_label(s3.board.post_start[z])} r{a}")
     assert not s3.pending and s3.route_occupants(a)[:2] == [occ(2), EMPTY]
 
@@ -232,12 +244,13 @@ def test_permanent_place_two_of_the_routes_returning_tradesmen() -> None:
     s = ready(s)
     stock = (s.stock_t[0], s.stock_m[0])
     s = act(s, f"establish r{r} kontor Danzig")
-    assert frame(s) == ("permanent", 0, "place2_from_route", 2, 2, 1)
+    assert frame(s) == PermanentMarker(0, "place2_from_route", left=2, traders=2, merchants=1)
     assert (s.stock_t[0], s.stock_m[0]) == (stock[0] + 2, stock[1] + 1)
     # any free post, the route just established included
     assert {f"perm place r{r} trader", f"perm place r{r} merchant"} <= legal_texts(s)
     s = act(s, f"perm place r{r} merchant")
-    assert frame(s)[3:] == (1, 2, 0) and not legal_texts(s, "perm place r0 merchant")
+    assert frame(s) == PermanentMarker(0, "place2_from_route", left=1, traders=2, merchants=0)
+    assert not legal_texts(s, "perm place r0 merchant")
     s = act(s, "perm place r0 trader")
     assert not s.pending
     # of the 3 returned pieces (the 4th became the Kontor) 2 left the stock again
@@ -252,7 +265,7 @@ def test_game_end_waits_for_the_permanent_marker() -> None:
     occupy(s, r, 0, ["trader", "trader", "trader", "merchant"])
     s = act(ready(s), f"establish r{r} none")
     assert s.prestige[0] == 20 and s.end_reason is None
-    assert s.pending[-1][0] == "permanent"
+    assert isinstance(s.pending[-1], PermanentMarker)
     s = act(s, "stop")
     assert s.end_reason == "prestige" and not s.pending
 
@@ -416,7 +429,7 @@ def test_britannia_permanent_move_keeps_each_piece_in_its_country() -> None:
     occupy(s, england, 1)
     occupy(s, wales, 2)
     s = act(ready(s), f"establish r{r} none")
-    assert frame(s)[2] == "move2"
+    assert isinstance(f := frame(s), PermanentMarker) and f.kind == "move2"
     pe, pw = b.post_label(b.post_start[england]), b.post_label(b.post_start[wales])
     assert not legal_texts(s, f"perm move {pe} r{wales}")
     assert not legal_texts(s, f"perm move {pw} r{england}")
@@ -435,7 +448,7 @@ def test_britannia_permanent_place_two_in_wales_stock_then_supply_then_posts() -
         set_pool(s, 0, supply=(s.supply_t[0] + s.stock_t[0], s.supply_m[0] + s.stock_m[0]))
         s = ready(s)
         s = act(s, f"establish r{r} none")  # the route's 3 pieces go to the stock
-        assert frame(s)[2] == "place2_regions"
+        assert isinstance(f := frame(s), PermanentMarker) and f.kind == "place2_regions"
         # share the loose pieces as asked (the frame is already on the stack)
         loose_t, loose_m = s.supply_t[0] + s.stock_t[0], s.supply_m[0] + s.stock_m[0]
         s.supply_t[0], s.supply_m[0] = supply
@@ -464,7 +477,7 @@ def test_britannia_permanent_place_two_in_wales_stock_then_supply_then_posts() -
     assert texts and all(" from " in x for x in texts)  # both empty: moved from own posts
     pick = sorted(texts)[0]
     s = act(s, pick)
-    assert frame(s)[3] == 1
+    assert isinstance(f := frame(s), PermanentMarker) and f.left == 1
 
 
 def test_regions_scoring_wales_three_player_side() -> None:
@@ -521,7 +534,8 @@ def test_displaced_neutral_comes_back_with_one_more_placed_by_the_other_player()
     pool = s.neutral_pool
     s = act(s, f"displace {b.post_label(post)} trader pay 0")
     assert s.supply_t[0] == 5 - 2  # a trader placed and one paid
-    assert frame(s) == ("relocate_neutral", 1, r, 0, 1) and s.current_player == 1
+    assert frame(s) == RelocateNeutral(1, origin=r, piece=TRADER, extras=1)
+    assert s.current_player == 1
     assert "decline" not in legal_texts(s)
     empty = [q for q in relocation_routes(s, r, 0, 2) if set(s.route_occupants(q)) == {EMPTY}]
     s = act(s, f"relocate r{empty[0]}")
@@ -586,7 +600,7 @@ def test_new_bonus_markers_receive_a_neutral_trader() -> None:
     s = two()
     s.bag, s.drawn = s.bag[1:], (s.bag[0],)
     s.actions_left = 0
-    s.pending = (("place_marker", 0),)
+    s.pending = (PlaceMarkers(0),)
     s = ready(s)
     r = int(sorted(legal_texts(s))[0].split()[1][1:])
     pool = s.neutral_pool
@@ -668,7 +682,7 @@ def test_favour_extra_action_every_turn_even_beyond_five() -> None:
 def test_favour_income_share() -> None:
     s = _with_tile(emperor(), 1, "income_share")
     s = act(s, "income 2 0")
-    assert frame(s) == ("favour_income", 1) and s.current_player == 1
+    assert frame(s) == FavourIncome(1) and s.current_player == 1
     assert legal_texts(s) == {"favour take trader", "decline"}
     supply = s.supply_t[1]
     s = act(s, "favour take trader")
@@ -681,7 +695,7 @@ def test_favour_displaced_trader_brings_two_extras() -> None:
     occupy(s, r, 1)
     s = ready(s)
     s = act(s, f"displace {s.board.post_label(s.board.post_start[r])} trader pay 0")
-    assert frame(s) == ("relocate", 1, r, 0, 2)
+    assert frame(s) == Relocate(1, origin=r, piece=TRADER, extras=2)
 
 
 def test_favour_relocate_anywhere() -> None:

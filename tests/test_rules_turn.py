@@ -42,7 +42,8 @@ from helpers_turn import (
 )
 
 from hansa_lab.engine.actions import parse_action
-from hansa_lab.engine.board import ABILITIES
+from hansa_lab.engine.board import ABILITIES, MERCHANT, TRADER
+from hansa_lab.engine.decisions import Move, PlaceMarkers, Relocate
 from hansa_lab.engine.invariants import piece_counts
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import score_breakdown
@@ -274,7 +275,8 @@ def test_displacing_a_trader_costs_one_more_tradesman(n: int) -> None:
     assert (s.supply_t[0], s.supply_m[0]) == (5 - 2, 1)
     assert (s.stock_t[0], s.stock_m[0]) == (6 + 1, 0)
     assert s.actions_left == 1
-    assert s.pending == (("relocate", 1, r, 0, 1),)  # the trader, then up to 1 extra
+    # the trader, then up to 1 extra
+    assert s.pending == (Relocate(1, origin=r, piece=TRADER, extras=1),)
 
 
 def test_displacing_a_merchant_costs_two_more_tradesmen(n: int) -> None:
@@ -284,7 +286,8 @@ def test_displacing_a_merchant_costs_two_more_tradesmen(n: int) -> None:
     assert occupants(s, r) == [occ(0), EMPTY, EMPTY]
     assert (s.supply_t[0], s.supply_m[0]) == (5 - 3, 1)
     assert (s.stock_t[0], s.stock_m[0]) == (6 + 2, 0)
-    assert s.pending == (("relocate", 1, r, 1, 2),)  # the merchant, then up to 2 extras
+    # the merchant, then up to 2 extras
+    assert s.pending == (Relocate(1, origin=r, piece=MERCHANT, extras=2),)
 
 
 @pytest.mark.parametrize("pay", [0, 1, 2])
@@ -538,7 +541,7 @@ def test_move_up_to_the_book_value(n: int, level: int, moves: int) -> None:
     s = act(s, "move")
     assert (s.actions_left, s.current_player) == (1, 0)
     for k in range(moves):
-        assert s.pending == (("move", 0, moves - k),)
+        assert s.pending == (Move(0, left=moves - k),)
         s = act(s, f"move {s.board.post_label(sources[k])} r{dests[k % 2]}")
     assert s.pending == ()
     moved = sum(o == occ(0) for r in dests for o in occupants(s, r))
@@ -577,7 +580,7 @@ def test_move_swap_needs_two_moves_left(n: int) -> None:
     ready(s)
     dest = route(s, "Quedlinburg", "Halle")
     s = acts(s, "move", f"move r{c}.0 r{dest}")
-    assert s.pending == (("move", 0, 1),)
+    assert s.pending == (Move(0, left=1),)
     illegal(s, f"swap r{a}.0 r{b}.0")
 
 
@@ -819,7 +822,7 @@ def test_replacement_marker_placed_when_the_last_action_is_used(n: int) -> None:
     s.actions_left = 1
     ready(s)
     s = act(s, f"establish r{r} none")
-    assert s.pending == (("place_marker", 0),)
+    assert s.pending == (PlaceMarkers(0),)
     assert (s.active, s.current_player, s.actions_left) == (0, 0, 0)
     target = min(expected_marker_routes(s))
     s = act(s, f"place_marker r{target}")
@@ -866,7 +869,7 @@ def test_establish_develop_book_uncovers_a_merchant(n: int) -> None:
     assert (s.supply_t[0], s.supply_m[0]) == (supply[0], supply[1] + 1)
     assert piece_counts(s, 0)["tracks"] == (15, 2)
     s = act(s, "move")
-    assert s.pending == (("move", 0, 3),)  # Book 3 at once
+    assert s.pending == (Move(0, left=3),)  # Book 3 at once
 
 
 @pytest.mark.parametrize("level", range(5))

@@ -62,10 +62,19 @@ class Action(NamedTuple):
 
 # establish reward codes (Action.b) and their text
 NONE, KONTOR, EXTRA, DEVELOP, SPECIAL = range(5)
-REWARDS = ("none", "kontor", "extra", "develop", "special")
 MARKER_KINDS = ("extra", "swap", "move3", "remove3", "develop", "plus3", "plus4")
 # marker uses (Action.a for kind "marker")
 USABLE_MARKERS = ("plus3", "plus4", "develop", "swap", "move3", "remove3")
+#: ``Action("marker", M_…)``: the index of the marker kind in :data:`USABLE_MARKERS`
+M_PLUS3, M_PLUS4, M_DEVELOP, M_SWAP, M_MOVE3, M_REMOVE3 = range(len(USABLE_MARKERS))
+
+#: the action kinds that start from the turn itself (no decision pending)
+TURN_KINDS = ("income", "place", "displace", "move", "establish", "marker", "favour", "end")
+#: the action kinds that answer a pending decision
+DECISION_KINDS = ("move_piece", "swap", "shift", "remove", "stop", "relocate",
+                  "relocate_extra", "decline", "place_marker", "favour_take", "perm_move",
+                  "perm_swap", "perm_develop", "perm_kontor", "perm_place")
+ACTION_KINDS = TURN_KINDS + DECISION_KINDS
 
 
 def _post(board: Board, i: int) -> str:

@@ -24,6 +24,8 @@ from hansa_lab.errors import BoardDataError
 
 COLOURS = ("white", "orange", "pink", "black")
 ABILITIES = ("actions", "bank", "book", "privilege", "keys")
+#: indices into ``ABILITIES`` (and a player's ``levels``)
+A_ACTIONS, A_BANK, A_BOOK, A_PRIVILEGE, A_KEYS = range(len(ABILITIES))
 TRADER, MERCHANT = 0, 1
 PIECE_NAMES = ("trader", "merchant")
 

@@ -13,7 +13,16 @@ prestige track, player board or personal supply (its loose traders are
 from __future__ import annotations
 
 from hansa_lab.engine.actions import Action
-from hansa_lab.engine.board import ABILITIES, MERCHANT, TRADER, Board, player_board
+from hansa_lab.engine.board import (
+    A_ACTIONS,
+    A_BANK,
+    A_BOOK,
+    ABILITIES,
+    MERCHANT,
+    TRADER,
+    Board,
+    player_board,
+)
 from hansa_lab.engine.scoring import city_controller, connects
 from hansa_lab.engine.state import EMPTY, State
 
@@ -21,13 +30,17 @@ _PB = player_board()
 ACTIONS_VALUES: tuple[int, ...] = tuple(_PB["actions"])
 BANK_VALUES: tuple[int | None, ...] = tuple(_PB["bank"])
 BOOK_VALUES: tuple[int, ...] = tuple(_PB["book"])
-A_ACTIONS, A_BANK, A_BOOK, A_PRIVILEGE, A_KEYS = range(5)
 
 STOP = Action("stop")
 DECLINE = Action("decline")
 
 
 # --------------------------------------------------------------------------- queries
+def income_limit(state: State, player: int) -> int | None:
+    """Tradesmen one Income action may take (None = all)."""
+    return BANK_VALUES[state.levels[player][A_BANK]]
+
+
 def free_post(state: State, r: int, piece: int) -> int:
     """Index of the post a piece of kind ``piece`` would take on route ``r`` (-1 if none).
 
@@ -262,6 +275,14 @@ def check_end(s: State) -> None:
         log(s, "game_end", reason)
 
 
-def set_frame(s: State, frame: tuple) -> None:
-    """Replace the top pending frame."""
-    s.pending = (*s.pending[:-1], frame)
+def next_player(s: State) -> None:
+    """The next player's turn begins (a new round after the last seat)."""
+    s.active = (s.active + 1) % s.n_players
+    if s.active == 0:
+        s.round += 1
+    s.turn += 1
+    s.actions_left = ACTIONS_VALUES[s.levels[s.active][A_ACTIONS]]
+    if s.favours and "extra_action" in s.favours[s.active]:
+        s.actions_left += 1
+    s.turn_start = s.n_actions
+    s.permits_used = ()

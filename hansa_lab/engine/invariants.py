@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from hansa_lab.engine.decisions import Relocation
 from hansa_lab.engine.scoring import TRACK_MAX
 from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, MARKER_SETS, NEUTRAL_TRADERS, State
+from hansa_lab.engine.variants.permanent import PermanentMarker
 from hansa_lab.errors import InvariantError
 
 TRADERS, MERCHANTS = 27, 4
@@ -29,9 +31,9 @@ def piece_counts(state: State, player: int) -> dict[str, tuple[int, int]]:
         return occupants.count(mine[0]), occupants.count(mine[1])
 
     extras = [o for ex in state.extras for o in ex]
-    in_hand = [f[3] for f in state.pending if f[0] == "relocate" and f[1] == player and f[3] >= 0]
+    in_hand = [f.piece for f in state.pending
+               if isinstance(f, Relocation) and f.colour(state) == player and f.piece >= 0]
     if player == state.neutral:
-        in_hand = [f[3] for f in state.pending if f[0] == "relocate_neutral" and f[3] >= 0]
         return {
             "pool": (state.neutral_pool, 0),
             "posts": count(state.posts),
@@ -133,7 +135,7 @@ def check_state(state: State) -> None:
         fail(f"permissions used this turn are inconsistent: {state.permits_used}")
     _check_favours(state, fail)
     if state.end_reason is None and any(
-        f[0] == "permanent" for f in state.pending[:-1]
+        isinstance(f, PermanentMarker) for f in state.pending[:-1]
     ):
         fail("a permanent-marker decision is pending under another decision")
 

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hansa_lab.engine.board import ABILITIES, Board, load_board, resolve_side
+
+if TYPE_CHECKING:
+    from hansa_lab.engine.decisions import Decision
 
 EMPTY = -1
 EDITIONS = ("bigbox", "original")
@@ -173,7 +176,7 @@ class State:
     turn: int = 1
     n_actions: int = 0
     completed: int = 0
-    pending: tuple[tuple[Any, ...], ...] = ()
+    pending: tuple[Decision, ...] = ()
     end_reason: str | None = None
     end_after_action: str | None = field(default=None, repr=False)
     #: events of the last applied action, for logs (not part of the game's identity)
@@ -206,7 +209,7 @@ class State:
     def current_player(self) -> int:
         """Who must decide now: the top pending decision's player, else the active one."""
         if self.pending:
-            return int(self.pending[-1][1])
+            return self.pending[-1].player
         return self.active
 
     def clone(self) -> State:

@@ -32,6 +32,7 @@ import pandas as pd
 
 from hansa_lab.engine.actions import format_action
 from hansa_lab.engine.board import ABILITIES, Board
+from hansa_lab.engine.decisions import Relocate
 from hansa_lab.engine.invariants import MERCHANTS, TRADERS
 from hansa_lab.engine.scoring import (
     CATEGORIES,
@@ -457,8 +458,8 @@ def _in_hand(s: State) -> list[int]:
     """Displaced pieces each player still holds (a game cut mid-relocation)."""
     out = [0] * len(s.prestige)
     for f in s.pending:
-        if f[0] == "relocate" and f[3] >= 0:
-            out[f[1]] += 1
+        if isinstance(f, Relocate) and f.piece >= 0:
+            out[f.player] += 1
     return out
 
 

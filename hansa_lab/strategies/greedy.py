@@ -33,29 +33,14 @@ import random
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
-from hansa_lab.engine.rules import STOP, apply, legal_actions
+from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import largest_network
 from hansa_lab.engine.state import EMPTY, State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
 from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate
+from hansa_lab.strategies.lookahead import OPENS_DECISION, establish_value, filled_route
 
 __all__ = ["ActionsFirst", "Blocker", "Greedy", "KeepSupply", "NetworkKeys", "make_strategy"]
-
-
-_OPENS_DECISION = ("move", "marker")
-
-
-def _filled_route(state: State, a: Action) -> int:
-    """The route an own-piece action may have completed (-1 if none)."""
-    if a.kind == "place":
-        r = a.a
-    elif a.kind in ("move_piece", "displace"):
-        r = a.b if a.kind == "move_piece" else state.board.post_route[a.a]
-    else:
-        return -1
-    b = state.board
-    occ = state.posts[b.post_start[r] : b.post_start[r + 1]]
-    return r if occ.count(EMPTY) <= 1 else -1
 
 
 @register("greedy")
@@ -88,21 +73,6 @@ class Greedy(Strategy):
     def tip_value(self, state: State, player: int) -> float:
         return 0.0
 
-    def _establish_value(self, state: State, r: int, player: int) -> float:
-        """Best value of establishing route ``r`` right after completing it (this turn,
-        after finishing a Move in progress); -inf when that is not possible."""
-        if state.end_reason is not None or state.actions_left <= 0:
-            return float("-inf")
-        if state.pending and state.pending[-1][0] == "move" and state.current_player == player:
-            state = apply(state, STOP, check=False)
-        if state.pending or state.current_player != player:
-            return float("-inf")
-        options = [b for b in legal_actions(state) if b.kind == "establish" and b.a == r]
-        return max(
-            (self.value(apply(state, b, check=False), player) for b in options),
-            default=float("-inf"),
-        )
-
     def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
@@ -111,15 +81,16 @@ class Greedy(Strategy):
         best_v = float("-inf")
         for a in legal:
             nxt = apply(state, a, check=False)
-            if a.kind in _OPENS_DECISION and nxt.pending and nxt.current_player == player:
+            if a.kind in OPENS_DECISION and nxt.pending and nxt.current_player == player:
                 # a Move or a move-3/remove-3 marker is worth its best first step
                 v = max(self.value(apply(nxt, b, check=False), player)
                         for b in legal_actions(nxt))
             else:
                 v = self.value(nxt, player)
-                r = _filled_route(state, a)
+                r = filled_route(nxt, a, player)
                 if r >= 0:
-                    v = max(v, self._establish_value(nxt, r, player))
+                    v = max(v, establish_value(nxt, r, player,
+                                               lambda st: self.value(st, player)))
             if self.depth == 2 and nxt.end_reason is None and nxt.current_player == player:
                 follow = legal_actions(nxt)
                 if len(follow) > 1:

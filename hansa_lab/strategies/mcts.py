@@ -109,15 +109,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
-from hansa_lab.engine.rules import STOP, apply, apply_in_place, legal_actions
+from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
 from hansa_lab.engine.state import State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
 from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate
+from hansa_lab.strategies.lookahead import OPENS_DECISION, establish_value, filled_route
 
 __all__ = ["MCTS", "bench_mcts_vs_greedy", "binomial_sf", "make_strategy"]
 
-#: Action kinds that open a decision of the same player (valued by their best first step).
-_OPENS_DECISION = ("move", "marker")
 #: Action kinds whose equivalent variants (same piece type, same routes) are tried once.
 _SHIFTS = ("move_piece", "shift")
 #: Actions that pass rather than act (never picked by ``explore``).
@@ -256,37 +255,6 @@ class MCTS(Strategy):
             s = apply(s, best, check=False)
         return s
 
-    def _filled(self, s: State, a: Action) -> int:
-        """The route action ``a`` filled with the searching player's pieces (-1 if none);
-        ``s`` is the position after the action."""
-        if a.kind == "place":
-            r = a.a
-        elif a.kind == "move_piece":
-            r = a.b
-        elif a.kind == "displace":
-            r = s.board.post_route[a.a]
-        else:
-            return -1
-        b = s.board
-        occ = s.posts[b.post_start[r] : b.post_start[r + 1]]
-        me = self._me
-        return r if occ.count(2 * me) + occ.count(2 * me + 1) == len(occ) else -1
-
-    def _establish_value(self, s: State, r: int) -> float:
-        """Best value of establishing route ``r`` right away (after finishing a Move in
-        progress); -inf when that is not possible."""
-        if s.end_reason is not None or s.actions_left <= 0:
-            return float("-inf")
-        if s.pending and s.pending[-1][0] == "move" and self._mine(s):
-            s = apply(s, STOP, check=False)
-        if s.pending or not self._mine(s):
-            return float("-inf")
-        return max(
-            (self._value(apply(s, b, check=False)) for b in legal_actions(s)
-             if b.kind == "establish" and b.a == r),
-            default=float("-inf"),
-        )
-
     # ------------------------------------------------------------------ tree
     def _expand(
         self, state: State, deep: bool = True, legal: list[Action] | None = None
@@ -308,14 +276,14 @@ class MCTS(Strategy):
                 seen.add(key)
             nxt = apply(state, a, check=False)
             kid: _Node | None = None
-            if deep and a.kind in _OPENS_DECISION and nxt.pending and self._mine(nxt):
+            if deep and a.kind in OPENS_DECISION and nxt.pending and self._mine(nxt):
                 kid = self._expand(nxt, deep=False)
                 v = kid.q
             else:
                 v = self._value(nxt)
-                r = self._filled(nxt, a)
+                r = filled_route(nxt, a, self._me)
                 if r >= 0:
-                    v = max(v, self._establish_value(nxt, r))
+                    v = max(v, establish_value(nxt, r, self._me, self._value))
             scored.append((v, -i, a, kid))
         scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
         del scored[max(1, self.top_k) :]

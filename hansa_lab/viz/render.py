@@ -834,7 +834,7 @@ def status_text(state: State) -> str:
     else:
         who = f"seat {state.current_player} to act"
         if state.pending:
-            who += f" ({state.pending[-1][0].replace('_', ' ')})"
+            who += f" ({state.pending[-1].KIND.replace('_', ' ')})"
         else:
             who += f", {state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
     return (f"{head} · {who} · completed cities {state.completed}/{b.completed_cities_to_end}"

@@ -12,9 +12,8 @@ tiles (``State.favours`` per player):
                        country or England)
 ``extra_action``       +1 action every turn (may exceed 5)
 ``income_share``       whenever another player takes Income, the holder may move one
-                       tradesman from the general stock to the personal supply (a decision
-                       ``("favour_income", holder)``: ``favour take trader|merchant`` or
-                       ``decline``)
+                       tradesman from the general stock to the personal supply (the decision
+                       :class:`FavourIncome`: ``favour take trader|merchant`` or ``decline``)
 ``displaced_two``      a displaced trader of the holder brings 2 extra tradesmen, not 1
 ``control_4``          final scoring: 4 (not 2) per controlled city
 ``abilities_7``        final scoring: 7 (not 4) per fully developed ability
@@ -24,9 +23,12 @@ tiles (``State.favours`` per player):
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from typing import ClassVar
 
 from hansa_lab.engine.actions import MARKER_KINDS, Action
 from hansa_lab.engine.board import MERCHANT, TRADER
+from hansa_lab.engine.decisions import Decision, pop, push, top
 from hansa_lab.engine.effects import DECLINE, log
 from hansa_lab.engine.state import FAVOUR_TILES, State
 
@@ -61,24 +63,32 @@ def after_income(s: State, p: int) -> None:
     """Player ``p`` took Income: the ``income_share`` holder may take a tradesman."""
     for h, tiles in enumerate(s.favours):
         if h != p and "income_share" in tiles and s.stock_t[h] + s.stock_m[h]:
-            s.pending = (*s.pending, ("favour_income", h))
+            push(s, FavourIncome(h))
 
 
-def income_legal(s: State, frame: tuple) -> list[Action]:
-    h = frame[1]
-    acts = [Action("favour_take", k) for k, n in ((TRADER, s.stock_t[h]), (MERCHANT,
-            s.stock_m[h])) if n]
-    acts.append(DECLINE)
-    return acts
+@dataclass(frozen=True, slots=True)
+class FavourIncome(Decision):
+    """The ``income_share`` holder (``player``) may take a tradesman from the general
+    stock into the personal supply, or decline."""
+
+    KIND: ClassVar[str] = "favour_income"
+    ALLOWED: ClassVar[tuple[str, ...]] = ("favour_take", "decline")
+
+    def legal(self, s: State) -> list[Action]:
+        h = self.player
+        acts = [Action("favour_take", k) for k, n in ((TRADER, s.stock_t[h]), (MERCHANT,
+                s.stock_m[h])) if n]
+        acts.append(DECLINE)
+        return acts
 
 
 def do_take(s: State, a: Action) -> None:
-    h = s.pending[-1][1]
+    h = top(s, FavourIncome).player
     if a.a == TRADER:
         s.stock_t[h] -= 1
         s.supply_t[h] += 1
     else:
         s.stock_m[h] -= 1
         s.supply_m[h] += 1
-    s.pending = s.pending[:-1]
+    pop(s)
     log(s, "favour_income", h, ("trader", "merchant")[a.a])

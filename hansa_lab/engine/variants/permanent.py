@@ -1,11 +1,11 @@
 """Permanent markers of maritime routes (East, Britannia), used right after establishing.
 
 After the establish action (its reward and the East-West check), a route with a
-permanent marker pushes the frame ``("permanent", player, kind, left, traders,
-merchants)`` for the establishing player; ``left`` counts what may still be done,
+permanent marker pushes the decision :class:`PermanentMarker` (player, kind, left,
+traders, merchants) for the establishing player; ``left`` counts what may still be done,
 ``traders``/``merchants`` are the route's returned pieces that ``place2_from_route`` may
 still place. ``stop`` declines the rest. The game-end check of the establish action runs
-when the frame is resolved (a permanent Kontor can complete the last city).
+when the decision is resolved (a permanent Kontor can complete the last city).
 
 ======================  ==========================================  ========================
 kind                    effect                                      actions
@@ -28,11 +28,13 @@ kind                    effect                                      actions
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
 from hansa_lab.engine.actions import Action
-from hansa_lab.engine.board import MERCHANT, TRADER
+from hansa_lab.engine.board import A_PRIVILEGE, MERCHANT, TRADER
+from hansa_lab.engine.decisions import Decision, pop, push, replace_top, top
 from hansa_lab.engine.effects import (
-    A_PRIVILEGE,
     STOP,
     add_extra,
     check_end,
@@ -40,7 +42,6 @@ from hansa_lab.engine.effects import (
     free_routes,
     log,
     may_go,
-    set_frame,
     shift_options,
     take_from_stock,
     take_from_supply,
@@ -60,31 +61,52 @@ def start(s: State, p: int, r: int, kind: str, returned: list[int]) -> None:
     of the route's pieces that went back to the general stock)."""
     n_m = sum(returned)
     log(s, "permanent", p, kind, r)
-    s.pending = (*s.pending, ("permanent", p, kind, USES[kind], len(returned) - n_m, n_m))
+    push(s, PermanentMarker(p, kind=kind, left=USES[kind], traders=len(returned) - n_m,
+                            merchants=n_m))
 
 
-def legal(s: State, frame: tuple) -> list[Action]:
-    acts: list[Action] = []
-    if frame[3] > 0:
-        _OPTIONS[frame[2]](s, frame, acts)
-    acts.append(STOP)
-    return acts
+@dataclass(frozen=True, slots=True)
+class PermanentMarker(Decision):
+    """``player`` uses the permanent marker ``kind`` of the route just established:
+    ``left`` uses remain; ``traders``/``merchants``: the route's returned pieces that
+    ``place2_from_route`` may still place."""
 
+    kind: str
+    left: int
+    traders: int
+    merchants: int
 
-def finish(s: State) -> None:
-    """Pop the frame: the establish action is over, so its end check runs now."""
-    s.pending = s.pending[:-1]
-    check_end(s)
+    KIND: ClassVar[str] = "permanent"
+    ALLOWED: ClassVar[tuple[str, ...]] = ("perm_move", "perm_swap", "perm_develop",
+                                          "perm_kontor", "perm_place", "stop")
+
+    def legal(self, s: State) -> list[Action]:
+        acts: list[Action] = []
+        if self.left > 0:
+            _OPTIONS[self.kind](s, self, acts)
+        acts.append(STOP)
+        return acts
+
+    def settle(self, s: State) -> bool:
+        if self.left <= 0 or self.legal(s) == [STOP]:
+            self.stop(s)
+            return True
+        return False
+
+    def stop(self, s: State) -> None:
+        """The establish action is over, so its end check runs now."""
+        pop(s)
+        check_end(s)
 
 
 # --------------------------------------------------------------------------- options
-def _move2(s: State, frame: tuple, acts: list[Action]) -> None:
+def _move2(s: State, frame: PermanentMarker, acts: list[Action]) -> None:
     b = s.board
     posts = s.posts
     occupied = [i for i, o in enumerate(posts) if o != EMPTY]
     strict = True if b.has_regions else None
     shift_options(s, occupied, "perm_move", strict, acts)
-    if frame[3] < 2:
+    if frame.left < 2:
         return
     pr = b.post_route
     mo = b.post_merchant_only
@@ -101,28 +123,28 @@ def _move2(s: State, frame: tuple, acts: list[Action]) -> None:
             acts.append(Action("perm_swap", x, y))
 
 
-def _privilege(s: State, frame: tuple, acts: list[Action]) -> None:
-    if s.levels[frame[1]][A_PRIVILEGE] < TRACK_MAX[A_PRIVILEGE]:
+def _privilege(s: State, frame: PermanentMarker, acts: list[Action]) -> None:
+    if s.levels[frame.player][A_PRIVILEGE] < TRACK_MAX[A_PRIVILEGE]:
         acts.append(Action("perm_develop", A_PRIVILEGE))
 
 
-def _kontor_yellow_green(s: State, frame: tuple, acts: list[Action]) -> None:
-    p = frame[1]
+def _kontor_yellow_green(s: State, frame: PermanentMarker, acts: list[Action]) -> None:
+    p = frame.player
     for c in s.board.yellow_green:
         for k, n in ((TRADER, s.supply_t[p]), (MERCHANT, s.supply_m[p])):
             if n:
                 acts.append(Action("perm_kontor", c, k))
 
 
-def _place2_from_route(s: State, frame: tuple, acts: list[Action]) -> None:
+def _place2_from_route(s: State, frame: PermanentMarker, acts: list[Action]) -> None:
     dest = free_routes(s)
-    for k, n in ((TRADER, frame[4]), (MERCHANT, frame[5])):
+    for k, n in ((TRADER, frame.traders), (MERCHANT, frame.merchants)):
         if n:
             acts.extend(Action("perm_place", r, k) for r in dest[k])
 
 
-def _place2_regions(s: State, frame: tuple, acts: list[Action]) -> None:
-    p = frame[1]
+def _place2_regions(s: State, frame: PermanentMarker, acts: list[Action]) -> None:
+    p = frame.player
     b = s.board
     country = b.route_country
     dest = [[r for r in rs if country[r]] for rs in free_routes(s)]
@@ -139,7 +161,7 @@ def _place2_regions(s: State, frame: tuple, acts: list[Action]) -> None:
             acts.extend(Action("perm_place", r, -1, i) for r in dest[o & 1] if r != pr[i])
 
 
-_OPTIONS: dict[str, Callable[[State, tuple, list[Action]], None]] = {
+_OPTIONS: dict[str, Callable[[State, PermanentMarker, list[Action]], None]] = {
     "move2": _move2,
     "privilege": _privilege,
     "kontor_yellow_green": _kontor_yellow_green,
@@ -150,8 +172,7 @@ _OPTIONS: dict[str, Callable[[State, tuple, list[Action]], None]] = {
 
 # --------------------------------------------------------------------------- apply
 def _spend(s: State, n: int = 1) -> None:
-    f = s.pending[-1]
-    set_frame(s, (*f[:3], f[3] - n, *f[4:]))
+    replace_top(s, left=top(s, PermanentMarker).left - n)
 
 
 def do_move(s: State, a: Action) -> None:
@@ -167,19 +188,20 @@ def do_swap(s: State, a: Action) -> None:
 
 
 def do_develop(s: State, a: Action) -> None:
-    develop(s, s.pending[-1][1], a.a)
+    develop(s, top(s, PermanentMarker).player, a.a)
     _spend(s)
 
 
 def do_kontor(s: State, a: Action) -> None:
-    p = s.pending[-1][1]
+    p = top(s, PermanentMarker).player
     take_from_supply(s, p, a.b)
     add_extra(s, p, a.a, a.b, right=True)
     _spend(s)
 
 
 def do_place(s: State, a: Action) -> None:
-    _, p, kind, left, t, m = s.pending[-1]
+    f = top(s, PermanentMarker)
+    p, kind, t, m = f.player, f.kind, f.traders, f.merchants
     if a.c >= 0:  # place2_regions with stock and supply empty: moved from an own post
         k = s.posts[a.c] & 1
         s.posts[a.c] = EMPTY
@@ -191,7 +213,7 @@ def do_place(s: State, a: Action) -> None:
         else:
             take_loose(s, p, k)
     to_route(s, a.a, p * 2 + k)
-    set_frame(s, ("permanent", p, kind, left - 1, t, m))
+    replace_top(s, left=f.left - 1, traders=t, merchants=m)
 
 
 HANDLERS: dict[str, Callable[[State, Action], None]] = {
