@@ -12,12 +12,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from hansa_lab.engine.actions import USES_AN_ACTION
 from hansa_lab.engine.board import ABILITIES
 from hansa_lab.engine.decisions import Relocate
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.scoring import CATEGORIES, score_breakdown
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.play import play_game, states_of
-from hansa_lab.sim.logs import ACTION_KINDS, SCHEMA, _event_row, record_game, to_frame
+from hansa_lab.sim.logs import SCHEMA, _event_row, record_game, to_frame
 
 CONFIGS = [
     GameConfig(3, seed=11),
@@ -45,7 +47,7 @@ def expected_turns(config: GameConfig, max_actions: int | None = None) -> pd.Dat
     rows = []
     start, used = states[0], 0
     for i, action in enumerate(rec.actions):
-        used += action.kind in ACTION_KINDS
+        used += action.kind in USES_AN_ACTION
         s = states[i + 1]
         last = i == len(rec.actions) - 1
         if s.turn == start.turn and s.end_reason is None and not last:
@@ -147,14 +149,38 @@ def test_event_rows_name_what_happened():
 
     b = load_board("base_3p")
     key = ("x", "a", 7)
-    assert _event_row(key, 5, 2, 9, b, ("displace", 1, 2, 30, 1)) == (
+    displace = Event("displace", seat=1, other=2, route=30, detail="merchant")
+    assert _event_row(key, 5, 2, 9, b, displace) == (
         *key, 5, 2, 9, 1, "displace", 2, 30, "", "merchant", -1)
-    assert _event_row(key, 6, 2, 9, b, ("kontor", 0, 3, -1)) == (
+    assert _event_row(key, 6, 2, 9, b, Event("kontor", seat=0, city=3, value=-1)) == (
         *key, 6, 2, 9, 0, "kontor", -1, -1, b.city_names[3], "", -1)
-    assert _event_row(key, 7, 3, 10, b, ("develop", 2, "keys", 3))[6:] == (
+    assert _event_row(key, 7, 3, 10, b, Event("develop", seat=2, detail="keys", value=3))[6:] == (
         2, "develop", -1, -1, "", "keys", 3)
-    assert _event_row(key, 8, 3, 10, b, ("game_end", "prestige"))[6:] == (
+    assert _event_row(key, 8, 3, 10, b, Event("game_end", detail="prestige"))[6:] == (
         -1, "game_end", -1, -1, "", "prestige", -1)
+
+
+def test_every_event_kind_is_documented_and_reads_as_text():
+    """The variants' events (permits, permanent markers, favours, the neutral colour)
+    name their seat in the table and read as sentences, like the base game's."""
+    from hansa_lab.engine.events import EVENT_KINDS, event_text
+
+    seen: dict[str, Event] = {}
+    configs = [GameConfig(2, seed=3), GameConfig(4, board="east", seed=4),
+               GameConfig(3, board="britannia", seed=5),
+               GameConfig(4, seed=6, options={"emperor": True})]
+    for config in configs:
+        rec = play_game(config, ["random"] * config.n_players)
+        for s in states_of(config, rec.actions):
+            for ev in s.events:
+                seen.setdefault(ev.kind, ev)
+                assert ev.kind in EVENT_KINDS
+                text = event_text(s.board, ev)
+                assert "{" not in text and ev.kind not in text.split()[:1]
+    assert {"permit", "permanent", "neutral_placed", "establish", "kontor"} <= set(seen)
+    for kind in ("permit", "permanent", "neutral_placed"):
+        assert seen[kind].seat >= 0, kind
+    assert seen["permit"].city >= 0 and seen["permanent"].route >= 0
 
 
 def test_posts_and_kontors_add_up_with_the_rest_of_the_pieces():

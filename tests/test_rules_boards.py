@@ -37,6 +37,7 @@ from hansa_lab.engine.decisions import (
     marker_routes,
     relocation_routes,
 )
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.invariants import check_state
 from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.scoring import score_breakdown, winners
@@ -110,7 +111,7 @@ def test_east_west_connection_is_luebeck_to_danzig() -> None:
     fill(s, route(s, "Braunsberg", "Danzig"), 0)
     s = act(ready(s), f"establish {rt(s, 'Braunsberg', 'Danzig')} kontor Danzig")
     assert s.east_west == (0,) and s.prestige[0] == 7
-    assert ("east_west", 0, 1) in s.events
+    assert Event("east_west", seat=0, value=1) in s.events
 
 
 def test_koenigsberg_special_prestige_on_every_route_to_it() -> None:
@@ -142,7 +143,7 @@ def test_waren_develops_actions_or_bank_and_takes_kontors_like_a_yellow_green_ci
     assert f"establish r{r} extra Wismar trader" not in legal_texts(s)  # Wismar empty
     s = act(s, f"establish r{r} extra Waren trader")
     assert kontors(s, "Waren") == [occ(0)]
-    assert s.completed == 1 and ("city_completed", city(s, "Waren")) in s.events
+    assert s.completed == 1 and Event("city_completed", city=city(s, "Waren")) in s.events
 
 
 def test_yellow_green_city_is_complete_with_its_first_kontor_only() -> None:
@@ -212,7 +213,7 @@ def test_permanent_kontor_in_a_yellow_green_city_goes_right() -> None:
     occupy(s2, r, 0, ["trader", "merchant", "trader"])
     s2 = acts(ready(s2), f"establish r{r} none", "perm kontor Belgard merchant")
     assert s2.completed == 1 and kontors(s2, "Belgard") == [occ(0, "merchant")]
-    assert ("city_completed", city(s2, "Belgard")) in s2.events
+    assert Event("city_completed", city=city(s2, "Belgard")) in s2.events
 
 
 def test_permanent_move_two_any_tradesmen_and_swap_counts_as_both() -> None:
@@ -277,7 +278,7 @@ def test_a_permanent_marker_with_nothing_to_do_passes_by_itself() -> None:
     r = route(s, "Stralsund", "Malmö")
     occupy(s, r, 0, ["trader", "merchant", "merchant"])
     s = act(ready(s), f"establish r{r} none")
-    assert not s.pending and ("permanent", 0, "privilege", r) in s.events
+    assert not s.pending and Event("permanent", seat=0, detail="privilege", route=r) in s.events
 
 
 # ===================================================================== Britannia
@@ -567,12 +568,12 @@ def test_a_route_filled_by_neutrals_is_established_at_once() -> None:
     far = next(q for q in relocation_routes(s, other, 0, 2) if q != r)
     pool = s.neutral_pool
     s = act(s, f"relocate r{far} trader")
-    assert ("establish", 2, r) in s.events
+    assert Event("establish", seat=2, route=r) in s.events
     assert all(o == EMPTY for o in s.route_occupants(r))
     assert s.prestige == [0, 1]  # player 1 controls Hamburg: 1 prestige, as for any route
     # Stade's only office is a circle: the neutral trader takes Hamburg's next square
     assert kontors(s, "Hamburg")[:2] == [occ(1), 4]
-    assert ("kontor", 2, city(s, "Hamburg"), 1) in s.events
+    assert Event("kontor", seat=2, city=city(s, "Hamburg"), value=1) in s.events
     assert s.neutral_pool == pool - 1 + 2  # the other two traders return to the pool
     check_state(s)
 

@@ -75,6 +75,8 @@ DECISION_KINDS = ("move_piece", "swap", "shift", "remove", "stop", "relocate",
                   "relocate_extra", "decline", "place_marker", "favour_take", "perm_move",
                   "perm_swap", "perm_develop", "perm_kontor", "perm_place")
 ACTION_KINDS = TURN_KINDS + DECISION_KINDS
+#: the action kinds that spend one of the turn's actions
+USES_AN_ACTION = ("income", "place", "displace", "move", "establish")
 
 
 def _post(board: Board, i: int) -> str:

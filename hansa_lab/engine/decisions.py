@@ -46,6 +46,7 @@ from hansa_lab.engine.effects import (
     stock_of,
     to_stock,
 )
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.state import EMPTY, State
 
 __all__ = [
@@ -364,7 +365,7 @@ class PlaceMarkers(Decision):
             next_player(s)
             return True
         if not marker_routes(s):
-            log(s, "marker_discarded", s.active, s.drawn[0])
+            log(s, Event("marker_discarded", seat=s.active, detail=s.drawn[0]))
             s.discarded = (*s.discarded, s.drawn[0])
             s.drawn = s.drawn[1:]
             return True

@@ -23,6 +23,7 @@ from hansa_lab.engine.board import (
     Board,
     player_board,
 )
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.scoring import city_controller, connects
 from hansa_lab.engine.state import EMPTY, State
 
@@ -142,7 +143,7 @@ def stock_of(s: State, colour: int) -> tuple[int, int]:
 
 
 # --------------------------------------------------------------------------- changes
-def log(s: State, *event: object) -> None:
+def log(s: State, event: Event) -> None:
     s.events.append(event)
 
 
@@ -197,14 +198,14 @@ def develop(s: State, p: int, ability: int) -> None:
         s.supply_t[p] += 1
     if ability == A_ACTIONS and p == s.active:
         s.actions_left += ACTIONS_VALUES[old + 1] - ACTIONS_VALUES[old]
-    log(s, "develop", p, ABILITIES[ability], old + 1)
+    log(s, Event("develop", seat=p, detail=ABILITIES[ability], value=old + 1))
 
 
 def score(s: State, p: int, points: int, cause: str) -> None:
     """Prestige on the track (the neutral colour has no track and scores nothing)."""
     if points and p < len(s.prestige):
         s.prestige[p] += points
-        log(s, "prestige", p, points, cause)
+        log(s, Event("prestige", seat=p, value=points, detail=cause))
 
 
 def score_control(s: State, r: int) -> None:
@@ -224,12 +225,12 @@ def kontor_placed(s: State, p: int, c: int) -> None:
         if connects(s, p, a, z):
             score(s, p, b.east_west_points[len(ew)], "east_west")
             s.east_west = (*ew, p)
-            log(s, "east_west", p, len(ew) + 1)
+            log(s, Event("east_west", seat=p, value=len(ew) + 1))
 
 
 def city_done(s: State, c: int) -> None:
     s.completed += 1
-    log(s, "city_completed", c)
+    log(s, Event("city_completed", city=c))
 
 
 def fill_office(s: State, colour: int, i: int, piece: int) -> None:
@@ -237,7 +238,7 @@ def fill_office(s: State, colour: int, i: int, piece: int) -> None:
     b = s.board
     c = b.office_city[i]
     s.offices[i] = colour * 2 + piece
-    log(s, "kontor", colour, c, i - b.office_start[c])
+    log(s, Event("kontor", seat=colour, city=c, value=i - b.office_start[c]))
     score(s, colour, b.office_coin[i], "coin")
     if i == b.office_start[c + 1] - 1:
         city_done(s, c)
@@ -252,7 +253,7 @@ def add_extra(s: State, p: int, c: int, piece: int, right: bool = False) -> None
     before = s.extras[c]
     o = p * 2 + piece
     s.extras[c] = (*before, o) if right else (o, *before)
-    log(s, "kontor", p, c, -1 if right else -len(s.extras[c]))
+    log(s, Event("kontor", seat=p, city=c, value=-1 if right else -len(s.extras[c])))
     if not before and s.board.cities[c].yellow_green:
         city_done(s, c)
     kontor_placed(s, p, c)
@@ -272,7 +273,7 @@ def check_end(s: State) -> None:
         reason = "cities"
     if reason:
         s.end_reason = reason
-        log(s, "game_end", reason)
+        log(s, Event("game_end", detail=reason))
 
 
 def next_player(s: State) -> None:

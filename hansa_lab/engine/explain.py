@@ -15,6 +15,7 @@ from hansa_lab.engine.actions import (
     M_SWAP,
     TURN_KINDS,
     USABLE_MARKERS,
+    USES_AN_ACTION,
     Action,
     format_action,
 )
@@ -63,7 +64,7 @@ def _specific_reason(s: State, p: int, a: Action) -> str | None:
     reason = _variant_reason(s, p, a)
     if reason:
         return reason
-    needs_action = k in ("income", "place", "displace", "move", "establish")
+    needs_action = k in USES_AN_ACTION
     if needs_action and s.actions_left <= 0:
         return f"player {p} has no actions left this turn"
     if k == "income":

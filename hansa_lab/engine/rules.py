@@ -52,6 +52,7 @@ from hansa_lab.engine.board import (
     A_PRIVILEGE,
     ABILITIES,
     MERCHANT,
+    PIECE_NAMES,
     TRADER,
     Board,
 )
@@ -92,6 +93,7 @@ from hansa_lab.engine.effects import (
     to_route,
     to_stock,
 )
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.explain import explain_illegal
 from hansa_lab.engine.scoring import TRACK_MAX
 from hansa_lab.engine.state import EMPTY, State
@@ -392,7 +394,7 @@ def _do_displace(s: State, a: Action) -> None:
     if country:
         use_permit(s, p, country)
     v = victim >> 1
-    log(s, "displace", p, v, r, victim & 1)
+    log(s, Event("displace", seat=p, other=v, route=r, detail=PIECE_NAMES[victim & 1]))
     if v == s.neutral:
         # two players: the neutral trader comes back with one more, placed by the other
         push(s, RelocateNeutral(1 - p, origin=r, piece=TRADER, extras=1))
@@ -467,7 +469,7 @@ def _do_establish(s: State, a: Action) -> None:
     r, reward, arg = a.a, a.b, a.c
     route = b.routes[r]
     s.actions_left -= 1
-    log(s, "establish", p, r)
+    log(s, Event("establish", seat=p, route=r))
     # 1. control prestige for each endpoint city
     score_control(s, r)
     # 2. bonus marker and its replacement
@@ -475,7 +477,7 @@ def _do_establish(s: State, a: Action) -> None:
     if m is not None:
         s.route_marker[r] = None
         s.markers[p] = (*s.markers[p], m)
-        log(s, "marker_taken", p, m, r)
+        log(s, Event("marker_taken", seat=p, detail=m, route=r))
         if s.bag:
             s.drawn = (*s.drawn, s.bag[0])
             s.bag = s.bag[1:]
@@ -501,7 +503,7 @@ def _do_establish(s: State, a: Action) -> None:
     elif reward == SPECIAL:
         pieces.remove(MERCHANT)
         s.special[arg] = p * 2 + MERCHANT
-        log(s, "special", p, arg, s.special_points[arg])
+        log(s, Event("special", seat=p, detail=str(arg), value=s.special_points[arg]))
     n_m = sum(pieces)
     to_stock(s, p, MERCHANT, n_m)
     to_stock(s, p, TRADER, len(pieces) - n_m)
@@ -517,7 +519,7 @@ def _use_marker(s: State, p: int, kind: str) -> None:
     held.remove(kind)
     s.markers[p] = tuple(held)
     s.markers_used[p] = (*s.markers_used[p], kind)
-    log(s, "marker_used", p, kind)
+    log(s, Event("marker_used", seat=p, detail=kind))
 
 
 def _do_marker(s: State, a: Action) -> None:
@@ -543,7 +545,7 @@ def _do_place_marker(s: State, a: Action) -> None:
     m = s.drawn[0]
     s.route_marker[a.a] = m
     s.drawn = s.drawn[1:]
-    log(s, "marker_placed", s.active, m, a.a)
+    log(s, Event("marker_placed", seat=s.active, detail=m, route=a.a))
     if s.neutral_pool >= 0:
         neutral.marker_placed(s, a.a)
 

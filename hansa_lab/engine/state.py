@@ -22,6 +22,7 @@ from hansa_lab.engine.board import ABILITIES, Board, load_board, resolve_side
 
 if TYPE_CHECKING:
     from hansa_lab.engine.decisions import Decision
+    from hansa_lab.engine.events import Event
 
 EMPTY = -1
 EDITIONS = ("bigbox", "original")
@@ -180,7 +181,7 @@ class State:
     end_reason: str | None = None
     end_after_action: str | None = field(default=None, repr=False)
     #: events of the last applied action, for logs (not part of the game's identity)
-    events: list[tuple[Any, ...]] = field(default_factory=list, repr=False)
+    events: list[Event] = field(default_factory=list, repr=False)
 
     @property
     def n_players(self) -> int:

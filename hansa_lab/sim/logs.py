@@ -30,9 +30,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from hansa_lab.engine.actions import format_action
+from hansa_lab.engine.actions import USES_AN_ACTION, format_action
 from hansa_lab.engine.board import ABILITIES, Board
 from hansa_lab.engine.decisions import Relocate
+from hansa_lab.engine.events import EVENT_KINDS as ENGINE_EVENTS
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.invariants import MERCHANTS, TRADERS
 from hansa_lab.engine.scoring import (
     CATEGORIES,
@@ -53,8 +55,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 #: action kinds that use up one of the turn's actions
-ACTION_KINDS = ("income", "place", "displace", "move", "establish")
-_USES_AN_ACTION = frozenset(ACTION_KINDS)
+_USES_AN_ACTION = frozenset(USES_AN_ACTION)
 
 GAME_KEYS: dict[str, str] = {
     "experiment": "string",
@@ -256,56 +257,14 @@ def describe(table: str) -> pd.DataFrame:
 
 
 #: What each event kind fills in (other columns are -1 or empty).
-EVENT_KINDS: dict[str, str] = {
-    "establish": "seat established route",
-    "displace": "seat displaced other_seat on route; detail = piece displaced",
-    "develop": "seat developed ability detail to level value",
-    "kontor": "seat placed a Kontor in city; value = office slot (negative: extra Kontor)",
-    "prestige": "seat scored value prestige; detail = cause (control, coin, east_west)",
-    "special": "seat took special-prestige space detail worth value",
-    "marker_taken": "seat took bonus marker detail from route",
-    "marker_used": "seat used bonus marker detail",
-    "marker_placed": "seat placed replacement marker detail beside route",
-    "marker_discarded": "replacement marker detail had no legal route and left the game",
-    "east_west": "seat connected the East-West cities, value = order (1st, 2nd, 3rd)",
-    "city_completed": "city's last office was filled",
-    "game_end": "the game ended; detail = end reason",
-    "permanent": "seat resolved a maritime route's permanent marker (East, Britannia)",
-    "permit": "seat used a regional permission city (Britannia: Cardiff, Carlisle, London)",
-    "favour": "seat took an Emperor's Favour tile (rule option emperor)",
-    "favour_income": "seat's income-share favour tile paid out on an opponent's Income",
-    "neutral_placed": "the neutral colour (two-player variant) placed a piece",
-}
+EVENT_KINDS: dict[str, str] = {kind: k.meaning for kind, k in ENGINE_EVENTS.items()}
 
 
-def _event_row(key: tuple, idx: int, rnd: int, turn: int, b: Board, ev: tuple) -> tuple:
+def _event_row(key: tuple, idx: int, rnd: int, turn: int, b: Board, ev: Event) -> tuple:
     """One ``events`` row: ``ev`` of action ``idx``, taken in (``rnd``, ``turn``)."""
-    kind = ev[0]
-    seat = other = route = value = -1
-    city = detail = ""
-    if kind == "establish":
-        seat, route = ev[1], ev[2]
-    elif kind == "displace":
-        seat, other, route, detail = ev[1], ev[2], ev[3], ("trader", "merchant")[ev[4]]
-    elif kind == "develop":
-        seat, detail, value = ev[1], ev[2], ev[3]
-    elif kind == "kontor":
-        seat, city, value = ev[1], b.city_names[ev[2]], ev[3]
-    elif kind == "prestige":
-        seat, value, detail = ev[1], ev[2], ev[3]
-    elif kind == "special":
-        seat, detail, value = ev[1], str(ev[2]), ev[3]
-    elif kind in ("marker_taken", "marker_placed"):
-        seat, detail, route = ev[1], ev[2], ev[3]
-    elif kind in ("marker_used", "marker_discarded"):
-        seat, detail = ev[1], ev[2]
-    elif kind == "east_west":
-        seat, value = ev[1], ev[2]
-    elif kind == "city_completed":
-        city = b.city_names[ev[1]]
-    elif kind == "game_end":
-        detail = ev[1]
-    return (*key, idx, rnd, turn, seat, kind, other, route, city, detail, value)
+    city = b.city_names[ev.city] if ev.city >= 0 else ""
+    return (*key, idx, rnd, turn, ev.seat, ev.kind, ev.other, ev.route, city, ev.detail,
+            ev.value)
 
 
 class GameRecorder:

@@ -28,51 +28,12 @@ import pandas as pd
 
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.board import ABILITIES
+from hansa_lab.engine.events import event_text
 from hansa_lab.engine.scoring import KontorCache, ranking, score_rows
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.play import GameRecord, play_game, play_on, states_of
 from hansa_lab.strategies import Strategy, make_strategy
 from hansa_lab.viz.render import PLAYER_COLOURS, render_parts, render_svg
-
-
-def event_text(state: State, event: tuple[Any, ...]) -> str:
-    """One event of :attr:`State.events` as text (``state``: the state after it).
-
-    >>> from hansa_lab.engine.state import GameConfig, new_game
-    >>> event_text(new_game(GameConfig(3)), ("displace", 1, 0, 5, 0))
-    "seat 1 displaced seat 0's trader on r5"
-    """
-    b = state.board
-    kind = event[0]
-    if kind == "establish":
-        return f"seat {event[1]} established r{event[2]} ({b.route_name(event[2])})"
-    if kind == "displace":
-        piece = ("trader", "merchant")[event[4]]
-        return f"seat {event[1]} displaced seat {event[2]}'s {piece} on r{event[3]}"
-    if kind == "develop":
-        return f"seat {event[1]} developed {event[2]} to level {event[3]}"
-    if kind == "kontor":
-        where = "an extra Kontor" if event[3] < 0 else f"office {event[3]}"
-        return f"seat {event[1]} took {where} in {b.city_names[event[2]]}"
-    if kind == "prestige":
-        return f"seat {event[1]} +{event[2]} prestige ({event[3].replace('_', '-')})"
-    if kind == "special":
-        return f"seat {event[1]} took special-prestige space {event[2]} ({event[3]} points)"
-    if kind == "marker_taken":
-        return f"seat {event[1]} took bonus marker {event[2]} from r{event[3]}"
-    if kind == "marker_used":
-        return f"seat {event[1]} used bonus marker {event[2]}"
-    if kind == "marker_placed":
-        return f"seat {event[1]} placed bonus marker {event[2]} beside r{event[3]}"
-    if kind == "marker_discarded":
-        return f"bonus marker {event[2]} had no free route and was discarded"
-    if kind == "east_west":
-        return f"seat {event[1]} connected the East-West cities ({event[2]}.)"
-    if kind == "city_completed":
-        return f"{b.city_names[event[1]]} is completed"
-    if kind == "game_end":
-        return f"game over ({event[1]})"
-    return " ".join(map(str, event))
 
 
 def split_lineup(text: str | Sequence[str], n_players: int) -> list[str]:
@@ -162,7 +123,7 @@ class Timeline:
         board = states[0].board
         actor = [states[i].current_player for i in range(len(acts))]
         texts = [format_action(board, a) for a in acts]
-        events = [[event_text(states[i + 1], ev) for ev in states[i + 1].events]
+        events = [[event_text(board, ev) for ev in states[i + 1].events]
                   for i in range(len(acts))]
         turn_starts = [0] + [i for i in range(1, len(states))
                              if states[i].turn != states[i - 1].turn]
@@ -408,7 +369,6 @@ def timeline_json(tl: Timeline) -> str:
 __all__ = [
     "Timeline",
     "compare_outcomes",
-    "event_text",
     "score_chart_svg",
     "split_lineup",
     "timeline_json",

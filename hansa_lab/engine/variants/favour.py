@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from hansa_lab.engine.actions import MARKER_KINDS, Action
-from hansa_lab.engine.board import MERCHANT, TRADER
+from hansa_lab.engine.board import MERCHANT, PIECE_NAMES, TRADER
 from hansa_lab.engine.decisions import Decision, pop, push, top
 from hansa_lab.engine.effects import DECLINE, log
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.state import FAVOUR_TILES, State
 
 
@@ -56,7 +57,7 @@ def take(s: State, a: Action) -> None:
     s.markers_used[p] = (*s.markers_used[p], MARKER_KINDS[a.b], MARKER_KINDS[a.c])
     s.favour_display = tuple(t for t in s.favour_display if t != tile)
     s.favours = tuple((*f, tile) if q == p else f for q, f in enumerate(s.favours))
-    log(s, "favour", p, tile)
+    log(s, Event("favour", seat=p, detail=tile))
 
 
 def after_income(s: State, p: int) -> None:
@@ -91,4 +92,4 @@ def do_take(s: State, a: Action) -> None:
         s.stock_m[h] -= 1
         s.supply_m[h] += 1
     pop(s)
-    log(s, "favour_income", h, ("trader", "merchant")[a.a])
+    log(s, Event("favour_income", seat=h, detail=PIECE_NAMES[a.a]))

@@ -30,6 +30,7 @@ from hansa_lab.engine.effects import (
     score_control,
     to_route,
 )
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.state import EMPTY, State
 
 
@@ -63,7 +64,7 @@ def kontor_city(s: State, r: int) -> int:
 def _establish(s: State, r: int) -> None:
     b = s.board
     n = s.neutral
-    log(s, "establish", n, r)
+    log(s, Event("establish", seat=n, route=r))
     score_control(s, r)
     pieces = b.routes[r].n_posts
     for i in b.route_posts(r):
@@ -81,4 +82,4 @@ def marker_placed(s: State, r: int) -> None:
     if s.neutral_pool > 0:
         s.neutral_pool -= 1
         to_route(s, r, 2 * s.neutral + TRADER)
-        log(s, "neutral_placed", s.neutral, r)
+        log(s, Event("neutral_placed", seat=s.neutral, route=r))

@@ -48,6 +48,7 @@ from hansa_lab.engine.effects import (
     take_loose,
     to_route,
 )
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.scoring import TRACK_MAX
 from hansa_lab.engine.state import EMPTY, State
 
@@ -60,7 +61,7 @@ def start(s: State, p: int, r: int, kind: str, returned: list[int]) -> None:
     """Push the permanent-marker frame after establishing route ``r`` (``returned``: kinds
     of the route's pieces that went back to the general stock)."""
     n_m = sum(returned)
-    log(s, "permanent", p, kind, r)
+    log(s, Event("permanent", seat=p, detail=kind, route=r))
     push(s, PermanentMarker(p, kind=kind, left=USES[kind], traders=len(returned) - n_m,
                             merchants=n_m))
 

@@ -17,6 +17,7 @@ the regional majorities of the final scoring are :func:`hansa_lab.engine.scoring
 from __future__ import annotations
 
 from hansa_lab.engine.effects import log
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.state import EMPTY, State
 
 
@@ -55,6 +56,6 @@ def use_permit(s: State, p: int, country: int) -> None:
     for c, countries in open_permits(s, p):
         if country in countries:
             s.permits_used = (*s.permits_used, c)
-            log(s, "permit", p, c)
+            log(s, Event("permit", seat=p, city=c))
             return
     raise AssertionError(f"player {p} has no permission for country {country}")
