@@ -22,6 +22,7 @@ from hansa_lab.engine.scoring import ranking, score_breakdown
 from hansa_lab.engine.state import GameConfig, State, new_game
 from hansa_lab.errors import EngineError, IllegalActionError, StrategyError
 from hansa_lab.strategies import Strategy, make_strategy
+from hansa_lab.strategies.lineup import parse_lineup
 
 #: Games that reach this many actions are stopped and reported with end reason "cap".
 DEFAULT_MAX_ACTIONS = 20_000
@@ -78,15 +79,11 @@ class GameRecord:
 
 
 def _seat_players(
-    config: GameConfig, strategies: Sequence[str | Strategy], seed: int
+    config: GameConfig, strategies: str | Sequence[str | Strategy], seed: int
 ) -> tuple[list[Strategy], list[random.Random]]:
-    """One strategy and one random stream per seat (streams from ``seed``)."""
-    if len(strategies) != config.n_players:
-        raise ValueError(
-            f"{config.n_players} players need {config.n_players} strategies, "
-            f"got {len(strategies)}"
-        )
-    players = [make_strategy(s) for s in strategies]
+    """One strategy and one random stream per seat (streams from ``seed``); the line-up
+    as :func:`~hansa_lab.strategies.lineup.parse_lineup` reads it."""
+    players = [make_strategy(s) for s in parse_lineup(strategies, config.n_players)]
     return players, [strategy_rng(seed, p) for p in range(config.n_players)]
 
 
@@ -119,7 +116,7 @@ def _next_action(
 
 def play_game(
     config: GameConfig,
-    strategies: Sequence[str | Strategy],
+    strategies: str | Sequence[str | Strategy],
     *,
     check: bool = False,
     max_actions: int = DEFAULT_MAX_ACTIONS,
@@ -210,7 +207,7 @@ def states_of(config: GameConfig, actions: Sequence[Action]) -> list[State]:
 
 def play_on(
     state: State,
-    strategies: Sequence[str | Strategy],
+    strategies: str | Sequence[str | Strategy],
     seed: int | None = None,
     *,
     max_actions: int = DEFAULT_MAX_ACTIONS,

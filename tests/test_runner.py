@@ -759,7 +759,8 @@ def test_cli_errors_name_the_argument(tmp_path, capsys):
         err = capsys.readouterr().err
         assert code == 2 and text in err, (argv, err)
     for argv, text in [  # play checks its line-up like simulate
-        (["--strategies", "greedy,foo"], "--strategies: unknown strategy 'foo'"),
+        (["--strategies", "greedy,foo"],
+         "--strategies: strategy 2 of the line-up ('foo'): unknown strategy 'foo'"),
         (["--strategies", "random,random,random"], "3 strategies cannot fill 4 seats"),
         (["--board", "nosuch"], "known boards: base, east, britannia, base_3p, base_45p, "
                                 "britannia_3p, britannia_45p"),

@@ -20,7 +20,7 @@ from hansa_lab.play import play_game, play_on, states_of
 from hansa_lab.sim.logs import record_game, to_frame
 from hansa_lab.tools import cli
 from hansa_lab.viz.export import export_replay, replay_data, replay_html
-from hansa_lab.viz.timeline import Timeline, compare_outcomes, split_lineup
+from hansa_lab.viz.timeline import Timeline, compare_outcomes
 from hansa_lab.viz.viewer import GameViewer, config_from_row, find_game
 
 CONFIG = GameConfig(n_players=3, seed=11)
@@ -58,8 +58,8 @@ def test_play_on_from_a_position() -> None:
     assert a.actions == b.actions and a.final == b.final  # reproducible
     assert a.actions != c.actions  # the seed matters
     assert a.final.is_over and a.extra["start_action"] == 120
-    with pytest.raises(ValueError, match="3 players need 3 strategies"):
-        play_on(mid, ["random"])
+    with pytest.raises(ValueError, match="2 strategies cannot fill 3 seats"):
+        play_on(mid, ["random", "random"])
 
 
 def test_compare_outcomes() -> None:
@@ -74,16 +74,6 @@ def test_compare_outcomes() -> None:
     assert table.what_if_score.tolist() == final_scores(what_if.final)
     assert (table.score_change == table.what_if_score - table.real_score).all()
     assert table.what_if_strategy.tolist() == ["greedy", "random", "random"]
-
-
-def test_split_lineup() -> None:
-    assert split_lineup("greedy", 3) == ["greedy"] * 3
-    assert split_lineup("greedy:depth=2,explore=0.1, random,random", 3) == [
-        "greedy:depth=2,explore=0.1", "random", "random"]
-    with pytest.raises(ValueError, match="4 players need 4 strategies"):
-        split_lineup("greedy,random", 4)
-    with pytest.raises(ValueError, match="unknown strategy"):
-        split_lineup("nonsense", 3)
 
 
 # ---------------------------------------------------------------------- timeline
@@ -222,7 +212,7 @@ def test_viewer_what_if_button() -> None:
     assert v.last_what_if is not None and v.last_what_if.extra["start_action"] == 100
     v.lineup_box.value = "greedy,random"
     v.run_what_if()
-    assert "3 players need 3 strategies" in v.what_if_result.value
+    assert "2 strategies cannot fill 3 seats" in v.what_if_result.value
 
 
 def test_viewer_from_results() -> None:

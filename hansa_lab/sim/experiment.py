@@ -44,6 +44,7 @@ from hansa_lab.engine.board import KNOWN_BOARDS
 from hansa_lab.engine.state import EDITIONS, RULE_OPTIONS, GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.strategies import make_strategy
+from hansa_lab.strategies.lineup import fill_seats, split_specs
 
 #: Games per chunk (the unit of parallel work, of writing and of resuming).
 DEFAULT_CHUNK_SIZE = 100
@@ -232,7 +233,7 @@ def normalize_experiment(
         if not isinstance(arm, str) or not arm:
             raise err(where, "arm names must be non-empty strings")
         if isinstance(lineup, str):
-            lineup = [s for s in lineup.split(",") if s.strip()]
+            lineup = split_specs(lineup)
         if not isinstance(lineup, list | tuple) or not lineup:
             raise err(where, f"must be a non-empty list of strategies, got {lineup!r}")
         arms[arm] = tuple(
@@ -266,10 +267,11 @@ def normalize_experiment(
     for cond in conditions:
         n = cond.n_players
         for arm, lineup in arms.items():
-            if len(lineup) > n or n % len(lineup):
+            try:
+                fill_seats(lineup, n)
+            except ValueError as e:
                 where = "arms" if single else f"arms.{arm}"
-                raise err(where, f"{len(lineup)} strategies cannot fill {n} seats (give {n}, "
-                                 f"or a divisor of {n} to repeat, or change the player count)")
+                raise err(where, f"{e}, or change the player count") from None
     return Experiment(
         name=name,
         arms=arms,

@@ -58,26 +58,21 @@ def _config(args: argparse.Namespace, seed: int = 0) -> GameConfig:
         raise CliError(f"--players/--board: {e}") from e
 
 
-def _strategies(text: str | None, n: int) -> list[str]:
-    from hansa_lab.strategies import make_strategy
+def _lineup(text: str | None, n: int) -> list[str]:
+    """``--strategies`` as one spec per seat (default: random everywhere)."""
+    from hansa_lab.strategies.lineup import parse_lineup
 
-    names = [s for s in (text or "").split(",") if s] or ["random"]
-    for s in names:
-        try:
-            make_strategy(s)
-        except ValueError as e:
-            raise CliError(f"--strategies: {e}") from e
-    if len(names) > n or n % len(names):  # as in simulate: a divisor of n is repeated
-        raise CliError(f"--strategies: {len(names)} strategies cannot fill {n} seats (give "
-                       f"{n}, or a divisor of {n} to repeat)")
-    return names * (n // len(names))
+    try:
+        return parse_lineup(text or "random", n)
+    except ValueError as e:
+        raise CliError(f"--strategies: {e}") from e
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from hansa_lab.play import play_game
 
     config = _config(args, args.seed)
-    strategies = _strategies(args.strategies, config.n_players)
+    strategies = _lineup(args.strategies, config.n_players)
     rec = play_game(config, strategies, check=args.check)
     result = rec.result()
     if args.actions:
@@ -197,8 +192,9 @@ def _run_guarded(run: Callable[[], object]) -> object:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from hansa_lab.sim.runner import Results, simulate
+    from hansa_lab.strategies.lineup import split_specs
 
-    strategies = [s for s in (args.strategies or "").split(",") if s.strip()]
+    strategies = split_specs(args.strategies or "")
     if not strategies:
         raise CliError("--strategies: give at least one strategy")
     options = _rule_options(args.option)
@@ -277,13 +273,10 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Play one game and write its replay as one self-contained, offline HTML file."""
     from hansa_lab.viz.export import export_replay
-    from hansa_lab.viz.timeline import Timeline, split_lineup
+    from hansa_lab.viz.timeline import Timeline
 
     config = _config(args, args.seed)
-    try:
-        lineup = split_lineup(args.strategies or "random", config.n_players)
-    except ValueError as e:
-        raise CliError(f"--strategies: {e}") from e
+    lineup = _lineup(args.strategies, config.n_players)
     timeline = Timeline.from_seed(config, lineup)
     out = export_replay(args.html, timeline, title=args.title)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): {config.side} "

@@ -32,39 +32,9 @@ from hansa_lab.engine.events import event_text
 from hansa_lab.engine.scoring import KontorCache, ranking, score_rows
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.play import GameRecord, play_game, play_on, states_of
-from hansa_lab.strategies import Strategy, make_strategy
+from hansa_lab.strategies import Strategy
+from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.render import PLAYER_COLOURS, render_parts, render_svg
-
-
-def split_lineup(text: str | Sequence[str], n_players: int) -> list[str]:
-    """A line-up (comma-separated strategy specs, as in the ``games`` table's ``lineup``)
-    as one spec per seat; one spec is repeated for every seat. Parameters of a spec may
-    themselves be comma-separated (``"greedy:depth=2,explore=0.1,random"``).
-
-    >>> split_lineup("greedy:depth=2,explore=0.1,random", 2)
-    ['greedy:depth=2,explore=0.1', 'random']
-    >>> split_lineup("random", 3)
-    ['random', 'random', 'random']
-    """
-    if isinstance(text, str):
-        specs: list[str] = []
-        for token in (t.strip() for t in text.split(",")):
-            if not token:
-                continue
-            if specs and "=" in token and ":" not in token:
-                specs[-1] += "," + token  # a further parameter of the previous spec
-            else:
-                specs.append(token)
-    else:
-        specs = [str(s).strip() for s in text]
-    if len(specs) == 1:
-        specs = specs * n_players
-    if len(specs) != n_players:
-        raise ValueError(f"{n_players} players need {n_players} strategies, got {len(specs)}: "
-                         f"{', '.join(specs) or '(none)'}")
-    for s in specs:
-        make_strategy(s)  # raises ValueError naming an unknown strategy or parameter
-    return specs
 
 
 def compare_outcomes(real: State, what_if: State, real_lineup: Sequence[str],
@@ -140,13 +110,7 @@ class Timeline:
         """Play the game of ``config`` (its seed) with a line-up and keep every position.
 
         ``strategies``: one per seat, or one for all, or a comma-separated line-up."""
-        if isinstance(strategies, str):
-            lineup: list[str | Strategy] = list(split_lineup(strategies, config.n_players))
-        else:
-            lineup = list(strategies)
-            if len(lineup) == 1:
-                lineup = lineup * config.n_players
-        return cls.from_record(play_game(config, lineup))
+        return cls.from_record(play_game(config, parse_lineup(strategies, config.n_players)))
 
     # ------------------------------------------------------------------ navigation
     @property
@@ -267,7 +231,7 @@ class Timeline:
         """Play on from position ``i`` with another line-up; returns the continuation and
         a table comparing its final scores with the real game's (:func:`compare_outcomes`).
         ``seed`` seeds the strategies' random streams (default: the game's seed)."""
-        lineup = split_lineup(strategies, self.config.n_players)
+        lineup = parse_lineup(strategies, self.config.n_players)
         rec = play_on(self.states[i], lineup, seed)
         table = compare_outcomes(self.final, rec.final, self.strategies, rec.strategies)
         return rec, table
@@ -370,6 +334,5 @@ __all__ = [
     "Timeline",
     "compare_outcomes",
     "score_chart_svg",
-    "split_lineup",
     "timeline_json",
 ]

@@ -39,8 +39,9 @@ import pandas as pd
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import GameRecord, play_game
 from hansa_lab.strategies import Strategy
+from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.export import export_replay
-from hansa_lab.viz.timeline import Timeline, split_lineup
+from hansa_lab.viz.timeline import Timeline
 
 BOARD_WIDTH = 1060  # px of the board picture in the viewer
 CHART_WIDTH = 560
@@ -185,7 +186,7 @@ class GameViewer:
         line-up (strategies draw from seeded streams, so it is the same game)."""
         row = find_game(results, game_id, arm, experiment)
         config = config_from_row(row)
-        lineup = split_lineup(str(row["lineup"]), config.n_players)
+        lineup = parse_lineup(str(row["lineup"]), config.n_players)
         record = play_game(config, lineup)
         if "actions" in row and int(row["actions"]) != len(record.actions):
             warnings.warn(f"game {game_id}: the replay has {len(record.actions)} actions, the "
