@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from hansa_lab.engine.board import A_ACTIONS, A_BANK, A_BOOK, A_KEYS, A_PRIVILEGE
 from hansa_lab.engine.decisions import Relocation
 from hansa_lab.engine.scoring import TRACK_MAX
 from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, MARKER_SETS, NEUTRAL_TRADERS, State
@@ -41,13 +42,13 @@ def piece_counts(state: State, player: int) -> dict[str, tuple[int, int]]:
             "in_hand": (in_hand.count(0), in_hand.count(1)),
         }
     lv = state.levels[player]
-    covered_t = sum(TRACK_MAX[a] - lv[a] for a in (0, 1, 3, 4))
+    covered_t = sum(TRACK_MAX[a] - lv[a] for a in (A_ACTIONS, A_BANK, A_PRIVILEGE, A_KEYS))
     return {
         "supply": (state.supply_t[player], state.supply_m[player]),
         "stock": (state.stock_t[player], state.stock_m[player]),
         "posts": count(state.posts),
         "kontors": count(state.offices + extras),
-        "tracks": (covered_t, TRACK_MAX[2] - lv[2]),
+        "tracks": (covered_t, TRACK_MAX[A_BOOK] - lv[A_BOOK]),
         "prestige_marker": (1, 0),
         "special": count(state.special),
         "in_hand": (in_hand.count(0), in_hand.count(1)),  # displaced, not yet relocated

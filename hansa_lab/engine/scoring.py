@@ -17,17 +17,24 @@ from __future__ import annotations
 from itertools import compress
 from operator import ne
 
-import numpy as np
-
-from hansa_lab.engine.board import ABILITIES, REGION_POINTS, marker_score_table, player_board
+from hansa_lab.engine.board import (
+    A_ACTIONS,
+    A_KEYS,
+    ABILITIES,
+    REGION_POINTS,
+    marker_score_table,
+    player_board,
+)
 from hansa_lab.engine.state import EMPTY, State
 
 CATEGORIES = ("track", "abilities", "markers", "special", "control", "network", "regions")
 _PB = player_board()
 TRACK_MAX = tuple(len(_PB[a]) - 1 for a in ABILITIES)  # max development per ability
 KEYS_VALUES = tuple(_PB["keys"])
+#: the abilities whose full development scores at the end (all but City Keys)
+SCORED_TRACKS = tuple(a for a in range(len(ABILITIES)) if a != A_KEYS)
 _MARKER_TABLE = marker_score_table()
-_MARKER_POINTS = [max((p for lo, p in _MARKER_TABLE if n >= lo), default=0) for n in range(32)]
+MARKER_POINTS = [max((p for lo, p in _MARKER_TABLE if n >= lo), default=0) for n in range(32)]
 
 
 def marker_points(n: int) -> int:
@@ -36,7 +43,7 @@ def marker_points(n: int) -> int:
     >>> [marker_points(n) for n in (0, 1, 3, 7, 12)]
     [0, 1, 3, 10, 21]
     """
-    return _MARKER_POINTS[n] if n < len(_MARKER_POINTS) else _MARKER_POINTS[-1]
+    return MARKER_POINTS[n] if n < len(MARKER_POINTS) else MARKER_POINTS[-1]
 
 
 def city_controller(state: State, c: int) -> int:
@@ -198,11 +205,10 @@ def board_terms(
 def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int, ...]]:
     """Final score by category (in :data:`CATEGORIES` order) per player, as tuples."""
     controlled, networks, special, regions = board_terms(state, cache)
-    t0, t1, t2, t3 = TRACK_MAX[:4]
     out: list[tuple[int, ...]] = []
     for p in range(state.n_players):
         lv = state.levels[p]
-        full = (lv[0] >= t0) + (lv[1] >= t1) + (lv[2] >= t2) + (lv[3] >= t3)  # not keys
+        full = sum(lv[a] >= TRACK_MAX[a] for a in SCORED_TRACKS)
         favours = state.favours[p] if state.favours else ()
         out.append(
             (
@@ -211,40 +217,11 @@ def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int
                 marker_points(len(state.markers[p]) + len(state.markers_used[p])),
                 special[p],
                 (4 if "control_4" in favours else 2) * controlled[p],
-                networks[p] * KEYS_VALUES[lv[4]],
+                networks[p] * KEYS_VALUES[lv[A_KEYS]],
                 regions[p],
             )
         )
     return out
-
-
-def score_columns(
-    prestige: np.ndarray,
-    levels: np.ndarray,
-    n_markers: np.ndarray,
-    board: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    abilities_7: np.ndarray,
-    control_4: np.ndarray,
-) -> np.ndarray:
-    """:func:`score_rows` for many (position, player) pairs at once: one entry per pair
-    in every array (``levels``: pairs × abilities; ``board``: the four lists of
-    :func:`board_terms` as arrays; ``abilities_7``/``control_4``: the favour tiles held).
-    Returns pairs × :data:`CATEGORIES`. The game logs score every turn with it."""
-    controlled, networks, special, regions = board
-    full = sum((levels[:, a] >= TRACK_MAX[a]).astype(np.int64) for a in range(4))
-    points = np.asarray(_MARKER_POINTS)
-    return np.stack(
-        [
-            prestige,
-            np.where(abilities_7, 7, 4) * full,
-            points[np.minimum(n_markers, len(points) - 1)],
-            special,
-            np.where(control_4, 4, 2) * controlled,
-            networks * np.asarray(KEYS_VALUES)[levels[:, ABILITIES.index("keys")]],
-            regions,
-        ],
-        axis=1,
-    )
 
 
 def region_points(state: State, controllers: list[int]) -> list[int]:
@@ -290,7 +267,8 @@ def final_scores(state: State) -> list[int]:
 def tie_break_key(state: State, breakdown: list[dict[str, int]]) -> list[tuple[int, int, int]]:
     """Sort key per player: higher is better (total, fewer Actions developments, network)."""
     return [
-        (sum(b.values()), -state.levels[p][0], b["network"]) for p, b in enumerate(breakdown)
+        (sum(b.values()), -state.levels[p][A_ACTIONS], b["network"])
+        for p, b in enumerate(breakdown)
     ]
 
 

@@ -31,19 +31,21 @@ import numpy as np
 import pandas as pd
 
 from hansa_lab.engine.actions import USES_AN_ACTION, format_action
-from hansa_lab.engine.board import ABILITIES, Board
+from hansa_lab.engine.board import A_KEYS, ABILITIES, Board
 from hansa_lab.engine.decisions import Relocate
 from hansa_lab.engine.events import EVENT_KINDS as ENGINE_EVENTS
 from hansa_lab.engine.events import Event
 from hansa_lab.engine.invariants import MERCHANTS, TRADERS
 from hansa_lab.engine.scoring import (
     CATEGORIES,
+    KEYS_VALUES,
+    MARKER_POINTS,
+    SCORED_TRACKS,
     TRACK_MAX,
     KontorCache,
     board_terms,
     ranking,
     score_breakdown,
-    score_columns,
     tie_break_key,
 )
 from hansa_lab.engine.state import GameConfig, State
@@ -267,12 +269,41 @@ def _event_row(key: tuple, idx: int, rnd: int, turn: int, b: Board, ev: Event) -
             ev.value)
 
 
+def score_columns(
+    prestige: np.ndarray,
+    levels: np.ndarray,
+    n_markers: np.ndarray,
+    board: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    abilities_7: np.ndarray,
+    control_4: np.ndarray,
+) -> np.ndarray:
+    """:func:`score_rows` for many (position, player) pairs at once: one entry per pair
+    in every array (``levels``: pairs × abilities; ``board``: the four lists of
+    :func:`board_terms` as arrays; ``abilities_7``/``control_4``: the favour tiles held).
+    Returns pairs × :data:`CATEGORIES`. The logs score every turn with it."""
+    controlled, networks, special, regions = board
+    full = sum((levels[:, a] >= TRACK_MAX[a]).astype(np.int64) for a in SCORED_TRACKS)
+    points = np.asarray(MARKER_POINTS)
+    return np.stack(
+        [
+            prestige,
+            np.where(abilities_7, 7, 4) * full,
+            points[np.minimum(n_markers, len(points) - 1)],
+            special,
+            np.where(control_4, 4, 2) * controlled,
+            networks * np.asarray(KEYS_VALUES)[levels[:, A_KEYS]],
+            regions,
+        ],
+        axis=1,
+    )
+
+
 class GameRecorder:
     """Collects the rows of one game while it is played (an ``observer`` of play_game).
 
     At every turn end it appends one fixed-width run of integers to a flat list (see
     :meth:`turn_columns` for the layout); the ``turns`` columns are cut from one array at
-    the end and every turn is scored there in one pass (:func:`scoring.score_columns`).
+    the end and every turn is scored there in one pass (:func:`score_columns`).
     What depends on the Kontors, special-prestige spaces and favour tiles is computed
     only when one of them changed (most turns only move posts) and kept once as a
     "board block" that turns refer to by number; posts come from piece conservation

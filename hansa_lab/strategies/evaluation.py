@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from hansa_lab.engine.board import A_ACTIONS, A_BANK, A_BOOK, A_KEYS, A_PRIVILEGE
 from hansa_lab.engine.scoring import TRACK_MAX, KontorCache, score_rows
 from hansa_lab.engine.state import EMPTY, State
 
@@ -65,7 +66,7 @@ def _rewarding_cities(state: State, player: int) -> list[bool]:
     """Cities where establishing an adjacent route could reward the player now."""
     b = state.board
     lv = state.levels[player]
-    priv = lv[3]
+    priv = lv[A_PRIVILEGE]
     offices = state.offices
     starts = b.office_start
     colour = b.office_colour
@@ -170,7 +171,8 @@ def evaluate(state: State, player: int, w: Weights, cache: EvalCache | None = No
         lv = state.levels[player]
         av = ABILITY_VALUE
         value += w.ability * (
-            av[0][lv[0]] + av[1][lv[1]] + av[2][lv[2]] + av[3][lv[3]] + av[4][lv[4]]
+            av[A_ACTIONS][lv[A_ACTIONS]] + av[A_BANK][lv[A_BANK]] + av[A_BOOK][lv[A_BOOK]]
+            + av[A_PRIVILEGE][lv[A_PRIVILEGE]] + av[A_KEYS][lv[A_KEYS]]
         )
     if w.actions_left and state.active == player and state.end_reason is None:
         value += w.actions_left * state.actions_left

@@ -33,6 +33,7 @@ import random
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
+from hansa_lab.engine.board import A_ACTIONS, A_KEYS
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import largest_network
 from hansa_lab.engine.state import EMPTY, State
@@ -122,7 +123,7 @@ class ActionsFirst(TipStrategy):
     def tip_value(self, state: State, player: int) -> float:
         if not self.tip:
             return 0.0
-        lv = state.levels[player][0]
+        lv = state.levels[player][A_ACTIONS]
         bonus = 8.0 * (lv >= 1) + 4.0 * (lv >= 2)
         if lv == 0:
             b = state.board
@@ -176,7 +177,8 @@ class NetworkKeys(TipStrategy):
     def tip_value(self, state: State, player: int) -> float:
         if not self.tip:
             return 0.0
-        return self.tip * (2.0 * largest_network(state, player) + 3.0 * state.levels[player][4])
+        keys = state.levels[player][A_KEYS]
+        return self.tip * (2.0 * largest_network(state, player) + 3.0 * keys)
 
 
 @register("keep_supply")
