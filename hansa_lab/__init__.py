@@ -27,6 +27,7 @@ logs, results), :mod:`hansa_lab.viz` (pictures and viewers), :mod:`hansa_lab.too
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +70,28 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_LAZY])
 
 
+def show_states_as_pictures() -> bool:
+    """In IPython or Jupyter, let a :class:`State` display as its board picture
+    (:func:`hansa_lab.viz.render.render_svg`, loaded at the first display). Runs at
+    ``import hansa_lab``; True if an IPython shell was there to register with."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return False
+    formatter = shell.display_formatter.formatters["image/svg+xml"]
+    formatter.for_type_by_name("hansa_lab.engine.state", "State", _state_svg)
+    return True
+
+
+def _state_svg(state: State) -> str:
+    from hansa_lab.viz.render import render_svg
+
+    return render_svg(state)
+
+
+show_states_as_pictures()
+
+
 __all__ = [
     "Action",
     "GameConfig",
@@ -93,6 +116,7 @@ __all__ = [
     "replay",
     "run_experiment",
     "score_breakdown",
+    "show_states_as_pictures",
     "simulate",
     "winners",
 ]

@@ -6,12 +6,27 @@ imports nothing from the package at run time, so every layer may import it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from hansa_lab.engine.actions import Action
-    from hansa_lab.engine.state import GameConfig
-    from hansa_lab.strategies.base import Strategy
+
+class _Config(Protocol):
+    """What an error needs of a game's configuration (a ``GameConfig``)."""
+
+    @property
+    def seed(self) -> int: ...
+    @property
+    def n_players(self) -> int: ...
+    @property
+    def edition(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+
+
+class _Named(Protocol):
+    """What an error needs of a strategy (a ``Strategy``)."""
+
+    @property
+    def spec(self) -> str: ...
 
 
 class ActionParseError(ValueError):
@@ -35,7 +50,7 @@ class EngineError(RuntimeError):
     observer); carries the actions applied so far and the one being applied, if any."""
 
     def __init__(
-        self, config: GameConfig, actions: list[Action], in_flight: Action | None,
+        self, config: _Config, actions: list[Any], in_flight: Any,
         error: BaseException,
     ) -> None:
         self.config = config
@@ -52,12 +67,12 @@ class StrategyError(RuntimeError):
 
     def __init__(
         self,
-        config: GameConfig,
+        config: _Config,
         seat: int,
-        strategy: Strategy,
+        strategy: _Named,
         n_actions: int,
         error: BaseException,
-        actions: list[Action],
+        actions: list[Any],
     ) -> None:
         self.config = config
         self.seat = seat

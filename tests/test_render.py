@@ -4,7 +4,6 @@ attributes, on every board side."""
 
 from __future__ import annotations
 
-import doctest
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -67,9 +66,20 @@ def base() -> State:
     return new_game(GameConfig(n_players=3, seed=1))
 
 
-def test_doctests() -> None:
-    result = doctest.testmod(render_module)
-    assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_state_displays_as_its_board_in_ipython(base: State) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    import hansa_lab
+
+    shell = InteractiveShell.instance()
+    try:
+        assert hansa_lab.show_states_as_pictures()
+        data, _ = shell.display_formatter.format(base)
+        assert data["image/svg+xml"] == render_module.render_svg(base)
+    finally:
+        InteractiveShell.clear_instance()
 
 
 def test_deterministic(base: State) -> None:

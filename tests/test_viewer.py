@@ -3,7 +3,6 @@ a browser; the browser tests are in test_browser.py)."""
 
 from __future__ import annotations
 
-import doctest
 import json
 import re
 from pathlib import Path
@@ -11,9 +10,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import hansa_lab.viz.export as export_module
-import hansa_lab.viz.timeline as timeline_module
-import hansa_lab.viz.viewer as viewer_module
 from hansa_lab.engine.scoring import final_scores
 from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.play import play_game, play_on, states_of
@@ -31,10 +27,6 @@ def timeline() -> Timeline:
     return Timeline.from_seed(CONFIG, "random")
 
 
-def test_doctests() -> None:
-    for module in (timeline_module, export_module, viewer_module):
-        result = doctest.testmod(module)
-        assert result.failed == 0 and result.attempted > 0, module.__name__
 
 
 # ---------------------------------------------------------------------- play_on

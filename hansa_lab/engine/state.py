@@ -259,11 +259,6 @@ class State:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def _repr_svg_(self) -> str:  # pragma: no cover - used by Jupyter
-        from hansa_lab.viz.render import render_svg
-
-        return render_svg(self)
-
 
 def neutral_start_routes(board: Board) -> list[int]:
     """Two players (seed 001): the neutral colour starts with one trader on every route of

@@ -54,9 +54,9 @@ branch of the (pruned) tree is fully evaluated.
 Strength against ``greedy``
 ===========================
 
-Measured with :func:`bench_mcts_vs_greedy`: 4 players, base board, game ``g`` is
-``GameConfig(4, seed=first_seed + g)`` with one ``mcts`` in seat ``g % 4`` against three
-``greedy``; a win shared by k tied players counts 1/k; the score difference is mcts's
+Measured with :func:`hansa_lab.tools.bench.bench_mcts_vs_greedy`: 4 players, base board,
+game ``g`` is ``GameConfig(4, seed=first_seed + g)`` with one ``mcts`` in seat ``g % 4``
+against three ``greedy``; a win shared by k tied players counts 1/k; the score difference is mcts's
 final score minus the mean of its three opponents'.
 
 The documented budget is the default: ``iterations=30`` (with ``exploration=10``,
@@ -105,7 +105,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
@@ -115,7 +114,7 @@ from hansa_lab.strategies.base import Strategy, make_strategy, register
 from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate
 from hansa_lab.strategies.lookahead import OPENS_DECISION, establish_value, filled_route
 
-__all__ = ["MCTS", "bench_mcts_vs_greedy", "binomial_sf", "make_strategy"]
+__all__ = ["MCTS", "make_strategy"]
 
 #: Action kinds whose equivalent variants (same piece type, same routes) are tried once.
 _SHIFTS = ("move_piece", "shift")
@@ -447,116 +446,3 @@ class MCTS(Strategy):
             "seconds": time.perf_counter() - t0,
         }
         return choice
-
-
-# ---------------------------------------------------------------------- benchmark
-def binomial_sf(k: int, n: int, p: float) -> float:
-    """P(X ≥ k) for X ~ Binomial(n, p) (the one-sided exact binomial test's p-value).
-
-    >>> round(binomial_sf(3, 4, 0.5), 4)
-    0.3125
-    """
-    k = max(0, k)
-    return min(1.0, sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
-
-
-@dataclass(frozen=True)
-class _GameResult:
-    seed: int
-    seat: int
-    win: float
-    score: int
-    diff: float  # own score minus the mean of the opponents' scores
-    margin: int  # own score minus the best opponent's score
-    seconds: float
-    n_actions: int
-    end_reason: str
-
-
-def _bench_game(seed: int, seat: int, spec: str, opponent: str, n_players: int) -> _GameResult:
-    from hansa_lab.engine.scoring import final_scores, ranking
-    from hansa_lab.engine.state import GameConfig
-    from hansa_lab.play import play_game
-
-    specs = [opponent] * n_players
-    specs[seat] = spec
-    t0 = time.perf_counter()
-    rec = play_game(GameConfig(n_players, seed=seed), specs)
-    seconds = time.perf_counter() - t0
-    scores = final_scores(rec.final)
-    ranks = ranking(rec.final)
-    win = 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
-    others = [x for p, x in enumerate(scores) if p != seat]
-    return _GameResult(
-        seed=seed,
-        seat=seat,
-        win=win,
-        score=scores[seat],
-        diff=scores[seat] - sum(others) / len(others),
-        margin=scores[seat] - max(others),
-        seconds=seconds,
-        n_actions=len(rec.actions),
-        end_reason=rec.end_reason,
-    )
-
-
-def bench_mcts_vs_greedy(
-    n_games: int = 40,
-    budget: int = 30,
-    n_jobs: int = 2,
-    *,
-    first_seed: int = 0,
-    n_players: int = 4,
-    params: dict[str, Any] | None = None,
-    opponent: str = "greedy",
-) -> dict[str, Any]:
-    """Play ``n_games`` games of one ``mcts`` (``iterations=budget`` plus ``params``)
-    against ``n_players - 1`` copies of ``opponent`` on the base board: game ``g`` uses
-    ``GameConfig(n_players, seed=first_seed + g)`` with mcts in seat ``g % n_players``.
-
-    Returns the games, the win rate (a win shared by k tied players counts 1/k) with its
-    95 % Wilson interval, the one-sided exact binomial p-value against the even share
-    ``1 / n_players`` (ties rounded down: conservative), the mean score difference (mcts
-    minus the mean of its opponents) with its standard error, the mean margin over the
-    best opponent, and seconds per game (mean and max, wall time in the worker)."""
-    from joblib import Parallel, delayed
-
-    from hansa_lab.sim.results import wilson_interval
-
-    strategy = make_strategy("mcts", iterations=budget, **(params or {}))
-    spec = strategy.spec
-    t0 = time.perf_counter()
-    jobs = (
-        delayed(_bench_game)(first_seed + g, g % n_players, spec, opponent, n_players)
-        for g in range(n_games)
-    )
-    results: list[_GameResult] = list(Parallel(n_jobs=n_jobs)(jobs))
-    wall = time.perf_counter() - t0
-    n = len(results)
-    wins = sum(r.win for r in results)
-    base = 1.0 / n_players
-    lo, hi = wilson_interval(wins, n)
-    diffs = [r.diff for r in results]
-    mean_diff = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean_diff) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    secs = [r.seconds for r in results]
-    return {
-        "mcts": spec,
-        "opponent": opponent,
-        "players": n_players,
-        "games": n,
-        "first_seed": first_seed,
-        "wins": wins,
-        "win_rate": wins / n,
-        "baseline": base,
-        "wilson_95": (lo, hi),
-        "p_value": binomial_sf(math.floor(wins), n, base),
-        "mean_score_diff": mean_diff,
-        "score_diff_se": sd / math.sqrt(n) if n else 0.0,
-        "mean_margin_vs_best": sum(r.margin for r in results) / n,
-        "seconds_per_game": sum(secs) / n,
-        "max_seconds_per_game": max(secs),
-        "wall_seconds": wall,
-        "n_jobs": n_jobs,
-        "games_detail": [r.__dict__ for r in results],
-    }
