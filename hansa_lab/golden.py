@@ -14,7 +14,7 @@ from typing import Any
 from hansa_lab.engine.actions import format_action
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import final_scores
-from hansa_lab.engine.state import GameConfig, State
+from hansa_lab.engine.state import GameConfig, State, new_game
 from hansa_lab.engine.text import board_lines, summary_line
 from hansa_lab.play import play_game
 
@@ -62,7 +62,7 @@ BOARD_EVERY = 10  # full board picture every this many steps
 def golden_lines(config: GameConfig, strategies: list[str]) -> list[str]:
     rec = play_game(config, strategies)
     lines = [f"# golden playthrough: {config!r} strategies={strategies}"]
-    state = _start(config)
+    state = new_game(config)
     for n, action in enumerate(rec.actions):
         lines.extend(_step_lines(n, state))
         lines.append(f"  chosen: {format_action(state.board, action)}")
@@ -71,12 +71,6 @@ def golden_lines(config: GameConfig, strategies: list[str]) -> list[str]:
     lines.extend("  " + line for line in board_lines(state))
     lines.append(f"  final scores {final_scores(state)}")
     return lines
-
-
-def _start(config: GameConfig) -> State:
-    from hansa_lab.engine.state import new_game
-
-    return new_game(config)
 
 
 def _step_lines(n: int, state: State) -> list[str]:
@@ -92,7 +86,7 @@ def _step_lines(n: int, state: State) -> list[str]:
 def position(config: GameConfig, n_actions: int) -> State:
     """The state after ``n_actions`` actions of a seeded random-policy game."""
     rec = play_game(config, ["random"] * config.n_players, max_actions=n_actions)
-    state = _start(config)
+    state = new_game(config)
     for a in rec.actions:
         state = apply(state, a)
     return state

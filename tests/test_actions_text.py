@@ -69,8 +69,19 @@ def test_bad_text_is_rejected_with_a_message(text):
     assert str(e.value)
 
 
+def test_every_action_kind_names_its_arguments():
+    from hansa_lab.engine.actions import ACTION_KINDS, ARGUMENTS, Action
+
+    assert set(ACTION_KINDS) == set(ARGUMENTS)
+    assert Action("income", 2, 1).args() == {"traders": 2, "merchants": 1}
+    assert Action.of("relocate_extra", route=4, from_post=9) == Action("relocate_extra", 4, -1, 9)
+    with pytest.raises(ValueError, match="no argument 'post'"):
+        Action.of("place", post=3)
+
+
 def test_repr_is_pasteable():
     from hansa_lab.engine.actions import Action
 
     a = parse_action(load_board("base_3p"), "establish r5 develop keys")
     assert eval(repr(a), {"Action": Action}) == a
+    assert repr(a).startswith("Action.of('establish', route=")

@@ -54,10 +54,73 @@ from hansa_lab.errors import ActionParseError
 
 
 class Action(NamedTuple):
+    """A kind and up to three integer arguments; :data:`ARGUMENTS` names them per kind.
+
+    The repr names the arguments and pastes back as code:
+
+    >>> Action("displace", 18, 1, 0)
+    Action.of('displace', post=18, piece=1, pay_merchants=0)
+    >>> Action.of("place", route=5, piece=1) == Action("place", 5, 1)
+    True
+    """
+
     kind: str
     a: int = -1
     b: int = -1
     c: int = -1
+
+    @classmethod
+    def of(cls, kind: str, **args: int) -> Action:
+        """An action from its kind and named arguments (:data:`ARGUMENTS`)."""
+        names = ARGUMENTS.get(kind)
+        if names is None:
+            raise ValueError(f"unknown action kind {kind!r}")
+        unknown = set(args) - set(names)
+        if unknown:
+            raise ValueError(f"action {kind!r} has no argument {sorted(unknown)[0]!r} "
+                             f"(arguments: {', '.join(names) or 'none'})")
+        return cls(kind, *(args.get(n, -1) for n in names))
+
+    def args(self) -> dict[str, int]:
+        """The arguments by name (those the kind uses)."""
+        return dict(zip(ARGUMENTS.get(self.kind, ()), (self.a, self.b, self.c), strict=False))
+
+    def __repr__(self) -> str:
+        if self.kind not in ARGUMENTS:
+            return f"Action({self.kind!r}, {self.a}, {self.b}, {self.c})"
+        named = ", ".join(f"{k}={v}" for k, v in self.args().items() if v != -1)
+        return f"Action.of({self.kind!r}{', ' if named else ''}{named})"
+
+
+#: The names of ``Action.a``, ``.b`` and ``.c`` per kind: ``post``/``route``/``city``
+#: are indices, ``piece`` 0 = trader and 1 = merchant, ``reward`` one of NONE … SPECIAL,
+#: ``marker`` an index into USABLE_MARKERS, ``tile`` into FAVOUR_TILES, ``ability`` into
+#: ABILITIES, ``from_post`` -1 unless a piece moves from an own post.
+ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "income": ("traders", "merchants"),
+    "place": ("route", "piece"),
+    "displace": ("post", "piece", "pay_merchants"),
+    "move": (),
+    "establish": ("route", "reward", "reward_arg"),
+    "marker": ("marker", "marker_arg"),
+    "favour": ("tile", "marker_1", "marker_2"),
+    "end": (),
+    "move_piece": ("post", "route"),
+    "swap": ("post", "other_post"),
+    "shift": ("post", "route"),
+    "remove": ("post",),
+    "stop": (),
+    "relocate": ("route",),
+    "relocate_extra": ("route", "piece", "from_post"),
+    "decline": (),
+    "place_marker": ("route",),
+    "favour_take": ("piece",),
+    "perm_move": ("post", "route"),
+    "perm_swap": ("post", "other_post"),
+    "perm_develop": ("ability",),
+    "perm_kontor": ("city", "piece"),
+    "perm_place": ("route", "piece", "from_post"),
+}
 
 
 # establish reward codes (Action.b) and their text
@@ -162,7 +225,7 @@ def parse_action(board: Board, text: str) -> Action:
 
     >>> from hansa_lab.engine.board import load_board
     >>> parse_action(load_board("base_3p"), "displace r5.1 merchant pay 0")
-    Action(kind='displace', a=18, b=1, c=0)
+    Action.of('displace', post=18, piece=1, pay_merchants=0)
     """
     words = text.split()
     if not words:

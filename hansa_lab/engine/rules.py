@@ -358,10 +358,11 @@ def _apply_in_place(s: State, action: Action) -> None:
 
 def _do_income(s: State, a: Action) -> None:
     p = s.active
-    s.stock_t[p] -= a.a
-    s.stock_m[p] -= a.b
-    s.supply_t[p] += a.a
-    s.supply_m[p] += a.b
+    traders, merchants = a.a, a.b
+    s.stock_t[p] -= traders
+    s.stock_m[p] -= merchants
+    s.supply_t[p] += traders
+    s.supply_m[p] += merchants
     s.actions_left -= 1
     if s.favours:
         favour.after_income(s, p)
@@ -369,17 +370,18 @@ def _do_income(s: State, a: Action) -> None:
 
 def _do_place(s: State, a: Action) -> None:
     p = s.active
-    take_from_supply(s, p, a.b)
-    to_route(s, a.a, p * 2 + a.b)
+    route, piece = a.a, a.b
+    take_from_supply(s, p, piece)
+    to_route(s, route, p * 2 + piece)
     s.actions_left -= 1
-    country = s.board.route_country[a.a]
+    country = s.board.route_country[route]
     if country:
         use_permit(s, p, country)
 
 
 def _do_displace(s: State, a: Action) -> None:
     p = s.active
-    i, k, pay_m = a.a, a.b, a.c
+    i, k, pay_m = a.a, a.b, a.c  # post, piece placed, merchants paid
     victim = s.posts[i]
     cost = 1 + (victim & 1)
     take_from_supply(s, p, k)
@@ -413,20 +415,23 @@ def _spend(s: State, n: int) -> None:
 
 
 def _do_move_piece(s: State, a: Action) -> None:
-    o = s.posts[a.a]
-    s.posts[a.a] = EMPTY
-    to_route(s, a.b, o)
+    post, route = a.a, a.b
+    o = s.posts[post]
+    s.posts[post] = EMPTY
+    to_route(s, route, o)
     _spend(s, 1)
 
 
 def _do_swap(s: State, a: Action) -> None:
-    s.posts[a.a], s.posts[a.b] = s.posts[a.b], s.posts[a.a]
+    x, y = a.a, a.b  # the two posts
+    s.posts[x], s.posts[y] = s.posts[y], s.posts[x]
     _spend(s, 2)
 
 
 def _do_remove(s: State, a: Action) -> None:
-    o = s.posts[a.a]
-    s.posts[a.a] = EMPTY
+    post = a.a
+    o = s.posts[post]
+    s.posts[post] = EMPTY
     if o >> 1 == s.neutral:
         s.neutral_pool += 1
     elif o & 1:
@@ -442,20 +447,22 @@ def _do_stop(s: State, a: Action) -> None:
 
 def _do_relocate(s: State, a: Action) -> None:
     f = top(s, Relocation)
-    to_route(s, a.a, f.colour(s) * 2 + f.piece)
+    route = a.a
+    to_route(s, route, f.colour(s) * 2 + f.piece)
     replace_top(s, piece=-1)
 
 
 def _do_relocate_extra(s: State, a: Action) -> None:
     f = top(s, Relocation)
     v = f.colour(s)
-    if a.c >= 0:
-        k = s.posts[a.c] & 1
-        s.posts[a.c] = EMPTY
+    route, piece, from_post = a.a, a.b, a.c
+    if from_post >= 0:  # stock and supply empty: moved from an own post
+        k = s.posts[from_post] & 1
+        s.posts[from_post] = EMPTY
     else:
-        k = a.b
+        k = piece
         take_loose(s, v, k)
-    to_route(s, a.a, v * 2 + k)
+    to_route(s, route, v * 2 + k)
     replace_top(s, extras=f.extras - 1)
 
 
@@ -524,30 +531,31 @@ def _use_marker(s: State, p: int, kind: str) -> None:
 
 def _do_marker(s: State, a: Action) -> None:
     p = s.active
-    kind = USABLE_MARKERS[a.a]
-    _use_marker(s, p, kind)
-    if a.a == M_PLUS3:
+    marker, arg = a.a, a.b
+    _use_marker(s, p, USABLE_MARKERS[marker])
+    if marker == M_PLUS3:
         s.actions_left += 3
-    elif a.a == M_PLUS4:
+    elif marker == M_PLUS4:
         s.actions_left += 4
-    elif a.a == M_DEVELOP:
-        develop(s, p, a.b)
-    elif a.a == M_SWAP:
-        i = a.b
+    elif marker == M_DEVELOP:
+        develop(s, p, arg)  # arg: the ability
+    elif marker == M_SWAP:
+        i = arg  # the left office of the two
         s.offices[i], s.offices[i + 1] = s.offices[i + 1], s.offices[i]
-    elif a.a == M_MOVE3:
+    elif marker == M_MOVE3:
         push(s, MoveOpponents(p, left=3))
-    elif a.a == M_REMOVE3:
+    elif marker == M_REMOVE3:
         push(s, RemoveOpponents(p, left=3))
 
 
 def _do_place_marker(s: State, a: Action) -> None:
     m = s.drawn[0]
-    s.route_marker[a.a] = m
+    route = a.a
+    s.route_marker[route] = m
     s.drawn = s.drawn[1:]
-    log(s, Event("marker_placed", seat=s.active, detail=m, route=a.a))
+    log(s, Event("marker_placed", seat=s.active, detail=m, route=route))
     if s.neutral_pool >= 0:
-        neutral.marker_placed(s, a.a)
+        neutral.marker_placed(s, route)
 
 
 def _do_favour(s: State, a: Action) -> None:

@@ -1,5 +1,12 @@
 """Strategies: ``choose(state, legal_actions, rng) -> action``, looked up by name.
 
+``base`` (the interface and the registry: ``make_strategy("greedy:depth=2")``), ``lineup``
+(one parser for line-ups such as ``"greedy:depth=2,explore=0.1,random"``),
+``random_policy`` (the baseline), ``evaluation`` (the documented position evaluation),
+``lookahead`` (what greedy and mcts share when valuing a candidate action), ``greedy``
+(one-step look-ahead and the four seed tips) and ``mcts`` (search with an iteration
+budget). May import :mod:`hansa_lab.errors` and the engine only.
+
 >>> s = make_strategy("random")
 >>> s.name
 'random'
@@ -13,6 +20,7 @@ from hansa_lab.strategies.base import (
     registry,
 )
 from hansa_lab.strategies.greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
+from hansa_lab.strategies.lineup import parse_lineup, split_specs
 from hansa_lab.strategies.mcts import MCTS
 from hansa_lab.strategies.random_policy import RandomStrategy
 
@@ -26,7 +34,9 @@ __all__ = [
     "RandomStrategy",
     "Strategy",
     "make_strategy",
+    "parse_lineup",
     "parse_strategy_spec",
     "register",
     "registry",
+    "split_specs",
 ]

@@ -1,0 +1,5 @@
+"""The command line (``cli``: ``hansa-lab play|simulate|run|bench|main|replay``), the
+benchmarks (``bench``) and the notebooks' size switch (``study``).
+
+The top layer: may import every other part of the package; nothing imports it.
+"""

@@ -235,10 +235,6 @@ class _Geometry:
         left, top = min(candidates, key=lambda xy: cost(*xy))
         return left + 14, top + 11
 
-    def midpoint(self, r: int) -> tuple[float, float]:
-        x0, y0, x1, y1 = self.segments[r]
-        return (x0 + x1) / 2, (y0 + y1) / 2
-
 
 @cache
 def _geometry(board: Board) -> _Geometry:
