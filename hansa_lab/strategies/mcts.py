@@ -243,16 +243,21 @@ class MCTS(Strategy):
         """Answer opponents' sub-decisions inside the searching player's turn with their
         one-step best reply (first in legal order on ties); returns a new state."""
         while self._in_turn(s) and not self._mine(s):
-            p = s.current_player
-            legal = legal_actions(s)
-            best, best_v = legal[0], float("-inf")
-            if len(legal) > 1:
-                for a in legal:
-                    v = self._eval(apply(s, a, check=False), p)
-                    if v > best_v:
-                        best, best_v = a, v
-            s = apply(s, best, check=False)
+            s = apply(s, self._best_reply(s, legal_actions(s)), check=False)
         return s
+
+    def _best_reply(self, s: State, candidates: list[Action]) -> Action:
+        """The candidate with the best one-step value for the player deciding in ``s``
+        (the first in order on ties)."""
+        if len(candidates) == 1:
+            return candidates[0]
+        p = s.current_player
+        best, best_v = candidates[0], float("-inf")
+        for a in candidates:
+            v = self._eval(apply(s, a, check=False), p)
+            if v > best_v:
+                best, best_v = a, v
+        return best
 
     # ------------------------------------------------------------------ tree
     def _expand(
@@ -346,13 +351,7 @@ class MCTS(Strategy):
                 pool = [a for a in legal if a.kind == "establish"]
                 if not pool:
                     pool = rng.sample(legal, m) if len(legal) > m else legal
-                p = s.current_player
-                best, best_v = pool[0], float("-inf")
-                if len(pool) > 1:
-                    for a in pool:
-                        v = self._eval(apply(s, a, check=False), p)
-                        if v > best_v:
-                            best, best_v = a, v
+                best = self._best_reply(s, pool)
             else:
                 best = legal[0]
             apply_in_place(s, best, check=False)
