@@ -7,6 +7,7 @@ Games use the ``random`` policy and small counts; anything slower is marked ``sl
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -569,6 +570,29 @@ def test_win_difference_interval_stays_within_its_range():
     assert row["deals"] == 2
     assert -1.0 <= row["win_diff_lo"] <= row["win_diff"] <= row["win_diff_hi"] <= 1.0
     assert row["diff_hi"] - row["diff_lo"] > 0
+
+
+def test_compare_leaves_out_games_whose_base_game_is_not_done():
+    """A run in progress: only the deal whose base game is finished is paired (quietly),
+    and an arm with no finished pair has no row."""
+    import warnings
+
+    from hansa_lab.sim.results import Results
+
+    res = simulate({"tip": ["greedy", "random"], "base": ["random"]}, n_games=6,
+                   n_players=2, progress=False)
+    games, players = res.games, res.players
+    done = games[(games.arm == "tip") | (games.seed == 0)]
+    part = Results(res.manifest, frames={
+        "games": done, "players": players.merge(done[["arm", "game_id"]])})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = part.compare().iloc[0]
+    assert (row["arm"], row["n"], row["deals"]) == ("tip", 2, 1)
+    assert math.isnan(row["diff_lo"])  # one deal: no interval
+    moved = games.assign(seed=games.seed.where(games.arm != "base", games.seed + 100))
+    # (the base arm now plays other deals: nothing to pair)
+    assert Results(res.manifest, frames={"games": moved, "players": players}).compare().empty
 
 
 def test_results_use_the_one_wilson_interval():

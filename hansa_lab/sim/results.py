@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from hansa_lab.sim.store import MANIFEST, ResultStore
 # wilson_interval: the one Wilson interval, still importable from here (the runner
 # re-exports it)
 from hansa_lab.stats.intervals import wilson_interval as wilson_interval
-from hansa_lab.stats.paired import paired_comparison
+from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.summaries import mean_scores, win_rates
 
 
@@ -167,7 +168,7 @@ class Results:
 
     def compare(self, base: str | None = None, focal: int = 0) -> pd.DataFrame:
         """Paired comparison of every arm with ``base`` (default: the experiment's
-        ``base_arm``, else an arm named ``base``), by
+        ``base_arm``, else an arm named ``base``), with the pairs and statistics of
         :func:`hansa_lab.stats.paired_comparison`.
 
         **Pairing.** In each game of an arm, the seats playing the arm's *focal* strategy
@@ -184,7 +185,7 @@ class Results:
         Columns: the varying conditions, ``arm``, ``strategy``, ``base_strategy``, the
         pairs ``n``, the ``deals``, mean scores and win rates of both sides (over the
         pairs), and the mean differences ``score_diff`` and ``win_diff`` with their
-        intervals."""
+        intervals. Games whose base game is not finished yet are left out."""
         base = base or self.manifest.get("configuration", {}).get("base_arm") or "base"
         df, games, conds = self._player_games()
         if base not in set(df["arm"]):
@@ -192,8 +193,13 @@ class Results:
                              f"{', '.join(pd.unique(df['arm']))})")
         players = df[["experiment", "arm", "game_id", "seat", "strategy", "total",
                       "win_share"]]
-        parts = [paired_comparison(players, games, str(arm), base, focal=focal, by=conds)
-                 for arm in pd.unique(df["arm"]) if arm != base]
+        with warnings.catch_warnings():
+            # a run in progress: games whose base game is not done yet are left out
+            warnings.filterwarnings("ignore", ".* focal rows of arm .* have no pair", UserWarning)
+            parts = [summarize_pairs(paired_differences(players, games, str(arm), base,
+                                                        focal=focal), str(arm), base, by=conds)
+                     for arm in pd.unique(df["arm"]) if arm != base]
+        parts = [p for p in parts if len(p)]  # an arm without finished pairs: no row
         columns = {"arm_a": "arm", "strategy_a": "strategy", "strategy_b": "base_strategy",
                    "n_pairs": "n", "n_deals": "deals", "mean_a": "mean_score",
                    "mean_b": "base_score", "diff": "score_diff", "diff_lo": "diff_lo",

@@ -36,6 +36,7 @@ __all__ = [
     "holm",
     "paired_comparison",
     "paired_differences",
+    "summarize_pairs",
 ]
 
 
@@ -264,10 +265,27 @@ def paired_comparison(
     pairs = paired_differences(players, games, arm_a, arm_b, focal=focal, value=value)
     if pairs.empty:
         raise ValueError(f"no matched pairs between arms {arm_a!r} and {arm_b!r}")
+    return summarize_pairs(pairs, arm_a, arm_b, by=by, ci=ci)
+
+
+def summarize_pairs(pairs: pd.DataFrame, arm_a: str, arm_b: str, *, by: By | None = None,
+                    ci: float = 0.95) -> pd.DataFrame:
+    """The statistics of :func:`paired_comparison` from the pairs of
+    :func:`paired_differences` (one row per ``by`` group; none when there are no pairs).
+
+    >>> pairs = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "strategy_a": "a",
+    ...     "strategy_b": "b", "value_a": [3.0, 5, 4, 6, 6, 6], "value_b": 2.0,
+    ...     "diff": [1.0, 3, 2, 4, 4, 4], "win_a": 1.0, "win_b": 0.0, "win_diff": 1.0})
+    >>> r = summarize_pairs(pairs, "tip", "base").iloc[0]  # deal means 2, 3, 4
+    >>> int(r["n_deals"]), float(r["diff"]), round(float(r["diff_lo"]), 3)
+    (3, 3.0, 0.516)
+    """
     keys = varying(pairs, CONDITION_COLUMNS) if by is None else as_list(by)
     rows = []
     parts = pairs.groupby(keys, sort=True, dropna=False) if keys else [((), pairs)]
     for key, g in parts:
+        if g.empty:
+            continue
         key = key if isinstance(key, tuple) else (key,)
         rows.append({**dict(zip(keys, key, strict=True)), "arm_a": arm_a, "arm_b": arm_b,
                      **_paired_stats(g, ci)})

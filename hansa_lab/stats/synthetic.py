@@ -39,7 +39,6 @@ from hansa_lab.stats.tables import lineup_period
 
 #: Side of the base board per player count (as the engine names it).
 _SIDES = {2: "base_3p", 3: "base_3p", 4: "base_45p", 5: "base_45p"}
-END_REASONS = ("prestige", "cities", "markers")
 
 _KEYS = "experiment:string arm:string game_id:int64"
 _COLUMNS = {
