@@ -30,6 +30,24 @@ def _tables(*parts: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     return {k: pd.concat([p[k] for p in parts], ignore_index=True) for k in parts[0]}
 
 
+def test_stats_imports_neither_the_runner_nor_matplotlib() -> None:
+    """stats sits below sim (layers): importing it loads no hansa_lab.sim/viz/tools
+    module, and matplotlib only when stats.plots is asked for; ``import hansa_lab``
+    loads no stats."""
+    import subprocess
+    import sys
+
+    code = ("import sys, hansa_lab; light = 'hansa_lab.stats' not in sys.modules; "
+            "from hansa_lab import stats; "
+            "mods = sorted(m for m in sys.modules if m.split('.')[:2] in "
+            "(['hansa_lab', 'sim'], ['hansa_lab', 'viz'], ['hansa_lab', 'tools'])); "
+            "mpl = 'matplotlib' in sys.modules; stats.plots; "
+            "print(light, mods, mpl, 'matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "True [] False True"
+
+
 # ------------------------------------------------------------------ distributions
 
 
