@@ -12,7 +12,8 @@ What is here (every name below is importable from ``hansa_lab.stats``):
 - :mod:`~hansa_lab.stats.summaries` — :func:`win_rates`, :func:`mean_scores`,
   :func:`score_differences`;
 - :mod:`~hansa_lab.stats.paired` — arms on the same deals: :func:`paired_differences`,
-  :func:`deal_means`, :func:`paired_comparison`, :func:`compare_arms`, :func:`holm`;
+  :func:`deal_means`, :func:`paired_comparison` (:func:`summarize_pairs` of given pairs),
+  :func:`compare_arms`, :func:`holm`;
 - :mod:`~hansa_lab.stats.ratings` — :func:`plackett_luce`;
 - :mod:`~hansa_lab.stats.seats` — :func:`seat_advantage`;
 - :mod:`~hansa_lab.stats.quality` — :func:`game_quality`, :func:`lead_changes`,
@@ -63,6 +64,7 @@ from hansa_lab.stats.paired import (
     holm,
     paired_comparison,
     paired_differences,
+    summarize_pairs,
 )
 from hansa_lab.stats.quality import (
     GameQuality,
@@ -117,6 +119,7 @@ __all__ = [
     "score_differences",
     "seat_advantage",
     "sequential_compare",
+    "summarize_pairs",
     "synthetic_tables",
     "t_quantile",
     "t_sf",

@@ -281,6 +281,7 @@ def clustered_se(x: ArrayLike, cluster: ArrayLike) -> float:
 
 
 def percentile_interval(reps: np.ndarray, ci: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of bootstrap replicates, per column (NaN replicates left out)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns → NaN
         q = np.nanquantile(reps, [(1 - ci) / 2, (1 + ci) / 2], axis=0)
@@ -288,7 +289,7 @@ def percentile_interval(reps: np.ndarray, ci: float) -> tuple[np.ndarray, np.nda
 
 
 def bootstrap_counts(n_clusters: int, n_boot: int, rng: np.random.Generator,
-                 cells: int = 2_000_000) -> Iterator[np.ndarray]:
+                     cells: int = 2_000_000) -> Iterator[np.ndarray]:
     """Bootstrap resamples of ``n_clusters`` clusters as counts, in chunks of rows:
     each row says how often each cluster was drawn (rows sum to ``n_clusters``)."""
     g = n_clusters
@@ -302,7 +303,7 @@ def bootstrap_counts(n_clusters: int, n_boot: int, rng: np.random.Generator,
 
 
 def cluster_sums(values: np.ndarray, group: np.ndarray, cluster: np.ndarray,
-                  n_groups: int, n_clusters: int) -> tuple[np.ndarray, np.ndarray]:
+                 n_groups: int, n_clusters: int) -> tuple[np.ndarray, np.ndarray]:
     """Per cluster and group: sum of ``values`` and count of rows, (clusters x groups)."""
     idx = cluster * n_groups + group
     size = n_clusters * n_groups
@@ -312,7 +313,7 @@ def cluster_sums(values: np.ndarray, group: np.ndarray, cluster: np.ndarray,
 
 
 def bootstrap_ratio(sums: np.ndarray, counts: np.ndarray, n_boot: int,
-                rng: np.random.Generator) -> np.ndarray:
+                    rng: np.random.Generator) -> np.ndarray:
     """Bootstrap replicates (n_boot x groups) of sum/count over resampled clusters."""
     reps = np.empty((n_boot, sums.shape[1]))
     row = 0
