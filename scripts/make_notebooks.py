@@ -80,10 +80,10 @@ res = run_experiment("../experiments/strategy_tips.toml", games=study.pick(4, 40
 players, games = res.players, res.games
 print(len(games), "games;", games.end_reason.value_counts().to_dict())"""),
         ("md", "## Effect of each tip on the focal seat (paired with the all-greedy base)"),
-        ("code", """from hansa_lab.stats import analysis
+        ("code", """from hansa_lab import stats
 
-score = analysis.compare_arms(players, games, base="base", focal=0, value="total")
-wins = analysis.compare_arms(players, games, base="base", focal=0, value="win_share")
+score = stats.compare_arms(players, games, base="base", focal=0, value="total")
+wins = stats.compare_arms(players, games, base="base", focal=0, value="win_share")
 score"""),
         ("code", "wins"),
         ("md", "## Verdicts\nGenerated from the numbers above (score effect, Holm-adjusted)."),
@@ -114,18 +114,19 @@ Seat (first-player) advantage by player count and board side, the two bonus-mark
 editions, and a sweep of one rule knob (the starting supply)."""),
         ("code", SETUP),
         ("code", """from hansa_lab.sim.runner import run_experiment
-from hansa_lab.stats import analysis, plots
+from hansa_lab import stats
+from hansa_lab.stats import plots
 
 seats = run_experiment("../experiments/seat_balance.toml", games=study.pick(6, 600),
                        out=study.results_dir("seat_balance"), n_jobs=2, progress=False)
-table = analysis.seat_advantage(seats.players, seats.games, by=["n_players", "side", "edition"])
+table = stats.seat_advantage(seats.players, seats.games, by=["n_players", "side", "edition"])
 table"""),
         ("code", 'plots.plot_seat_advantage(table, save=study.results_dir("seat_balance") / "seats.png")'),
         ("md", "## Editions: `bigbox` against `original` bonus markers"),
-        ("code", """g = analysis.with_games(seats.players, seats.games)
-edition = analysis.mean_scores(g, by=["edition", "n_players"])
+        ("code", """g = stats.with_games(seats.players, seats.games)
+edition = stats.mean_scores(g, by=["edition", "n_players"])
 edition"""),
-        ("code", 'analysis.end_reason_mix(seats.games, by=["edition", "n_players"])'),
+        ("code", 'stats.end_reason_mix(seats.games, by=["edition", "n_players"])'),
         ("md", """## A rule knob: the starting supply
 
 `start_supply` is the first seat's starting traders (later seats get one more each).
@@ -137,7 +138,7 @@ for supply in (4, 5, 6):
     r = simulate(["greedy"], n_games=study.pick(8, 400), n_players=4, seed=500,
                  options={"start_supply": supply}, n_jobs=2, progress=False,
                  out=study.results_dir(f"start_supply_{supply}"))
-    t = analysis.seat_advantage(r.players, r.games)
+    t = stats.seat_advantage(r.players, r.games)
     first = t[t.seat == 0].iloc[0]
     rows.append({"start_supply": supply, "seat1_win_rate": first["win_rate"],
                  "lo": first["win_lo"], "hi": first["win_hi"], "n": first["n"]})
@@ -153,7 +154,7 @@ for board in ("base", "east", "britannia"):
     except ValueError as e:  # a board the engine does not support yet
         print(board, "skipped:", e)
         continue
-    q = analysis.game_quality(r.games, r.players, r.turns)
+    q = stats.game_quality(r.games, r.players, r.turns)
     boards.append({"board": board, "games": len(r.games),
                    "mean_actions": r.games.actions.mean(),
                    "mean_total": r.players.total.mean(),
@@ -166,7 +167,8 @@ pd.DataFrame(boards)"""),
 Where do the points come from, per strategy and per player count?"""),
         ("code", SETUP),
         ("code", """from hansa_lab.sim.runner import simulate
-from hansa_lab.stats import analysis, plots
+from hansa_lab import stats
+from hansa_lab.stats import plots
 
 LINEUPS = {3: ["greedy", "network_keys", "random"],
            4: ["greedy", "network_keys", "random", "blocker"],
@@ -174,7 +176,7 @@ LINEUPS = {3: ["greedy", "network_keys", "random"],
 runs = {n: simulate(lineup, n_games=study.pick(n, 300), n_players=n, seed=2000, n_jobs=2,
                     progress=False, out=study.results_dir(f"score_breakdowns_{n}p"))
         for n, lineup in LINEUPS.items()}
-players = pd.concat([analysis.with_games(r.players, r.games) for r in runs.values()],
+players = pd.concat([stats.with_games(r.players, r.games) for r in runs.values()],
                     ignore_index=True)
 events = pd.concat([r.events for r in runs.values()], ignore_index=True)
 turns = pd.concat([r.turns for r in runs.values()], ignore_index=True)
@@ -186,7 +188,7 @@ players.groupby(["n_players", "strategy"])[["total", "track", "abilities", "mark
                           save=study.results_dir("score_breakdowns") / "abilities.png")"""),
         ("code", """plots.plot_trajectories(turns, players,
                         save=study.results_dir("score_breakdowns") / "trajectories.png")"""),
-        ("code", """ratings = analysis.plackett_luce(players, by="strategy", n_boot=study.pick(50, 1000))
+        ("code", """ratings = stats.plackett_luce(players, by="strategy", n_boot=study.pick(50, 1000))
 plots.plot_ratings(ratings, save=study.results_dir("score_breakdowns") / "ratings.png")
 ratings"""),
     ],

@@ -12,9 +12,10 @@ import pytest
 from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.play import play_game
+from hansa_lab.stats.intervals import binomial_sf
 from hansa_lab.strategies import MCTS, make_strategy, registry
 from hansa_lab.strategies.evaluation import Weights
-from hansa_lab.tools.bench import bench_mcts_vs_greedy, binomial_sf
+from hansa_lab.tools.bench import bench_mcts_vs_greedy
 
 #: The budget documented in :mod:`hansa_lab.strategies.mcts` and the slow test's games.
 BUDGET = 30

@@ -1,16 +1,17 @@
 """Scenario tests for the other boards and variants: East, Britannia (both sides), the
 two-player neutral colour (seed 001) and Emperor's Favour.
 
-Positions are constructed with the helpers of ``helpers_turn`` (every edit is checked by
+Positions are constructed with the placing helpers of ``helpers`` (every edit is checked by
 the invariant checker in :func:`ready`); actions are given in their text forms.
 """
 
 from __future__ import annotations
 
 import pytest
-from helpers_turn import (
+from helpers import (
     act,
     acts,
+    city,
     fill,
     give_marker,
     illegal,
@@ -18,13 +19,13 @@ from helpers_turn import (
     legal_texts,
     occ,
     occupy,
+    place_extras,
+    place_kontors,
     position,
     ready,
     route,
     rt,
-    set_extras,
     set_level,
-    set_offices,
     set_pool,
 )
 
@@ -58,10 +59,6 @@ def britannia(n: int = 3, **options: object) -> State:
     s.route_marker = [None] * s.board.n_routes
     s.bag = (*s.bag, "extra", "swap", "move3")
     return ready(s)
-
-
-def city(s: State, name: str) -> int:
-    return s.board.city(name)
 
 
 def kontors(s: State, name: str) -> list[int]:
@@ -107,7 +104,7 @@ def test_east_alternative_values_are_a_board_option() -> None:
 def test_east_west_connection_is_luebeck_to_danzig() -> None:
     s = east()
     for name in ("Lübeck", "Wismar", "Stralsund", "Malmö"):
-        set_offices(s, name, [0])
+        place_kontors(s, name, [0])
     fill(s, route(s, "Braunsberg", "Danzig"), 0)
     s = act(ready(s), f"establish {rt(s, 'Braunsberg', 'Danzig')} kontor Danzig")
     assert s.east_west == (0,) and s.prestige[0] == 7
@@ -148,7 +145,7 @@ def test_waren_develops_actions_or_bank_and_takes_kontors_like_a_yellow_green_ci
 
 def test_yellow_green_city_is_complete_with_its_first_kontor_only() -> None:
     s = east()
-    set_extras(s, "Belgard", [(1, "trader")])
+    place_extras(s, "Belgard", [(1, "trader")])
     r = route(s, "Danzig", "Belgard")
     fill(s, r, 0)
     give_marker(s, 0, "extra")
@@ -195,7 +192,7 @@ def test_permanent_privilege_right_after_establishing() -> None:
 
 def test_permanent_kontor_in_a_yellow_green_city_goes_right() -> None:
     s = east()
-    set_extras(s, "Dresden", [(1, "trader")])
+    place_extras(s, "Dresden", [(1, "trader")])
     r = route(s, "Malmö", "Visby")
     occupy(s, r, 0, ["trader", "merchant", "trader"])
     s = act(ready(s), f"establish r{r} none")
@@ -260,7 +257,7 @@ def test_permanent_place_two_of_the_routes_returning_tradesmen() -> None:
 
 def test_game_end_waits_for_the_permanent_marker() -> None:
     s = east()
-    set_offices(s, "Danzig", [0])
+    place_kontors(s, "Danzig", [0])
     s.prestige[0] = 19
     r = route(s, "Danzig", "Malmö")
     occupy(s, r, 0, ["trader", "trader", "trader", "merchant"])
@@ -290,7 +287,7 @@ def test_britannia_sides_and_eight_cities_end_the_game() -> None:
     for name, owners in (("Lancaster", [1]), ("Durham", [1]), ("Bristol", [2]),
                          ("Ipswich", [2]), ("Coventry", [1, 2]), ("Nottingham", [2, 1]),
                          ("Salisbury", [1, 1])):
-        set_offices(s, name, owners)
+        place_kontors(s, name, owners)
     fill(s, route(s, "Richmond", "Carlisle"), 0)
     s = ready(s)
     assert s.completed == 7
@@ -303,22 +300,22 @@ def test_wales_needs_a_permission_for_place_and_displace() -> None:
     wales = route(s, "Montgomery", "Pembroke")
     msg = illegal(s, f"place r{wales} trader", "needs a permission", "Cardiff or London")
     assert "Wales" in msg
-    set_offices(s, "Cardiff", [0])
+    place_kontors(s, "Cardiff", [0])
     s = ready(s)
     s = act(s, f"place r{wales} trader")
     assert s.permits_used == (city(s, "Cardiff"),)
     illegal(s, f"place r{wales} trader", "needs a permission")  # once per turn
     # a player owning a Kontor further right in Cardiff takes the permission over
     s2 = britannia()
-    set_offices(s2, "Cardiff", [0, 1])
+    place_kontors(s2, "Cardiff", [0, 1])
     s2 = ready(s2)
     assert not is_legal(s2, f"place r{wales} trader")
 
 
 def test_cardiff_and_london_give_two_permissions_and_reset_each_turn() -> None:
     s = britannia()
-    set_offices(s, "Cardiff", [0])
-    set_offices(s, "London", [0])
+    place_kontors(s, "Cardiff", [0])
+    place_kontors(s, "London", [0])
     w1, w2 = route(s, "Montgomery", "Pembroke"), route(s, "Cardiff", "Pembroke")
     s.actions_left = 3
     s = acts(ready(s), f"place r{w1} trader", f"place r{w2} trader")
@@ -343,8 +340,8 @@ def test_displace_in_wales_needs_a_permission_establish_does_not() -> None:
 
 def test_scotland_permission_from_carlisle_or_london_cardiff_used_first() -> None:
     s = britannia(4)
-    set_offices(s, "Cardiff", [0])
-    set_offices(s, "London", [0])
+    place_kontors(s, "Cardiff", [0])
+    place_kontors(s, "London", [0])
     wales, scot = route(s, "Montgomery", "Pembroke"), route(s, "Glasgow", "Falkirk")
     s.actions_left = 3
     s = act(ready(s), f"place r{wales} trader")
@@ -352,7 +349,7 @@ def test_scotland_permission_from_carlisle_or_london_cardiff_used_first() -> Non
     s = act(s, f"place r{scot} trader")
     assert s.permits_used == (city(s, "Cardiff"), city(s, "London"))
     s2 = britannia(4)
-    set_offices(s2, "Cardiff", [0])
+    place_kontors(s2, "Cardiff", [0])
     s2 = ready(s2)
     illegal(s2, f"place r{scot} trader", "Carlisle or London")
 
@@ -369,7 +366,7 @@ def test_displaced_pieces_stay_in_their_country_or_england() -> None:
                                               ("Coventry", "Cambridge"),
                                               ("Coventry", "Nottingham"))}
     s = britannia()
-    set_offices(s, "Cardiff", [0])
+    place_kontors(s, "Cardiff", [0])
     wales = route(s, "Montgomery", "Cardiff")
     occupy(s, wales, 1)
     s = act(ready(s), f"displace {b.post_label(b.post_start[wales])} trader pay 0")
@@ -483,11 +480,11 @@ def test_britannia_permanent_place_two_in_wales_stock_then_supply_then_posts() -
 
 def test_regions_scoring_wales_three_player_side() -> None:
     s = britannia()
-    set_offices(s, "Cardiff", [0, 0, 1])
-    set_offices(s, "Pembroke", [0])
-    set_offices(s, "Conway", [1])
-    set_offices(s, "Montgomery", [2, 1])
-    set_offices(s, "Chester", [2])
+    place_kontors(s, "Cardiff", [0, 0, 1])
+    place_kontors(s, "Pembroke", [0])
+    place_kontors(s, "Conway", [1])
+    place_kontors(s, "Montgomery", [2, 1])
+    place_kontors(s, "Chester", [2])
     s = ready(s)
     # cities controlled / Kontors in Wales: p0 2/3, p1 2/3 (tie: (7+4)//2), p2 1/2 → 2
     assert [bd["regions"] for bd in score_breakdown(s)] == [5, 5, 2]
@@ -495,12 +492,12 @@ def test_regions_scoring_wales_three_player_side() -> None:
 
 def test_regions_scoring_isle_of_man_counts_for_both_and_kontor_only_places() -> None:
     s = britannia(5)
-    set_offices(s, "Isle of Man", [0])  # Wales and Scotland
-    set_offices(s, "Glasgow", [1])
-    set_offices(s, "Falkirk", [3, 2, 2])
-    set_offices(s, "Edinburgh", [2])
-    set_offices(s, "Pembroke", [4, 4])
-    set_offices(s, "Conway", [1, 0])
+    place_kontors(s, "Isle of Man", [0])  # Wales and Scotland
+    place_kontors(s, "Glasgow", [1])
+    place_kontors(s, "Falkirk", [3, 2, 2])
+    place_kontors(s, "Edinburgh", [2])
+    place_kontors(s, "Pembroke", [4, 4])
+    place_kontors(s, "Conway", [1, 0])
     s = ready(s)
     # Scotland: p2 controls Falkirk + Edinburgh (2 cities) → 7; p0 (Isle of Man) and p1
     # (Glasgow) 1 city and 1 Kontor each → share (4+2)//2 = 3; p3 has a Kontor (Falkirk)
@@ -557,7 +554,7 @@ def test_a_route_filled_by_neutrals_is_established_at_once() -> None:
     s = two()
     b = s.board
     r = route(s, "Hamburg", "Stade")
-    set_offices(s, "Hamburg", [1])
+    place_kontors(s, "Hamburg", [1])
     neutral_on(s, r, 1)  # 2 of its 3 posts neutral
     s = ready(s)
     other = route(s, "Hamburg", "Lübeck")
@@ -592,7 +589,7 @@ def test_neutral_kontor_city_needs_a_square_office_and_prefers_more_vacant_offic
         shapes = [o[1] for o in b.cities[c].offices]
         if 1 in shapes:
             s2 = two()
-            set_offices(s2, b.city_names[c], [0] * shapes.index(1))
+            place_kontors(s2, b.city_names[c], [0] * shapes.index(1))
             s2 = ready(s2)
             assert kontor_city(s2, r) != c
 
@@ -613,7 +610,7 @@ def test_neutral_never_scores_or_wins_but_controls_cities() -> None:
     s = two()
     b = s.board
     ham = city(s, "Hamburg")
-    set_offices(s, "Hamburg", [0])
+    place_kontors(s, "Hamburg", [0])
     for i in list(b.city_offices(ham))[1:3]:
         s.offices[i] = 4
         s.neutral_pool -= 1
@@ -690,27 +687,29 @@ def test_favour_income_share() -> None:
     assert s.supply_t[1] == supply + 1 and not s.pending and s.current_player == 0
 
 
-def test_favour_displaced_trader_brings_two_extras() -> None:
-    s = _with_tile(emperor(), 1, "displaced_two")
+def _displaced_with_tile(tile: str) -> tuple[State, int]:
+    """Player 1 holds the favour ``tile`` and has a trader on Hamburg–Stade, which
+    player 0 displaces. Returns the state and the route."""
+    s = _with_tile(emperor(), 1, tile)
     r = route(s, "Hamburg", "Stade")
     occupy(s, r, 1)
     s = ready(s)
-    s = act(s, f"displace {s.board.post_label(s.board.post_start[r])} trader pay 0")
+    return act(s, f"displace {s.board.post_label(s.board.post_start[r])} trader pay 0"), r
+
+
+def test_favour_displaced_trader_brings_two_extras() -> None:
+    s, r = _displaced_with_tile("displaced_two")
     assert frame(s) == Relocate(1, origin=r, piece=TRADER, extras=2)
 
 
 def test_favour_relocate_anywhere() -> None:
-    s = _with_tile(emperor(), 1, "relocate_anywhere")
-    r = route(s, "Hamburg", "Stade")
-    occupy(s, r, 1)
-    s = ready(s)
-    s = act(s, f"displace {s.board.post_label(s.board.post_start[r])} trader pay 0")
+    s, _ = _displaced_with_tile("relocate_anywhere")
     assert len(legal_texts(s, "relocate r")) > 25  # every route with a free post
 
 
 def test_favour_final_scoring_tiles() -> None:
     s = _with_tile(emperor(), 0, "control_4")
-    set_offices(s, "Hamburg", [0])
+    place_kontors(s, "Hamburg", [0])
     s = ready(s)
     assert score_breakdown(s)[0]["control"] == 4
     s = _with_tile(emperor(), 0, "abilities_7")
@@ -743,12 +742,12 @@ def test_scoring_example_east() -> None:
     give_marker(s, 0, "swap", used=True)
     give_marker(s, 0, "plus3", used=True)  # 3 markers: 3
     _special(s, 0, 1)  # Königsberg, orange space: 8
-    set_offices(s, "Danzig", [0, 0, 1])
-    set_extras(s, "Belgard", [(1, "trader"), (0, "trader")])  # 1-1, rightmost: player 0
-    set_offices(s, "Braunsberg", [1])
-    set_offices(s, "Königsberg", [0])
-    set_offices(s, "Kulm", [2])
-    set_offices(s, "Anklam", [0])
+    place_kontors(s, "Danzig", [0, 0, 1])
+    place_extras(s, "Belgard", [(1, "trader"), (0, "trader")])  # 1-1, rightmost: player 0
+    place_kontors(s, "Braunsberg", [1])
+    place_kontors(s, "Königsberg", [0])
+    place_kontors(s, "Kulm", [2])
+    place_kontors(s, "Anklam", [0])
     s = ready(s)
     bd = score_breakdown(s)
     # player 0 controls Danzig, Belgard, Königsberg, Anklam (8); network Danzig 2 +
@@ -764,12 +763,12 @@ def test_scoring_example_east() -> None:
 def test_scoring_example_britannia_four_to_five_player_side() -> None:
     s = britannia(4)
     s.prestige[:] = [6, 3, 4, 10]
-    set_offices(s, "Cardiff", [0, 0, 1])
-    set_offices(s, "Pembroke", [1])
-    set_offices(s, "Isle of Man", [2])  # Wales and Scotland
-    set_offices(s, "Glasgow", [2])
-    set_offices(s, "Carlisle", [3, 3])
-    set_offices(s, "London", [0])
+    place_kontors(s, "Cardiff", [0, 0, 1])
+    place_kontors(s, "Pembroke", [1])
+    place_kontors(s, "Isle of Man", [2])  # Wales and Scotland
+    place_kontors(s, "Glasgow", [2])
+    place_kontors(s, "Carlisle", [3, 3])
+    place_kontors(s, "London", [0])
     s = ready(s)
     bd = score_breakdown(s)
     # Wales: p0 (Cardiff: 1 city, 2 Kontors) and p1 (Pembroke: 1 city, 2 Kontors) tie
@@ -786,12 +785,12 @@ def test_scoring_example_two_players() -> None:
     s = two()
     s.prestige[:] = [8, 10]
     b = s.board
-    set_offices(s, "Hamburg", [0])
+    place_kontors(s, "Hamburg", [0])
     for i in list(b.city_offices(city(s, "Hamburg")))[1:]:
         s.offices[i] = 4  # two neutral Kontors: the neutral colour controls Hamburg
         s.neutral_pool -= 1
-    set_offices(s, "Lübeck", [0])
-    set_offices(s, "Bremen", [1])
+    place_kontors(s, "Lübeck", [0])
+    place_kontors(s, "Bremen", [1])
     s = ready(s)
     bd = score_breakdown(s)
     assert len(bd) == 2
@@ -807,8 +806,8 @@ def test_scoring_example_emperors_favour() -> None:
     give_marker(s, 0, "plus3", used=True)
     give_marker(s, 0, "swap", used=True)  # turned face down for a tile: still 3 points
     set_level(s, 0, "bank", 3)
-    set_offices(s, "Hamburg", [0])
-    set_offices(s, "Lübeck", [0])
+    place_kontors(s, "Hamburg", [0])
+    place_kontors(s, "Lübeck", [0])
     s = ready(s)
     bd = score_breakdown(s)[0]
     assert (bd["abilities"], bd["control"], bd["markers"], bd["network"]) == (7, 8, 3, 2)

@@ -4,8 +4,8 @@ the game it can trigger. Each test builds a position by hand and checks one rule
 from __future__ import annotations
 
 import pytest
-from helpers_establish import (
-    BASE_SIDES,
+from helpers import (
+    SIDES,
     act_of,
     city,
     empty_bag_into_player,
@@ -17,11 +17,11 @@ from helpers_establish import (
     office_occupants,
     own_route,
     play,
-    put_marker_on_route,
-    rname,
+    rt,
     set_extras,
     set_level,
     set_offices,
+    set_route_marker,
     settle,
     to_supply,
     trader,
@@ -32,7 +32,13 @@ from hansa_lab.engine.scoring import city_controller, score_breakdown
 from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
 from hansa_lab.errors import IllegalActionError
 
-SIDES = pytest.mark.parametrize(("side", "n"), BASE_SIDES, ids=[s for s, _ in BASE_SIDES])
+
+def establish_hl(s: State, choice: str = "none") -> State:
+    """Player 0 fills Hamburg–Lübeck with traders, the position is settled, and player 0
+    establishes the route with ``choice`` (``none``, ``kontor Hamburg``, ...)."""
+    own_route(s, "Hamburg", "Lübeck", 0)
+    settle(s)
+    return play(s, f"establish {rt(s, 'Hamburg', 'Lübeck')} {choice}")
 
 
 def base(n: int = 3) -> State:
@@ -54,7 +60,7 @@ def test_establish_needs_every_post_held_by_own_tradesmen(occupants: list[int]) 
     s = base()
     fill_route(s, "Hamburg", "Lübeck", occupants)
     settle(s)
-    r = rname(s, "Hamburg", "Lübeck")
+    r = rt(s, "Hamburg", "Lübeck")
     assert not legal_texts(s, f"establish {r} ")
     with pytest.raises(IllegalActionError):
         apply(s, act_of(s, f"establish {r} none"))
@@ -64,7 +70,7 @@ def test_establish_allowed_with_own_traders_and_merchants() -> None:
     s = base()
     fill_route(s, "Hamburg", "Lübeck", [trader(0), merchant(0), trader(0)])
     settle(s)
-    assert is_legal(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    assert is_legal(s, f"establish {rt(s, 'Hamburg', 'Lübeck')} none")
 
 
 def test_opponent_cannot_establish_my_route() -> None:
@@ -80,7 +86,7 @@ def test_establish_costs_one_action() -> None:
     own_route(s, "Hamburg", "Lübeck", 0)
     settle(s)
     assert s.actions_left == 2
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = play(s, f"establish {rt(s, 'Hamburg', 'Lübeck')} none")
     assert (s2.active, s2.actions_left) == (0, 1)
 
 
@@ -89,7 +95,7 @@ def test_establish_as_last_action_ends_the_turn() -> None:
     own_route(s, "Hamburg", "Lübeck", 0)
     settle(s)
     s.actions_left = 1
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = play(s, f"establish {rt(s, 'Hamburg', 'Lübeck')} none")
     assert s2.active == 1
 
 
@@ -109,9 +115,7 @@ def test_endpoint_controllers_score_even_if_not_the_establishing_player(side: st
     assert s.board.name == side
     set_offices(s, "Hamburg", [trader(1)])
     set_offices(s, "Lübeck", [trader(2)])
-    own_route(s, "Hamburg", "Lübeck", 0)
-    settle(s)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = establish_hl(s)
     assert s2.prestige[:3] == [0, 1, 1]
 
 
@@ -119,17 +123,13 @@ def test_establishing_player_controlling_both_ends_scores_two() -> None:
     s = base()
     set_offices(s, "Hamburg", [trader(0)])
     set_offices(s, "Lübeck", [trader(0)])
-    own_route(s, "Hamburg", "Lübeck", 0)
-    settle(s)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = establish_hl(s)
     assert s2.prestige == [2, 0, 0]
 
 
 def test_nobody_scores_for_a_city_without_kontors() -> None:
     s = base()
-    own_route(s, "Hamburg", "Lübeck", 0)
-    settle(s)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = establish_hl(s)
     assert s2.prestige == [0, 0, 0]
 
 
@@ -140,9 +140,7 @@ def test_control_is_evaluated_before_the_new_kontor(side: str, n: int) -> None:
     s = base(n)
     set_offices(s, "Hamburg", [trader(1)])
     set_level(s, 0, "privilege", 1)
-    own_route(s, "Hamburg", "Lübeck", 0)
-    settle(s)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} kontor Hamburg")
+    s2 = establish_hl(s, "kontor Hamburg")
     assert s2.prestige[:2] == [0, 1]
     assert city_controller(s2, city(s2, "Hamburg")) == 0
 
@@ -150,18 +148,14 @@ def test_control_is_evaluated_before_the_new_kontor(side: str, n: int) -> None:
 def test_control_tie_goes_to_owner_of_rightmost_kontor() -> None:
     s = base()
     set_offices(s, "Hamburg", [trader(1), trader(2)])
-    own_route(s, "Hamburg", "Lübeck", 0)
-    settle(s)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = establish_hl(s)
     assert s2.prestige == [0, 0, 1]
 
 
 def test_control_majority_beats_rightmost_kontor() -> None:
     s = base()
     set_offices(s, "Hamburg", [trader(1), trader(1), trader(2)])
-    own_route(s, "Hamburg", "Lübeck", 0)
-    settle(s)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = establish_hl(s)
     assert s2.prestige == [0, 1, 0]
 
 
@@ -169,9 +163,7 @@ def test_extra_kontor_counts_for_control_majority() -> None:
     s = base()
     set_offices(s, "Lübeck", [trader(1), trader(2)])
     set_extras(s, "Lübeck", [trader(1)])
-    own_route(s, "Hamburg", "Lübeck", 0)
-    settle(s)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = establish_hl(s)
     assert s2.prestige == [0, 1, 0]
 
 
@@ -179,9 +171,7 @@ def test_extra_kontor_is_leftmost_so_loses_a_control_tie() -> None:
     s = base()
     set_offices(s, "Lübeck", [trader(2)])
     set_extras(s, "Lübeck", [trader(1)])
-    own_route(s, "Hamburg", "Lübeck", 0)
-    settle(s)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} none")
+    s2 = establish_hl(s)
     assert s2.prestige == [0, 0, 1]
 
 
@@ -189,7 +179,7 @@ def test_extra_kontor_is_leftmost_so_loses_a_control_tie() -> None:
 def test_bonus_marker_taken_and_replacement_drawn_at_once() -> None:
     s = base()
     r = own_route(s, "Hamburg", "Lübeck", 0)
-    put_marker_on_route(s, r, "plus4")
+    set_route_marker(s, r, "plus4")
     settle(s)
     bag = s.bag
     s2 = play(s, f"establish r{r} none")
@@ -212,7 +202,7 @@ def test_route_without_marker_draws_nothing() -> None:
 def test_drawn_replacement_is_placed_at_end_of_turn() -> None:
     s = base()
     r = own_route(s, "Hamburg", "Lübeck", 0)
-    put_marker_on_route(s, r, "plus4")
+    set_route_marker(s, r, "plus4")
     settle(s)
     s = play(s, f"establish r{r} none")
     s = play(s, "end")
@@ -223,7 +213,7 @@ def test_drawn_replacement_is_placed_at_end_of_turn() -> None:
 def test_empty_bag_ends_the_game_after_this_action() -> None:
     s = base()
     r = own_route(s, "Hamburg", "Lübeck", 0)
-    put_marker_on_route(s, r, "swap")
+    set_route_marker(s, r, "swap")
     empty_bag_into_player(s, 2)
     set_offices(s, "Lübeck", [trader(1)])
     set_level(s, 0, "privilege", 3)
@@ -536,7 +526,7 @@ def test_marker_taken_in_this_establish_is_not_usable_for_its_extra_kontor() -> 
     s = base()
     set_offices(s, "Hamburg", [trader(1), trader(1), trader(1)])
     r = own_route(s, "Hamburg", "Lübeck", 0)
-    put_marker_on_route(s, r, "extra")
+    set_route_marker(s, r, "extra")
     settle(s)
     assert not legal_texts(s, f"establish r{r} extra")
 
@@ -613,7 +603,7 @@ def east_west_position(n: int, holders: tuple[int, ...], missing: str = "Arnheim
 @SIDES
 def test_east_west_first_connection_scores_seven(side: str, n: int) -> None:
     s = east_west_position(n, ())
-    s2 = play(s, f"establish {rname(s, 'Münster', 'Arnheim')} kontor Arnheim")
+    s2 = play(s, f"establish {rt(s, 'Münster', 'Arnheim')} kontor Arnheim")
     assert s2.prestige[0] == 1 + 7  # Münster control point, then the connection
     assert s2.east_west == (0,)
 
@@ -623,21 +613,21 @@ def test_east_west_later_connections_score_four_then_two(
     holders: tuple[int, ...], points: int
 ) -> None:
     s = east_west_position(4, holders)
-    s2 = play(s, f"establish {rname(s, 'Münster', 'Arnheim')} kontor Arnheim")
+    s2 = play(s, f"establish {rt(s, 'Münster', 'Arnheim')} kontor Arnheim")
     assert s2.prestige[0] == 1 + points
     assert s2.east_west == (holders if points == 0 else (*holders, 0))
 
 
 def test_east_west_never_scores_twice_for_a_player() -> None:
     s = east_west_position(3, (0,))
-    s2 = play(s, f"establish {rname(s, 'Münster', 'Arnheim')} kontor Arnheim")
+    s2 = play(s, f"establish {rt(s, 'Münster', 'Arnheim')} kontor Arnheim")
     assert s2.prestige[0] == 1
     assert s2.east_west == (0,)
 
 
 def test_east_west_link_completed_in_the_middle_of_the_chain() -> None:
     s = east_west_position(3, (), missing="Minden")  # route Brunswick–Minden owned
-    s2 = play(s, f"establish {rname(s, 'Brunswick', 'Minden')} kontor Minden")
+    s2 = play(s, f"establish {rt(s, 'Brunswick', 'Minden')} kontor Minden")
     assert s2.prestige[0] == 1 + 7  # Brunswick control point, then the connection
 
 
@@ -645,7 +635,7 @@ def test_east_west_needs_own_kontor_in_every_city_of_the_chain() -> None:
     s = east_west_position(3, ())
     set_offices(s, "Minden", [trader(1)])  # an opponent's Kontor does not bridge the gap
     settle(s)
-    s2 = play(s, f"establish {rname(s, 'Münster', 'Arnheim')} kontor Arnheim")
+    s2 = play(s, f"establish {rt(s, 'Münster', 'Arnheim')} kontor Arnheim")
     assert s2.prestige[0] == 1
     assert s2.east_west == ()
 
@@ -655,7 +645,7 @@ def test_east_west_not_scored_without_a_new_kontor() -> None:
     set_offices(s, "Arnheim", [trader(0)])
     settle(s)
     # all five cities already hold a Kontor of player 0, but no new Kontor is placed
-    s2 = play(s, f"establish {rname(s, 'Münster', 'Arnheim')} none")
+    s2 = play(s, f"establish {rt(s, 'Münster', 'Arnheim')} none")
     assert s2.east_west == ()
 
 
@@ -664,7 +654,7 @@ def test_east_west_completed_by_an_extra_kontor() -> None:
     set_offices(s, "Arnheim", [trader(1)])
     give_markers(s, 0, unused=["extra"])
     settle(s)
-    s2 = play(s, f"establish {rname(s, 'Münster', 'Arnheim')} extra Arnheim trader")
+    s2 = play(s, f"establish {rt(s, 'Münster', 'Arnheim')} extra Arnheim trader")
     assert s2.prestige[:2] == [1 + 7, 1]
     assert s2.east_west == (0,)
 
@@ -676,14 +666,14 @@ def prestige_end_position(n: int = 3) -> State:
     s = base(n)
     s.prestige[0] = 19
     r = own_route(s, "Hamburg", "Lübeck", 0)
-    put_marker_on_route(s, r, "plus3")
+    set_route_marker(s, r, "plus3")
     return settle(s)
 
 
 @SIDES
 def test_game_ends_after_establish_reaching_20_prestige(side: str, n: int) -> None:
     s = prestige_end_position(n)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} kontor Lubeck")
+    s2 = play(s, f"establish {rt(s, 'Hamburg', 'Lübeck')} kontor Lubeck")
     assert s2.prestige[0] == 20
     assert s2.end_reason == "prestige"
     assert s2.actions_left == 1  # the remaining action is lost
@@ -694,7 +684,7 @@ def test_game_ends_after_establish_reaching_20_prestige(side: str, n: int) -> No
 
 def test_game_goes_on_at_19_prestige() -> None:
     s = prestige_end_position()
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} kontor Hamburg")
+    s2 = play(s, f"establish {rt(s, 'Hamburg', 'Lübeck')} kontor Hamburg")
     assert s2.prestige[0] == 19
     assert s2.end_reason is None
     assert legal_actions(s2)
@@ -715,7 +705,7 @@ def test_east_west_points_reaching_20_end_the_game() -> None:
     s = east_west_position(3, ())
     s.prestige[0] = 12
     settle(s)
-    s2 = play(s, f"establish {rname(s, 'Münster', 'Arnheim')} kontor Arnheim")
+    s2 = play(s, f"establish {rt(s, 'Münster', 'Arnheim')} kontor Arnheim")
     assert s2.prestige[0] == 12 + 1 + 7
     assert s2.end_reason == "prestige"
 
@@ -733,7 +723,7 @@ def test_special_points_do_not_count_towards_20() -> None:
 
 def test_replacement_marker_not_placed_does_not_score() -> None:
     s = prestige_end_position()
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Lübeck')} kontor Lubeck")
+    s2 = play(s, f"establish {rt(s, 'Hamburg', 'Lübeck')} kontor Lubeck")
     assert s2.end_reason == "prestige"
     assert s2.markers[0] == ("plus3",)
     assert len(s2.drawn) == 1  # drawn, never placed
@@ -764,7 +754,7 @@ def complete_cities_position(n: int, k: int) -> State:
 def test_tenth_completed_city_ends_the_game(side: str, n: int) -> None:
     s = complete_cities_position(n, 9)
     assert s.completed == 9
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Stade')} kontor Stade")
+    s2 = play(s, f"establish {rt(s, 'Hamburg', 'Stade')} kontor Stade")
     assert s2.completed == 10
     assert s2.end_reason == "cities"
     assert legal_actions(s2) == []
@@ -772,14 +762,14 @@ def test_tenth_completed_city_ends_the_game(side: str, n: int) -> None:
 
 def test_ninth_completed_city_does_not_end_the_game() -> None:
     s = complete_cities_position(3, 8)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Stade')} kontor Stade")
+    s2 = play(s, f"establish {rt(s, 'Hamburg', 'Stade')} kontor Stade")
     assert s2.completed == 9
     assert s2.end_reason is None
 
 
 def test_game_over_means_nobody_plays_on() -> None:
     s = complete_cities_position(3, 9)
-    s2 = play(s, f"establish {rname(s, 'Hamburg', 'Stade')} kontor Stade")
+    s2 = play(s, f"establish {rt(s, 'Hamburg', 'Stade')} kontor Stade")
     assert s2.active == 0 and s2.current_player == 0
     assert legal_actions(s2) == []
     with pytest.raises(IllegalActionError):

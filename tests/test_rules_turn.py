@@ -2,7 +2,7 @@
 seat, the turn and its actions (Income, Place, Displace with relocation, Move), bonus-marker
 use, the end of the turn, illegal actions and developing abilities.
 
-Each test builds a position by hand (see ``helpers_turn``), plays actions in their text form
+Each test builds a position by hand (see ``helpers``), plays actions in their text form
 and checks the exact outcome of one rule. The ``n`` fixture runs a test on the 3-player
 side (3 players) and on the 4-5-player side (4 players).
 """
@@ -13,13 +13,11 @@ import pickle
 from collections import Counter
 
 import pytest
-from helpers_turn import (
+from helpers import (
     BASE_SIDES,
-    SIDE_IDS,
     act,
     acts,
     adjacent_routes,
-    city_kontors,
     fill,
     free_posts,
     give_marker,
@@ -29,14 +27,15 @@ from helpers_turn import (
     occ,
     occupants,
     occupy,
+    office_occupants,
     park,
+    place_extras,
+    place_kontors,
     position,
     ready,
     route,
     second_ring,
-    set_extras,
     set_level,
-    set_offices,
     set_pool,
     set_route_marker,
 )
@@ -66,7 +65,7 @@ TAVERNS = (("Bremen", "Osnabrück"), ("Lüneburg", "Perleberg"), ("Goslar", "Hil
 GENERIC = "not among the legal actions"
 
 
-@pytest.fixture(params=BASE_SIDES, ids=SIDE_IDS)
+@pytest.fixture(params=[n for _, n in BASE_SIDES], ids=[s for s, _ in BASE_SIDES])
 def n(request: pytest.FixtureRequest) -> int:
     """Player count selecting a side of the base board: 3 → base_3p, 4 → base_45p."""
     return int(request.param)
@@ -663,28 +662,28 @@ def test_develop_marker_cannot_develop_a_full_ability(n: int) -> None:
 
 def test_swap_marker_exchanges_adjacent_kontors_without_coin_prestige(n: int) -> None:
     s = position(n)
-    set_offices(s, "Lübeck", [1, 0])  # office 0 carries a coin
+    place_kontors(s, "Lübeck", [1, 0])  # office 0 carries a coin
     give_marker(s, 0, "swap")
     ready(s)
     s = act(s, "marker swap Lübeck 0")
-    assert city_kontors(s, "Lübeck") == [occ(0), occ(1)]
+    assert office_occupants(s, "Lübeck") == [occ(0), occ(1)]
     assert s.prestige == [0] * n
     assert s.actions_left == 2 and s.markers_used[0] == ("swap",)
 
 
 def test_swap_marker_ignores_colour_shape_and_privilege(n: int) -> None:
     s = position(n)
-    set_offices(s, "Emden", [1, 0])  # white circle (merchant), pink square (trader)
+    place_kontors(s, "Emden", [1, 0])  # white circle (merchant), pink square (trader)
     give_marker(s, 0, "swap")
     ready(s)
     s = act(s, "marker swap Emden 0")
-    assert city_kontors(s, "Emden") == [occ(0), occ(1, "merchant")]
+    assert office_occupants(s, "Emden") == [occ(0), occ(1, "merchant")]
 
 
 def test_swap_marker_needs_two_kontors_one_of_them_yours(n: int) -> None:
     s = position(n)
-    set_offices(s, "Hamburg", [1, 2, 0])
-    set_offices(s, "Lübeck", [0])
+    place_kontors(s, "Hamburg", [1, 2, 0])
+    place_kontors(s, "Lübeck", [0])
     give_marker(s, 0, "swap")
     ready(s)
     illegal(s, "marker swap Hamburg 0")  # both Kontors belong to opponents
@@ -694,8 +693,8 @@ def test_swap_marker_needs_two_kontors_one_of_them_yours(n: int) -> None:
 
 def test_swap_marker_cannot_swap_extra_kontors(n: int) -> None:
     s = position(n)
-    set_offices(s, "Hamburg", [1, 2])
-    set_extras(s, "Hamburg", [(0, "trader")])
+    place_kontors(s, "Hamburg", [1, 2])
+    place_extras(s, "Hamburg", [(0, "trader")])
     give_marker(s, 0, "swap")
     ready(s)
     assert legal_texts(s, "marker swap") == set()
@@ -794,8 +793,8 @@ def test_end_of_turn_replacement_marker_is_placed_by_the_active_player(n: int) -
     set_route_marker(s, r, "plus3")
     fill(s, r, 0)
     occupy(s, eg, 1)  # tradesmen on it
-    set_offices(s, "Hamburg", [1, 1, 1])
-    set_offices(s, "Stade", [1])  # Hamburg–Stade: no vacant office at either end
+    place_kontors(s, "Hamburg", [1, 1, 1])
+    place_kontors(s, "Stade", [1])  # Hamburg–Stade: no vacant office at either end
     ready(s)
     s = act(s, f"establish r{r} none")
     drawn = s.drawn[0]

@@ -7,6 +7,7 @@ Games use the ``random`` policy and small counts; anything slower is marked ``sl
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -17,7 +18,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
-import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -126,7 +126,7 @@ def test_design_rotates_seats_evenly_and_pairs_arms():
 
 
 def test_lineup_period():
-    from hansa_lab.sim.experiment import lineup_period
+    from hansa_lab.stats import lineup_period
 
     assert lineup_period(("a", "b", "c", "d")) == 4
     assert lineup_period(("a", "b", "a", "b")) == 2
@@ -572,21 +572,33 @@ def test_win_difference_interval_stays_within_its_range():
     assert row["diff_hi"] - row["diff_lo"] > 0
 
 
-def test_wilson_interval():
-    lo, hi = wilson_interval(0, 10)
-    assert lo == 0 and hi == pytest.approx(0.2775, abs=1e-4)
-    lo, hi = wilson_interval(81, 263)  # Wilson (1927) / Newcombe (1998) example
-    assert (lo, hi) == (pytest.approx(0.2553, abs=1e-4), pytest.approx(0.3662, abs=1e-4))
+def test_compare_leaves_out_games_whose_base_game_is_not_done():
+    """A run in progress: only the deal whose base game is finished is paired (quietly),
+    and an arm with no finished pair has no row."""
+    import warnings
+
+    from hansa_lab.sim.results import Results
+
+    res = simulate({"tip": ["greedy", "random"], "base": ["random"]}, n_games=6,
+                   n_players=2, progress=False)
+    games, players = res.games, res.players
+    done = games[(games.arm == "tip") | (games.seed == 0)]
+    part = Results(res.manifest, frames={
+        "games": done, "players": players.merge(done[["arm", "game_id"]])})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = part.compare().iloc[0]
+    assert (row["arm"], row["n"], row["deals"]) == ("tip", 2, 1)
+    assert math.isnan(row["diff_lo"])  # one deal: no interval
+    moved = games.assign(seed=games.seed.where(games.arm != "base", games.seed + 100))
+    # (the base arm now plays other deals: nothing to pair)
+    assert Results(res.manifest, frames={"games": moved, "players": players}).compare().empty
 
 
-def test_t_quantiles_and_mean_interval():
-    from hansa_lab.sim.results import mean_interval, t975
+def test_results_use_the_one_wilson_interval():
+    from hansa_lab import stats
 
-    assert [t975(d) for d in (1, 3, 30)] == [12.706, 3.182, 2.042]
-    assert [round(t975(d), 3) for d in (40, 60, 120, 10**6)] == [2.021, 2.0, 1.98, 1.96]
-    mean, lo, hi = mean_interval(np.array([1.0, 2.0, 3.0, 4.0]))
-    half = 3.182 * np.std([1, 2, 3, 4], ddof=1) / 2
-    assert mean == 2.5 and (lo, hi) == (pytest.approx(2.5 - half), pytest.approx(2.5 + half))
+    assert wilson_interval is stats.wilson_interval
 
 
 def test_summary_and_paired_comparison():
@@ -611,6 +623,19 @@ def test_summary_and_paired_comparison():
     text = res.report()
     assert "win_rate [95% CI]" in text and "score_diff [95% CI]" in text
     assert "random:gather=False" in text
+    # the numbers are those of hansa_lab.stats: Wilson, clustered t, paired t over deals
+    from hansa_lab import stats
+
+    players = stats.with_games(res.players, res.games)
+    wins = stats.win_rates(players, by=["arm", "strategy"])
+    scores = stats.mean_scores(players, by=["arm", "strategy"])
+    assert summary[["win_lo", "win_hi"]].to_numpy() == pytest.approx(
+        wins[["lo", "hi"]].to_numpy())
+    assert summary[["score_lo", "score_hi"]].to_numpy() == pytest.approx(
+        scores[["lo", "hi"]].to_numpy())
+    direct = stats.paired_comparison(res.players, res.games, "weak", "base").iloc[0]
+    assert (weak.diff_lo, weak.diff_hi, weak.win_diff_lo) == pytest.approx(
+        (direct.diff_lo, direct.diff_hi, direct.win_diff_lo))
 
 
 def test_big_designs_are_lazy():

@@ -4,9 +4,19 @@ of seed 001 (Léa, 82 points), tie-breaks and the live projected score."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
+from helpers import (
+    SIDES,
+    city,
+    give_markers,
+    merchant,
+    set_extras,
+    set_kontors,
+    set_level,
+    settle,
+    trader,
+)
 
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.invariants import check_state
@@ -22,45 +32,12 @@ from hansa_lab.engine.scoring import (
 )
 from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
 
-try:
-    from helpers_establish import (
-        BASE_SIDES,
-        city,
-        give_markers,
-        merchant,
-        set_extras,
-        set_level,
-        set_offices,
-        settle,
-        trader,
-    )
-except ImportError:  # tests/ turned into a package
-    from tests.helpers_establish import (
-        BASE_SIDES,
-        city,
-        give_markers,
-        merchant,
-        set_extras,
-        set_level,
-        set_offices,
-        settle,
-        trader,
-    )
-
-SIDES = pytest.mark.parametrize(("side", "n"), BASE_SIDES, ids=[s for s, _ in BASE_SIDES])
 ZERO = dict.fromkeys(CATEGORIES, 0)
 
 
 def base(n: int = 3) -> State:
     """A fresh game on the base board: 3p side for 3 players, 4-5p side for 4."""
     return new_game(GameConfig(n_players=n, board="base", seed=5))
-
-
-def kontors(s: State, name: str, players: Sequence[int]) -> None:
-    """Kontors of ``players`` on the leftmost offices of a city, each of the office's shape."""
-    b = s.board
-    start = b.office_start[city(s, name)]
-    set_offices(s, name, [p * 2 + b.office_shape[start + k] for k, p in enumerate(players)])
 
 
 def totals(s: State) -> list[int]:
@@ -83,12 +60,12 @@ def lea_position() -> State:
     )
     s.special[2] = merchant(0)  # pink space, 9 points
     # a network Lübeck–Hamburg–{Stade, Bremen, Lüneburg}, Bremen/Lüneburg–Hannover
-    kontors(s, "Hamburg", [0, 0, 0])
-    kontors(s, "Lübeck", [0, 0])
-    kontors(s, "Stade", [0])
-    kontors(s, "Bremen", [0])
-    kontors(s, "Lüneburg", [0])
-    kontors(s, "Hannover", [0, 1])  # 1-1 tie, player 1 rightmost: not Léa's city
+    set_kontors(s, "Hamburg", [0, 0, 0])
+    set_kontors(s, "Lübeck", [0, 0])
+    set_kontors(s, "Stade", [0])
+    set_kontors(s, "Bremen", [0])
+    set_kontors(s, "Lüneburg", [0])
+    set_kontors(s, "Hannover", [0, 1])  # 1-1 tie, player 1 rightmost: not Léa's city
     return settle(s)
 
 
@@ -206,19 +183,19 @@ def test_special_prestige_several_spaces_add_up() -> None:
 
 def test_two_points_per_controlled_city() -> None:
     s = base()
-    kontors(s, "Hamburg", [1, 1, 2])  # majority: player 1
-    kontors(s, "Minden", [1, 2])  # tie: rightmost, player 2
-    kontors(s, "Osnabrück", [0])
-    kontors(s, "Goslar", [0])
+    set_kontors(s, "Hamburg", [1, 1, 2])  # majority: player 1
+    set_kontors(s, "Minden", [1, 2])  # tie: rightmost, player 2
+    set_kontors(s, "Osnabrück", [0])
+    set_kontors(s, "Goslar", [0])
     settle(s)
     assert [x["control"] for x in score_breakdown(s)] == [4, 2, 2]
 
 
 def test_extra_kontors_count_for_control_in_final_scoring() -> None:
     s = base()
-    kontors(s, "Lübeck", [1, 2])
+    set_kontors(s, "Lübeck", [1, 2])
     set_extras(s, "Lübeck", [trader(2)])
-    kontors(s, "Minden", [1])
+    set_kontors(s, "Minden", [1])
     set_extras(s, "Minden", [trader(2)])  # 1-1: the extra Kontor is leftmost, so it loses
     settle(s)
     assert city_controller(s, city(s, "Lübeck")) == 2
@@ -230,8 +207,8 @@ def test_extra_kontors_count_for_control_in_final_scoring() -> None:
 def test_network_counts_kontors_not_cities() -> None:
     s = base()
     set_level(s, 0, "privilege", 3)
-    kontors(s, "Hamburg", [0, 0, 0])
-    kontors(s, "Lübeck", [0])
+    set_kontors(s, "Hamburg", [0, 0, 0])
+    set_kontors(s, "Lübeck", [0])
     settle(s)
     assert largest_network(s, 0) == 4
     assert score_breakdown(s)[0]["network"] == 4  # keys value 1
@@ -239,11 +216,11 @@ def test_network_counts_kontors_not_cities() -> None:
 
 def test_only_the_largest_network_scores() -> None:
     s = base()
-    kontors(s, "Hamburg", [0])
-    kontors(s, "Lübeck", [0])  # network of 2
-    kontors(s, "Arnheim", [0])
-    kontors(s, "Duisburg", [0])
-    kontors(s, "Dortmund", [0])  # network of 3 (Arnheim–Duisburg–Dortmund)
+    set_kontors(s, "Hamburg", [0])
+    set_kontors(s, "Lübeck", [0])  # network of 2
+    set_kontors(s, "Arnheim", [0])
+    set_kontors(s, "Duisburg", [0])
+    set_kontors(s, "Dortmund", [0])  # network of 3 (Arnheim–Duisburg–Dortmund)
     settle(s)
     assert largest_network(s, 0) == 3
     assert score_breakdown(s)[0]["network"] == 3
@@ -251,21 +228,21 @@ def test_only_the_largest_network_scores() -> None:
 
 def test_network_is_broken_by_a_city_without_own_kontor() -> None:
     s = base()
-    kontors(s, "Hamburg", [0, 0])
-    kontors(s, "Bremen", [1])  # Hamburg–Bremen–Hannover: Bremen is not player 0's
-    kontors(s, "Hannover", [0, 0])
+    set_kontors(s, "Hamburg", [0, 0])
+    set_kontors(s, "Bremen", [1])  # Hamburg–Bremen–Hannover: Bremen is not player 0's
+    set_kontors(s, "Hannover", [0, 0])
     settle(s)
     assert largest_network(s, 0) == 2
-    kontors(s, "Bremen", [0])
+    set_kontors(s, "Bremen", [0])
     settle(s)
     assert largest_network(s, 0) == 5
 
 
 def test_extra_kontors_count_in_the_network() -> None:
     s = base()
-    kontors(s, "Hamburg", [1, 1, 1])
+    set_kontors(s, "Hamburg", [1, 1, 1])
     set_extras(s, "Hamburg", [trader(0), merchant(0)])
-    kontors(s, "Lübeck", [0])
+    set_kontors(s, "Lübeck", [0])
     settle(s)
     assert largest_network(s, 0) == 3
     assert largest_network(s, 1) == 3
@@ -275,9 +252,9 @@ def test_extra_kontors_count_in_the_network() -> None:
 def test_network_times_highest_uncovered_city_keys(keys: int, value: int) -> None:
     s = base()
     set_level(s, 0, "keys", keys)
-    kontors(s, "Hamburg", [0])
-    kontors(s, "Lübeck", [0])
-    kontors(s, "Stade", [0])
+    set_kontors(s, "Hamburg", [0])
+    set_kontors(s, "Lübeck", [0])
+    set_kontors(s, "Stade", [0])
     settle(s)
     assert score_breakdown(s)[0]["network"] == 3 * value
 
@@ -315,8 +292,8 @@ def test_tie_actions_before_network_points() -> None:
     s = base()
     set_level(s, 0, "actions", 0)
     set_level(s, 1, "actions", 1)
-    kontors(s, "Hamburg", [1, 1, 1])  # player 1: much larger network
-    kontors(s, "Lübeck", [0])
+    set_kontors(s, "Hamburg", [1, 1, 1])  # player 1: much larger network
+    set_kontors(s, "Lübeck", [0])
     s.prestige[1] = 3
     settle(s)
     equalize(s, 1, 0)
@@ -328,9 +305,9 @@ def test_tie_same_actions_most_network_points_wins() -> None:
     s = base()
     set_level(s, 0, "actions", 1)
     set_level(s, 1, "actions", 1)
-    kontors(s, "Hamburg", [1, 1, 1])
-    kontors(s, "Lübeck", [0])
-    kontors(s, "Goslar", [0])
+    set_kontors(s, "Hamburg", [1, 1, 1])
+    set_kontors(s, "Lübeck", [0])
+    set_kontors(s, "Goslar", [0])
     s.prestige[0] = 1
     settle(s)
     equalize(s, 0, 1)
@@ -344,8 +321,8 @@ def test_tie_after_all_tie_breaks_is_a_shared_victory() -> None:
     s.prestige[:] = [7, 3, 7]
     set_level(s, 0, "actions", 1)
     set_level(s, 2, "actions", 1)
-    kontors(s, "Lübeck", [0])
-    kontors(s, "Hamburg", [2])
+    set_kontors(s, "Lübeck", [0])
+    set_kontors(s, "Hamburg", [2])
     settle(s)
     assert totals(s)[0] == totals(s)[2]
     assert winners(s) == [0, 2]
@@ -396,8 +373,8 @@ def test_live_projected_score_of_a_constructed_midgame_state() -> None:
     s = base()
     s.prestige[:] = [5, 2, 0]
     set_level(s, 1, "keys", 1)
-    kontors(s, "Hamburg", [1, 0])
-    kontors(s, "Lübeck", [1])
+    set_kontors(s, "Hamburg", [1, 0])
+    set_kontors(s, "Lübeck", [1])
     give_markers(s, 2, unused=["plus3"], used=["swap"])
     settle(s)
     assert s.end_reason is None

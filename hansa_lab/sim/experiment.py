@@ -43,6 +43,7 @@ import numpy as np
 from hansa_lab.engine.board import KNOWN_BOARDS
 from hansa_lab.engine.state import EDITIONS, RULE_OPTIONS, GameConfig
 from hansa_lab.errors import ExperimentError
+from hansa_lab.stats.tables import lineup_period
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.lineup import fill_seats, split_specs
 
@@ -376,19 +377,6 @@ class GameSpec:
     rotation: int
     config: GameConfig
     lineup: tuple[str, ...]
-
-
-def lineup_period(lineup: tuple[str, ...]) -> int:
-    """How many seat rotations of ``lineup`` are distinct games: the smallest ``p`` with
-    ``lineup`` rotated by ``p`` equal to itself (1 when every seat plays the same
-    strategy — its rotations would replay the very same game — and ``n`` when no
-    strategy repeats).
-
-    >>> [lineup_period(x) for x in (("a", "b", "c"), ("a", "b", "a", "b"), ("a",) * 4)]
-    [3, 2, 1]
-    """
-    n = len(lineup)
-    return next(p for p in range(1, n + 1) if lineup[p:] + lineup[:p] == lineup)
 
 
 def auto_chunk_size(n_games: int) -> int:

@@ -1,13 +1,11 @@
-"""A run's tables as DataFrames, and their summaries with 95% intervals.
-
->>> [round(x, 3) for x in wilson_interval(50, 100)]
-[0.404, 0.596]
-"""
+"""A run's tables as DataFrames, and their summaries with 95% intervals (computed by
+:mod:`hansa_lab.stats`)."""
 
 from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,11 @@ import pandas as pd
 from hansa_lab.sim.logs import SCHEMA, empty_frame
 from hansa_lab.sim.store import MANIFEST, ResultStore
 
-Z95 = 1.959963984540054
+# wilson_interval: the one Wilson interval, still importable from here (the runner
+# re-exports it)
+from hansa_lab.stats.intervals import wilson_interval as wilson_interval
+from hansa_lab.stats.paired import paired_differences, summarize_pairs
+from hansa_lab.stats.summaries import mean_scores, win_rates
 
 
 def open_results(path: str | os.PathLike[str]) -> Results:
@@ -131,96 +133,83 @@ class Results:
     def failures(self) -> pd.DataFrame:
         return self._table("failures")
 
-    def _player_games(self) -> tuple[pd.DataFrame, list[str]]:
-        players = self.read("players", ["arm", "game_id", "seat", "strategy", "total",
-                                        "win_share"])
-        games = self.read("games", ["arm", "game_id", "seed", "rotation", "n_players",
-                                    "board", "edition", "options"])
-        df = players.merge(games, on=["arm", "game_id"], how="inner").sort_values(
-            ["game_id", "seat"], kind="stable")
+    def _player_games(self) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+        """The players and games columns the summaries need, and the playing conditions
+        that vary (they become leading columns)."""
+        players = self.read("players", ["experiment", "arm", "game_id", "seat", "strategy",
+                                        "total", "win_share"])
+        games = self.read("games", ["experiment", "arm", "game_id", "seed", "rotation",
+                                    "n_players", "board", "side", "edition", "options"])
+        df = players.merge(games, on=["experiment", "arm", "game_id"], how="inner")
         conds = [c for c in ("n_players", "board", "edition", "options") if df[c].nunique() > 1]
-        return df, conds
+        return df, games, conds
 
     def summary(self, by: str = "strategy") -> pd.DataFrame:
         """Per arm and strategy (``by="seat"``: per arm and seat; conditions that vary
-        are added as leading columns): player-games ``n``, ``win_rate`` (ties share
-        the win) with a 95% Wilson interval, ``mean_score`` with mean ± t·sd/√n
-        (t ≈ 1.96 but for small n).
+        are added as leading columns): player-games ``n``; ``win_rate`` (ties share the
+        win) with its Wilson interval ``win_lo``/``win_hi``
+        (:func:`hansa_lab.stats.win_rates`); ``mean_score`` with its t interval
+        ``score_lo``/``score_hi``, the standard error clustered by game and t of
+        games − 1 degrees of freedom — mean ± t·sd/√n when the group has one seat per
+        game (:func:`hansa_lab.stats.mean_scores`).
 
         Seats of one game are not independent (in an all-greedy arm the greedy win
         rate is 1/n by construction); use :meth:`compare` for tip-vs-base questions."""
         if by not in ("strategy", "seat"):
             raise ValueError(f"by must be 'strategy' or 'seat', got {by!r}")
-        df, conds = self._player_games()
+        df, _, conds = self._player_games()
         keys = [*conds, "arm", by]
-        rows = []
-        for key, g in df.groupby(keys, sort=False, observed=True):
-            n = len(g)
-            wins = float(g["win_share"].sum())
-            lo, hi = wilson_interval(wins, n)
-            mean, slo, shi = mean_interval(g["total"].to_numpy(dtype=float))
-            rows.append((*key, n, wins / n, lo, hi, mean, slo, shi))
-        return pd.DataFrame(rows, columns=[*keys, "n", "win_rate", "win_lo", "win_hi",
-                                           "mean_score", "score_lo", "score_hi"])
+        wins = win_rates(df, by=keys)
+        scores = mean_scores(df, by=keys)
+        out = wins[keys].assign(
+            n=wins["n"], win_rate=wins["rate"], win_lo=wins["lo"], win_hi=wins["hi"],
+            mean_score=scores["mean"], score_lo=scores["lo"], score_hi=scores["hi"])
+        return out
 
     def compare(self, base: str | None = None, focal: int = 0) -> pd.DataFrame:
         """Paired comparison of every arm with ``base`` (default: the experiment's
-        ``base_arm``, else an arm named ``base``).
+        ``base_arm``, else an arm named ``base``), with the pairs and statistics of
+        :func:`hansa_lab.stats.paired_comparison`.
 
-        In each game of an arm, the seats playing the arm's *focal* strategy (line-up
-        position ``focal``) are compared with the same seats of the base arm's game with
-        the same seed and rotation (rotation taken modulo the base line-up's distinct
-        rotations: an all-greedy base has one game per deal). Gives the pairs ``n``, the
-        ``deals``, mean scores and win rates of both sides, and the mean differences with
-        95% intervals: mean ± t·sd/√deals of the per-deal mean differences (the deal, not
-        the game, is the independent unit: its rotations share the bonus draws); the win
-        difference's interval is cut to its possible range [-1, 1] (few deals)."""
-        arms_cfg = self.manifest.get("configuration", {}).get("arms", {})
+        **Pairing.** In each game of an arm, the seats playing the arm's *focal* strategy
+        (line-up position ``focal``) are compared with the same seats of the base arm's
+        game with the same seed and rotation (rotation taken modulo the base line-up's
+        distinct rotations: an all-greedy base has one game per deal).
+
+        **Unit and interval.** The deal (seed and condition) is the unit: its rotations
+        share the bonus draws, so the paired differences are averaged per deal and the
+        intervals are t intervals over the deals, mean ± t·sd/√deals with deals − 1
+        degrees of freedom (honest with few deals, where a bootstrap would be too
+        narrow); the win difference's interval is cut to its possible range [-1, 1].
+
+        Columns: the varying conditions, ``arm``, ``strategy``, ``base_strategy``, the
+        pairs ``n``, the ``deals``, mean scores and win rates of both sides (over the
+        pairs), and the mean differences ``score_diff`` and ``win_diff`` with their
+        intervals. Games whose base game is not finished yet are left out."""
         base = base or self.manifest.get("configuration", {}).get("base_arm") or "base"
-        df, conds = self._player_games()
+        df, games, conds = self._player_games()
         if base not in set(df["arm"]):
             raise ValueError(f"no arm {base!r} in these results (arms: "
                              f"{', '.join(pd.unique(df['arm']))})")
-        keys = conds or ["_all"]
-        df = df.assign(_all=0)
-        b = df[df["arm"] == base]
-        period = (b.groupby(keys)["rotation"].max() + 1).rename("_period").reset_index()
-        b = b[[*keys, "seed", "rotation", "seat", "strategy", "total", "win_share"]].rename(
-            columns={"rotation": "_base_rotation"})
-        rows = []
-        for arm in pd.unique(df["arm"]):
-            if arm == base:
-                continue
-            lineup = arms_cfg.get(arm)
-            a = df[df["arm"] == arm]
-            if lineup:
-                a = a[a["strategy"] == lineup[focal % len(lineup)]]
-            else:  # no configuration: the line-up position's seat
-                a = a[a["seat"] == (a["rotation"] + focal) % a["n_players"]]
-            a = a.merge(period, on=keys)
-            a = a.assign(_base_rotation=a["rotation"] % a["_period"])
-            m = a.merge(b, on=[*keys, "seed", "_base_rotation", "seat"],
-                        suffixes=("", "_base"))
-            for key, g in m.groupby(keys, sort=False):
-                key = key if isinstance(key, tuple) else (key,)
-                per_deal = g.assign(
-                    d_score=g["total"] - g["total_base"],
-                    d_win=g["win_share"] - g["win_share_base"],
-                ).groupby("seed")[["d_score", "d_win"]].mean()
-                ds, dslo, dshi = mean_interval(per_deal["d_score"].to_numpy(dtype=float))
-                dw, dwlo, dwhi = mean_interval(per_deal["d_win"].to_numpy(dtype=float))
-                dwlo, dwhi = max(dwlo, -1.0), min(dwhi, 1.0)  # a difference of win shares
-                rows.append((
-                    *(key if conds else ()), arm, ", ".join(pd.unique(g["strategy"])),
-                    ", ".join(pd.unique(g["strategy_base"])), len(g), len(per_deal),
-                    g["total"].mean(), g["total_base"].mean(), ds, dslo, dshi,
-                    g["win_share"].mean(), g["win_share_base"].mean(), dw, dwlo, dwhi,
-                ))
-        return pd.DataFrame(rows, columns=[
-            *conds, "arm", "strategy", "base_strategy", "n", "deals", "mean_score",
-            "base_score", "score_diff", "diff_lo", "diff_hi", "win_rate", "base_win_rate",
-            "win_diff", "win_diff_lo", "win_diff_hi",
-        ])
+        players = df[["experiment", "arm", "game_id", "seat", "strategy", "total",
+                      "win_share"]]
+        with warnings.catch_warnings():
+            # a run in progress: games whose base game is not done yet are left out
+            warnings.filterwarnings("ignore", ".* focal rows of arm .* have no pair", UserWarning)
+            parts = [summarize_pairs(paired_differences(players, games, str(arm), base,
+                                                        focal=focal), str(arm), base, by=conds)
+                     for arm in pd.unique(df["arm"]) if arm != base]
+        parts = [p for p in parts if len(p)]  # an arm without finished pairs: no row
+        columns = {"arm_a": "arm", "strategy_a": "strategy", "strategy_b": "base_strategy",
+                   "n_pairs": "n", "n_deals": "deals", "mean_a": "mean_score",
+                   "mean_b": "base_score", "diff": "score_diff", "diff_lo": "diff_lo",
+                   "diff_hi": "diff_hi", "win_a": "win_rate", "win_b": "base_win_rate",
+                   "win_diff": "win_diff", "win_diff_lo": "win_diff_lo",
+                   "win_diff_hi": "win_diff_hi"}
+        if not parts:
+            return pd.DataFrame(columns=[*conds, *columns.values()])
+        return pd.concat(parts, ignore_index=True).rename(columns=columns)[
+            [*conds, *columns.values()]]
 
     def report(self) -> str:
         """A text report: totals, per-strategy summary, the paired comparison when a
@@ -259,53 +248,6 @@ def _expression(filters: Any) -> Any:
 
         return pq.filters_to_expression(filters)
     return filters
-
-
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (``successes`` may be fractional: tied
-    wins count as shares).
-
-    >>> [round(x, 3) for x in wilson_interval(50, 100)]
-    [0.404, 0.596]
-    """
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-#: Two-sided 95% quantiles of Student's t for 1-30 degrees of freedom.
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-
-
-def t975(df: int) -> float:
-    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (1.96 in the limit).
-
-    >>> t975(4), round(t975(1000), 3)
-    (2.776, 1.962)
-    """
-    if df <= len(_T975):
-        return _T975[df - 1]
-    z = Z95  # Cornish-Fisher expansion, within 1e-3 beyond 30 degrees of freedom
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
-
-
-def mean_interval(x: np.ndarray) -> tuple[float, float, float]:
-    """Mean and 95% interval mean ± t·sd/√n (t of n - 1 degrees of freedom, ≈ 1.96 for
-    large n); NaN bounds for fewer than two values."""
-    n = len(x)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = float(x.mean())
-    if n == 1:
-        return (mean, math.nan, math.nan)
-    half = t975(n - 1) * float(x.std(ddof=1)) / math.sqrt(n)
-    return (mean, mean - half, mean + half)
 
 
 def format_table(df: pd.DataFrame) -> str:

@@ -1,4 +1,4 @@
-"""Figures of the run tables and of :mod:`hansa_lab.stats.analysis` results (matplotlib).
+"""Figures of the run tables and of :mod:`hansa_lab.stats` results (matplotlib).
 
 Every function returns a :class:`matplotlib.figure.Figure` (made without ``pyplot``, so
 nothing is left open; Jupyter shows a returned figure inline) and takes ``save=None`` or
@@ -38,7 +38,11 @@ from matplotlib.figure import Figure
 
 from hansa_lab.engine.board import ABILITIES
 from hansa_lab.engine.scoring import CATEGORIES
-from hansa_lab.stats import analysis
+from hansa_lab.stats.quality import end_reason_mix, leader_wins
+from hansa_lab.stats.ratings import ELO_PER_LOG
+from hansa_lab.stats.seats import seat_advantage
+from hansa_lab.stats.sequential import SequentialResult
+from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS
 
 __all__ = [
     "plot_ability_timing",
@@ -53,7 +57,7 @@ __all__ = [
 ]
 
 Save = str | os.PathLike[str] | None
-KEYS = analysis.GAME_KEYS
+KEYS = GAME_KEYS
 
 
 def _finish(fig: Figure, save: Save, dpi: int = 120) -> Figure:
@@ -83,10 +87,6 @@ def _with_players_column(df: pd.DataFrame, players: pd.DataFrame, column: str) -
     if column in df.columns:
         return df
     return df.merge(players[[*KEYS, "seat", column]], on=[*KEYS, "seat"], how="inner")
-
-
-def _label(key: Any) -> str:
-    return ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)
 
 
 # --------------------------------------------------------------------------------------
@@ -281,7 +281,7 @@ def plot_seat_advantage(
 ) -> Figure:
     """Win rate (top, Wilson intervals, dashed: the fair share 1/seats) and mean score
     (bottom, 95% intervals) per seat, one column per group of
-    :func:`hansa_lab.stats.analysis.seat_advantage`. ``table`` is its result, or the players
+    :func:`hansa_lab.stats.seat_advantage`. ``table`` is its result, or the players
     table (then ``games`` and ``kwargs`` go to ``seat_advantage``). Titles give the
     p-value of the test of equal win rates.
 
@@ -292,7 +292,7 @@ def plot_seat_advantage(
     True
     """
     if "win_rate" not in table.columns:
-        table = analysis.seat_advantage(table, games, **kwargs)
+        table = seat_advantage(table, games, **kwargs)
     keys = [c for c in table.columns[: list(table.columns).index("seat")]]
     groups = list(table.groupby(keys, sort=True)) if keys else [((), table)]
     ncols = len(groups)
@@ -334,7 +334,7 @@ def plot_end_reasons(
 ) -> Figure:
     """Stacked bars of the share of games per end reason, one bar per group (default:
     the arm when several, and the player count; see
-    :func:`hansa_lab.stats.analysis.end_reason_mix`), labelled with the games per group.
+    :func:`hansa_lab.stats.end_reason_mix`), labelled with the games per group.
 
     >>> g = pd.DataFrame({"n_players": [3, 3, 4, 4], "arm": "a",
     ...                   "end_reason": ["prestige", "cities", "prestige", "prestige"]})
@@ -342,7 +342,7 @@ def plot_end_reasons(
     >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
     ['n_players 3 (2 games)', 'n_players 4 (2 games)']
     """
-    mix = analysis.end_reason_mix(games, by=by)
+    mix = end_reason_mix(games, by=by)
     keys = [c for c in mix.columns[: list(mix.columns).index("end_reason")]]
     if keys:
         mix["_group"] = [" · ".join(f"{k} {v}" for k, v in zip(keys, row, strict=True))
@@ -381,7 +381,7 @@ def plot_ratings(
     *,
     save: Save = None,
 ) -> Figure:
-    """Forest plot of :func:`hansa_lab.stats.analysis.plackett_luce` ratings with their
+    """Forest plot of :func:`hansa_lab.stats.plackett_luce` ratings with their
     bootstrap intervals, best at the top. ``scale``: ``"elo"`` (400·log10 strength) or
     ``"log_strength"``.
 
@@ -394,7 +394,7 @@ def plot_ratings(
     name = ratings.columns[0]
     if scale == "elo":
         est, lo, hi = ratings["log_strength"], ratings["lo"], ratings["hi"]
-        f = analysis.ELO_PER_LOG
+        f = ELO_PER_LOG
         est, lo, hi = est * f, lo * f, hi * f
         xlabel = "rating (Elo-like: 400 = 10:1 odds; centred)"
     elif scale == "log_strength":
@@ -423,21 +423,21 @@ def plot_comparison(
     *,
     save: Save = None,
 ) -> Figure:
-    """Forest plot of paired comparisons (:func:`hansa_lab.stats.analysis.paired_comparison`
-    or :func:`~hansa_lab.stats.analysis.compare_arms`): score difference (left) and
+    """Forest plot of paired comparisons (:func:`hansa_lab.stats.paired_comparison`
+    or :func:`~hansa_lab.stats.compare_arms`): score difference (left) and
     win-share difference (right) of each arm against its base, with bootstrap
     intervals; filled markers are significant after Holm when ``significant`` is
     present.
 
-    >>> from hansa_lab.stats.synthetic import synthetic_tables
-    >>> t = synthetic_tables({"tip": ["plus2", "base"], "base": ["base"]}, n_deals=30,
-    ...                      n_players=2)
-    >>> c = analysis.compare_arms(t["players"], t["games"], n_boot=200)
+    >>> from hansa_lab import stats
+    >>> t = stats.synthetic_tables({"tip": ["plus2", "base"], "base": ["base"]},
+    ...                            n_deals=30, n_players=2)
+    >>> c = stats.compare_arms(t["players"], t["games"])
     >>> plot_comparison(c).axes[0].get_xlabel()
     'score difference (arm − base)'
     """
     cmp = comparison.reset_index(drop=True)
-    cond = [c for c in analysis.CONDITION_COLUMNS if c in cmp.columns]
+    cond = [c for c in CONDITION_COLUMNS if c in cmp.columns]
     labels = [f"{r.arm_a} vs {r.arm_b}" + (" · " + ", ".join(
         f"{c} {getattr(r, c)}" for c in cond) if cond else "") for r in cmp.itertuples()]
     y = np.arange(len(cmp))
@@ -472,7 +472,7 @@ def plot_leader_wins(
     save: Save = None,
 ) -> Figure:
     """How often the leader at the end of round k wins, with Wilson bands, one line per
-    group. ``table``: :func:`hansa_lab.stats.analysis.leader_wins` output (or the turns table,
+    group. ``table``: :func:`hansa_lab.stats.leader_wins` output (or the turns table,
     then ``players`` and ``games`` are needed).
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
@@ -483,7 +483,7 @@ def plot_leader_wins(
     if "rate" not in table.columns:
         if players is None:
             raise ValueError("pass players (and games) with a turns table")
-        table = analysis.leader_wins(table, players, games)
+        table = leader_wins(table, players, games)
     keys = [c for c in table.columns[: list(table.columns).index("round")]]
     groups = list(table.groupby(keys, sort=True)) if keys else [((), table)]
     colors = _colors([g for g, _ in groups])
@@ -505,15 +505,16 @@ def plot_leader_wins(
     return _finish(fig, save)
 
 
-def plot_sequential(result: analysis.SequentialResult, *, save: Save = None) -> Figure:
-    """A sequential test's path (:func:`hansa_lab.stats.analysis.sequential_compare`): left,
+def plot_sequential(result: SequentialResult, *, save: Save = None) -> Figure:
+    """A sequential test's path (:func:`hansa_lab.stats.sequential_compare`): left,
     the test statistic at each look against the ± boundaries; right, the repeated
     confidence intervals of the mean difference against ±``effect`` (the early, very
     wide ones are cut by the axes).
 
+    >>> from hansa_lab import stats
     >>> rng = np.random.default_rng(1)
-    >>> res = analysis.sequential_compare(lambda n: rng.normal(1.0, 5.0, n), effect=1.0,
-    ...                                   max_pairs=1000, batch_size=100)
+    >>> res = stats.sequential_compare(lambda n: rng.normal(1.0, 5.0, n), effect=1.0,
+    ...                                max_pairs=1000, batch_size=100)
     >>> plot_sequential(res).axes[0].get_xlabel()
     'pairs'
     """

@@ -1,7 +1,9 @@
 """Synthetic game tables with a known truth, for examples, tests and trying out analyses.
 
 :func:`synthetic_tables` builds ``games`` / ``players`` / ``turns`` / ``events`` frames
-with the columns and dtypes of :data:`hansa_lab.sim.logs.SCHEMA`, laid out like a real run
+with the columns and dtypes of the run tables (:data:`hansa_lab.sim.logs.SCHEMA`; this
+module declares them itself, as statistics may not import the runner, and a test checks
+the two agree), laid out like a real run
 (deals, seat rotations, arms paired on the same deals), but with scores drawn from a
 simple model whose parameters are the right answers:
 
@@ -26,17 +28,51 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from hansa_lab.engine.board import ABILITIES
 from hansa_lab.engine.scoring import CATEGORIES
-from hansa_lab.sim.logs import to_frame
+from hansa_lab.stats.tables import lineup_period
 
 #: Side of the base board per player count (as the engine names it).
 _SIDES = {2: "base_3p", 3: "base_3p", 4: "base_45p", 5: "base_45p"}
-END_REASONS = ("prestige", "cities", "markers")
+
+_KEYS = "experiment:string arm:string game_id:int64"
+_COLUMNS = {
+    "games": f"{_KEYS} seed:int64 rotation:int16 board:string side:string edition:string "
+             "n_players:int8 options:string lineup:string end_reason:string rounds:int32 "
+             "turns:int32 actions:int32 winners:string n_winners:int8 wall_time:float64",
+    "players": f"{_KEYS} seat:int8 strategy:string strategy_name:string "
+               "strategy_params:string total:int32 "
+               + " ".join(f"{c}:int32" for c in CATEGORIES)
+               + " rank:int8 win:bool win_share:float64 tb_actions_developed:int8 "
+               "tb_network:int32",
+    "turns": f"{_KEYS} round:int32 turn:int32 acting_seat:int8 seat:int8 is_acting:bool "
+             "actions_used:int16 prestige:int32 projected:int32 "
+             + " ".join(f"proj_{c}:int32" for c in CATEGORIES) + " "
+             + " ".join(f"lv_{a}:int8" for a in ABILITIES)
+             + " supply_t:int16 supply_m:int16 stock_t:int16 stock_m:int16 posts:int16 "
+             "kontors:int16 markers_held:int8 markers_used:int8",
+    "events": f"{_KEYS} action_index:int32 round:int32 turn:int32 seat:int8 kind:string "
+              "other_seat:int8 route:int16 city:string detail:string value:int32",
+}
+#: The columns and dtypes of the tables built here, in order (those of the run tables).
+DTYPES: dict[str, dict[str, str]] = {
+    table: dict(col.split(":") for col in spec.split()) for table, spec in _COLUMNS.items()
+}
+
+
+def _frame(table: str, rows: list[tuple] | dict[str, np.ndarray]) -> pd.DataFrame:
+    """A table from row tuples (in column order) or columns, with its declared dtypes."""
+    dtypes = DTYPES[table]
+    cols: dict[str, Any] = rows if isinstance(rows, dict) else (
+        dict(zip(dtypes, map(list, zip(*rows, strict=True)), strict=True)) if rows else {})
+    return pd.DataFrame({c: pd.array(cols.get(c, []), dtype=d) if d == "string"
+                         else np.asarray(cols.get(c, []), dtype=d)
+                         for c, d in dtypes.items()})
 
 
 def synthetic_tables(
@@ -97,7 +133,7 @@ def synthetic_tables(
     gid = game_id_start
     for arm, lineup in arms.items():
         line = [lineup[i % len(lineup)] for i in range(n)]
-        period = next(q for q in range(1, n + 1) if line[q:] + line[:q] == line)
+        period = lineup_period(line)
         for d in range(n_deals):
             for k in range(period):
                 strat = [line[(p - k) % n] for p in range(n)]
@@ -126,13 +162,13 @@ def synthetic_tables(
                                              wander, rng))
                     events.extend(_develop_events(experiment, arm, gid, n, rounds, rng))
                 gid += 1
-    turns = (to_frame("turns", {c: np.concatenate([t[c] for t in turn_parts])
-                                for c in turn_parts[0]}) if turn_parts else to_frame("turns", []))
+    turns = (_frame("turns", {c: np.concatenate([t[c] for t in turn_parts])
+                              for c in turn_parts[0]}) if turn_parts else _frame("turns", []))
     return {
-        "games": to_frame("games", games),
-        "players": to_frame("players", players),
+        "games": _frame("games", games),
+        "players": _frame("players", players),
         "turns": turns,
-        "events": to_frame("events", events),
+        "events": _frame("events", events),
     }
 
 

@@ -18,7 +18,7 @@ from hansa_lab.engine.board import BOARD_FAMILIES
 from hansa_lab.engine.scoring import final_scores, ranking
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import play_game
-from hansa_lab.sim.results import wilson_interval
+from hansa_lab.stats.intervals import binomial_sf, wilson_interval
 from hansa_lab.strategies import make_strategy
 
 
@@ -242,16 +242,6 @@ def bench_runner(
 
 
 # ---------------------------------------------------------------------- mcts vs greedy
-def binomial_sf(k: int, n: int, p: float) -> float:
-    """P(X ≥ k) for X ~ Binomial(n, p) (the one-sided exact binomial test's p-value).
-
-    >>> round(binomial_sf(3, 4, 0.5), 4)
-    0.3125
-    """
-    k = max(0, k)
-    return min(1.0, sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
-
-
 @dataclass(frozen=True)
 class _GameResult:
     seed: int
