@@ -32,8 +32,7 @@ Play one game, look at its tables, then run a batch and draw one plot.
 Set `HANSA_LAB_SIZE=small` for a quick run; the default size is for publication."""),
         ("code", SETUP),
         ("md", "## One game\nA game is fully defined by its configuration, seed and actions."),
-        ("code", """from hansa_lab import GameConfig
-from hansa_lab.play import play_game
+        ("code", """from hansa_lab import GameConfig, play_game
 from hansa_lab.engine.text import describe
 
 record = play_game(GameConfig(n_players=4, seed=7), ["greedy", "random", "random", "random"])
@@ -51,7 +50,7 @@ events = to_frame("events", rows["events"])
 turns[["round", "turn", "seat", "prestige", "projected", "lv_actions", "supply_t"]].tail(8)"""),
         ("code", 'events[events.kind.isin(["develop", "kontor", "east_west"])].head(10)'),
         ("md", "## A batch\nSeats rotate so every strategy plays every seat equally often."),
-        ("code", """from hansa_lab.sim.runner import simulate
+        ("code", """from hansa_lab import simulate
 
 res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 200),
                n_players=4, seed=100, n_jobs=2, out=study.results_dir("quickstart"),
@@ -73,7 +72,7 @@ game has a matched base game (same bonus-marker draws, same seat): the paired di
 of the focal seat's result removes most of the luck. Several tips are tested together,
 so p-values are Holm-adjusted."""),
         ("code", SETUP),
-        ("code", """from hansa_lab.sim.runner import run_experiment
+        ("code", """from hansa_lab import run_experiment
 
 res = run_experiment("../experiments/strategy_tips.toml", games=study.pick(4, 400),
                      out=study.results_dir("strategy_tips"), n_jobs=2, progress=False)
@@ -113,7 +112,7 @@ plots.plot_comparison(score, save=study.results_dir("strategy_tips") / "tips_sco
 Seat (first-player) advantage by player count and board side, the two bonus-marker
 editions, and a sweep of one rule knob (the starting supply)."""),
         ("code", SETUP),
-        ("code", """from hansa_lab.sim.runner import run_experiment
+        ("code", """from hansa_lab import run_experiment
 from hansa_lab import stats
 from hansa_lab.stats import plots
 
@@ -131,7 +130,7 @@ edition"""),
 
 `start_supply` is the first seat's starting traders (later seats get one more each).
 How does the first seat's win rate move?"""),
-        ("code", """from hansa_lab.sim.runner import simulate
+        ("code", """from hansa_lab import simulate
 
 rows = []
 for supply in (4, 5, 6):
@@ -166,7 +165,7 @@ pd.DataFrame(boards)"""),
 
 Where do the points come from, per strategy and per player count?"""),
         ("code", SETUP),
-        ("code", """from hansa_lab.sim.runner import simulate
+        ("code", """from hansa_lab import simulate
 from hansa_lab import stats
 from hansa_lab.stats import plots
 
@@ -198,7 +197,7 @@ ratings"""),
 Pick the biggest upset from a results table — the game where the winner was furthest
 behind at mid-game on projected score — and open it on the interactive board."""),
         ("code", SETUP),
-        ("code", """from hansa_lab.sim.runner import simulate
+        ("code", """from hansa_lab import simulate
 
 res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 200),
                n_players=4, seed=100, n_jobs=2, progress=False,
@@ -211,7 +210,7 @@ winners = players[players["rank"] == 1][["game_id", "seat"]]
 upsets = mid.merge(winners, on=["game_id", "seat"]).sort_values("behind", ascending=False)
 game_id = int(upsets.iloc[0].game_id)
 upsets.head()[["game_id", "seat", "projected", "behind"]]"""),
-        ("code", """from hansa_lab.viz.viewer import GameViewer
+        ("code", """from hansa_lab import GameViewer
 
 viewer = GameViewer.from_results(res, game_id)
 viewer"""),
