@@ -411,7 +411,7 @@ def _do_move(s: State, a: Action) -> None:
 
 
 def _spend(s: State, n: int) -> None:
-    replace_top(s, left=top(s, Moves).left - n)
+    s.pending = (*s.pending[:-1], top(s, Moves).spend(n))
 
 
 def _do_move_piece(s: State, a: Action) -> None:

@@ -206,9 +206,10 @@ def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int
     """Final score by category (in :data:`CATEGORIES` order) per player, as tuples."""
     controlled, networks, special, regions = board_terms(state, cache)
     out: list[tuple[int, ...]] = []
+    (a0, t0), (a1, t1), (a2, t2), (a3, t3) = ((a, TRACK_MAX[a]) for a in SCORED_TRACKS)
     for p in range(state.n_players):
         lv = state.levels[p]
-        full = sum(lv[a] >= TRACK_MAX[a] for a in SCORED_TRACKS)
+        full = (lv[a0] >= t0) + (lv[a1] >= t1) + (lv[a2] >= t2) + (lv[a3] >= t3)
         favours = state.favours[p] if state.favours else ()
         out.append(
             (

@@ -45,6 +45,10 @@ ABILITY_VALUE = (
 )
 
 
+#: every ability track, in the order of their values in ABILITY_VALUE
+_TRACKS = (A_ACTIONS, A_BANK, A_BOOK, A_PRIVILEGE, A_KEYS)
+
+
 @dataclass(frozen=True)
 class Weights:
     score: float = 1.0
@@ -170,9 +174,9 @@ def evaluate(state: State, player: int, w: Weights, cache: EvalCache | None = No
     if w.ability:
         lv = state.levels[player]
         av = ABILITY_VALUE
+        a0, a1, a2, a3, a4 = _TRACKS
         value += w.ability * (
-            av[A_ACTIONS][lv[A_ACTIONS]] + av[A_BANK][lv[A_BANK]] + av[A_BOOK][lv[A_BOOK]]
-            + av[A_PRIVILEGE][lv[A_PRIVILEGE]] + av[A_KEYS][lv[A_KEYS]]
+            av[a0][lv[a0]] + av[a1][lv[a1]] + av[a2][lv[a2]] + av[a3][lv[a3]] + av[a4][lv[a4]]
         )
     if w.actions_left and state.active == player and state.end_reason is None:
         value += w.actions_left * state.actions_left
