@@ -20,7 +20,9 @@ from hansa_lab.sim.store import MANIFEST, ResultStore
 # re-exports it)
 from hansa_lab.stats.intervals import wilson_interval as wilson_interval
 from hansa_lab.stats.paired import paired_differences, summarize_pairs
+from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.summaries import mean_scores, win_rates
+from hansa_lab.stats.verdicts import comparison_verdicts, seat_verdicts
 
 
 def open_results(path: str | os.PathLike[str]) -> Results:
@@ -184,8 +186,10 @@ class Results:
 
         Columns: the varying conditions, ``arm``, ``strategy``, ``base_strategy``, the
         pairs ``n``, the ``deals``, mean scores and win rates of both sides (over the
-        pairs), and the mean differences ``score_diff`` and ``win_diff`` with their
-        intervals. Games whose base game is not finished yet are left out."""
+        pairs), the mean differences ``score_diff`` and ``win_diff`` with their
+        intervals, the standard error ``se`` of ``score_diff`` and its paired t-test
+        ``p_value`` (unadjusted: :meth:`verdicts` adjusts them). Games whose base game is
+        not finished yet are left out."""
         base = base or self.manifest.get("configuration", {}).get("base_arm") or "base"
         df, games, conds = self._player_games()
         if base not in set(df["arm"]):
@@ -205,11 +209,36 @@ class Results:
                    "mean_b": "base_score", "diff": "score_diff", "diff_lo": "diff_lo",
                    "diff_hi": "diff_hi", "win_a": "win_rate", "win_b": "base_win_rate",
                    "win_diff": "win_diff", "win_diff_lo": "win_diff_lo",
-                   "win_diff_hi": "win_diff_hi"}
+                   "win_diff_hi": "win_diff_hi", "se_paired": "se", "p_value": "p_value"}
         if not parts:
             return pd.DataFrame(columns=[*conds, *columns.values()])
         return pd.concat(parts, ignore_index=True).rename(columns=columns)[
             [*conds, *columns.values()]]
+
+    def verdicts(self, base: str | None = None, *, alpha: float = 0.05,
+                 half_width: float = 1.0) -> pd.DataFrame:
+        """:meth:`compare` with a verdict per arm (and condition): ``helps``, ``hurts`` or
+        ``no clear effect`` on the focal player's final score, Holm-adjusted over all
+        the rows, and the deals still needed for an interval of ±``half_width`` points
+        (:func:`hansa_lab.stats.comparison_verdicts`)."""
+        compared = self.compare(base)
+        compared["base_arm"] = base or self._base_arm() or "base"
+        return comparison_verdicts(compared, alpha=alpha, half_width=half_width)
+
+    def seats(self) -> pd.DataFrame:
+        """Win rate (Wilson interval) and mean score per seat against the fair share, with
+        the tests of equal seats, per arm and condition
+        (:func:`hansa_lab.stats.seat_advantage`); :func:`hansa_lab.stats.seat_verdicts`
+        reads it."""
+        df, games, _ = self._player_games()
+        players = df[["experiment", "arm", "game_id", "seat", "strategy", "total",
+                      "win_share"]]
+        return seat_advantage(players, games)
+
+    def _base_arm(self) -> str | None:
+        config = self.manifest.get("configuration", {})
+        arms = config.get("arms", {})
+        return config.get("base_arm") or ("base" if "base" in arms else None)
 
     def report(self) -> str:
         """A text report: totals, per-strategy summary, the paired comparison when a
@@ -229,15 +258,35 @@ class Results:
         lines += ["", "Win rate and mean score per arm and strategy (95% intervals):",
                   format_table(summary)]
         arms = self.manifest.get("configuration", {}).get("arms", {})
-        base = self.manifest.get("configuration", {}).get("base_arm") or (
-            "base" if "base" in arms else None)
+        base = self._base_arm()
         if base is not None and len(arms) > 1:
+            verdicts = self.verdicts(base)
+            shown = verdicts.drop(columns=["se", "p_value", "p_holm", "verdict", "more_deals",
+                                           "text", "base_arm"])
             lines += ["", f"Focal strategy vs the same seat of arm {base!r} (same seed and "
                           "rotation; paired, 95% intervals over deals):",
-                      format_table(self.compare(base))]
+                      format_table(shown), "",
+                      "Verdicts (final score of the focal player; Holm-adjusted over "
+                      "the arms):"]
+            lines += [f"  {_where(r)}{r.arm}: {r.text}"
+                      for r in verdicts.itertuples(index=False)]
         if arms and all(len(set(v)) == 1 for v in arms.values()):
-            lines += ["", "Per seat (95% intervals):", format_table(self.summary(by="seat"))]
+            seats = self.seats()
+            lines += ["", "Per seat, against the fair share (95% intervals; tests of equal "
+                          "seats: win counts and Friedman on scores):",
+                      format_table(seats[[c for c in seats.columns
+                                          if c not in ("chi2", "friedman", "test", "wins")]]),
+                      "", "Seat balance:"]
+            lines += [f"  {line}" for line in seat_verdicts(seats)]
         return "\n".join(lines)
+
+
+def _where(row: Any) -> str:
+    """The varying conditions of a compare row as a prefix (``"3p, original: "``)."""
+    parts = [f"{row.n_players}p" if hasattr(row, "n_players") else "",
+             *(str(getattr(row, c)) for c in ("board", "edition", "options") if hasattr(row, c))]
+    text = ", ".join(p for p in parts if p)
+    return f"{text}: " if text else ""
 
 
 def _expression(filters: Any) -> Any:
@@ -263,10 +312,12 @@ def format_table(df: pd.DataFrame) -> str:
                  if k in df.columns and v[0] in df.columns and v[1] in df.columns}
     hidden = {c for pair in intervals.values() for c in pair}
 
-    def fmt(v: Any, pct: bool) -> str:
+    def fmt(v: Any, pct: bool, pvalue: bool = False) -> str:
         if isinstance(v, float | np.floating):
             if math.isnan(v):
                 return "-"
+            if pvalue:
+                return f"{v:.3g}"
             return f"{100 * v:.1f}%" if pct else f"{v:.1f}"
         return str(v)
 
@@ -275,7 +326,8 @@ def format_table(df: pd.DataFrame) -> str:
     for col in df.columns:
         if col in hidden:
             continue
-        pct = "win" in col
+        pct = "win" in col or col == "fair"
+        pvalue = col.startswith("p_")
         if col in intervals:
             lo, hi = intervals[col]
             headers.append(f"{col} [95% CI]")
@@ -285,7 +337,7 @@ def format_table(df: pd.DataFrame) -> str:
             ])
         else:
             headers.append(col)
-            columns.append([fmt(v, pct) for v in df[col]])
+            columns.append([fmt(v, pct and not pvalue, pvalue) for v in df[col]])
     widths = [max([len(h), *(len(v) for v in c)]) for h, c in zip(headers, columns, strict=True)]
     out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
     for r in range(len(df)):

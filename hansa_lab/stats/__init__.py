@@ -16,6 +16,8 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   :func:`compare_arms`, :func:`holm`;
 - :mod:`~hansa_lab.stats.ratings` — :func:`plackett_luce`;
 - :mod:`~hansa_lab.stats.seats` — :func:`seat_advantage`;
+- :mod:`~hansa_lab.stats.verdicts` — plain answers: :func:`comparison_verdicts` (helps /
+  hurts / no clear effect, and the deals a precision needs), :func:`seat_verdicts`;
 - :mod:`~hansa_lab.stats.quality` — :func:`game_quality`, :func:`lead_changes`,
   :func:`leader_wins`, :func:`end_reason_mix`;
 - :mod:`~hansa_lab.stats.sequential` — :func:`sequential_compare`,
@@ -86,6 +88,7 @@ from hansa_lab.stats.sequential import (
 from hansa_lab.stats.summaries import mean_scores, score_differences, win_rates
 from hansa_lab.stats.synthetic import synthetic_tables
 from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS, lineup_period, with_games
+from hansa_lab.stats.verdicts import comparison_verdicts, deals_for_half_width, seat_verdicts
 
 if TYPE_CHECKING:
     from hansa_lab.stats import plots
@@ -102,7 +105,9 @@ __all__ = [
     "chi2_sf",
     "clustered_se",
     "compare_arms",
+    "comparison_verdicts",
     "deal_means",
+    "deals_for_half_width",
     "end_reason_mix",
     "game_quality",
     "group_sequential_bounds",
@@ -120,6 +125,7 @@ __all__ = [
     "plots",
     "score_differences",
     "seat_advantage",
+    "seat_verdicts",
     "sequential_compare",
     "summarize_pairs",
     "synthetic_tables",

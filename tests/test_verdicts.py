@@ -1,0 +1,123 @@
+"""Honest answers: the paired interval covers the truth as often as it claims, from 4 deals
+up (shown by simulation on synthetic tables with a known effect), verdicts say "helps"
+no more often than the test allows, and seat verdicts name the favoured seat."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hansa_lab.sim.runner import simulate
+from hansa_lab.stats import (
+    comparison_verdicts,
+    deals_for_half_width,
+    paired_differences,
+    seat_advantage,
+    seat_verdicts,
+    summarize_pairs,
+    synthetic_tables,
+    t_quantile,
+)
+
+TRUE_EFFECT = 2.0  # skill of "plus2" over "base" in the synthetic model
+
+
+def replicated_intervals(deals: int, reps: int, seed: int, **model) -> pd.DataFrame:
+    """``reps`` independent experiments of ``deals`` deals each (tip vs base, three
+    players, the tip rotated through the seats), one row of paired statistics each."""
+    t = synthetic_tables({"tip": ["plus2", "base", "base"], "base": ["base"]},
+                         n_deals=deals * reps, n_players=3, seed=seed, detail=False,
+                         **model)
+    pairs = paired_differences(t["players"], t["games"], "tip", "base")
+    pairs["replicate"] = pairs["seed"] // deals
+    return summarize_pairs(pairs, "tip", "base", by="replicate")
+
+
+@pytest.mark.parametrize(("deals", "reps"), [(4, 2000), (8, 1000), (32, 1000)])
+def test_paired_interval_covers_the_true_effect_as_claimed(deals: int, reps: int) -> None:
+    rows = replicated_intervals(deals, reps, seed=deals, luck_sd=8.0, noise_sd=6.0)
+    assert len(rows) == reps and (rows["n_deals"] == deals).all()
+    covered = ((rows["diff_lo"] <= TRUE_EFFECT) & (rows["diff_hi"] >= TRUE_EFFECT)).mean()
+    assert 0.93 <= covered <= 0.97, covered
+
+
+def test_the_coverage_check_can_fail_a_too_narrow_interval() -> None:
+    """The same deals with the normal quantile instead of t (what a large-sample method
+    gives at 4 deals) cover far too rarely: the simulation tells the two apart."""
+    rows = replicated_intervals(4, 1000, seed=4, luck_sd=8.0, noise_sd=6.0)
+    half = (rows["diff_hi"] - rows["diff_lo"]) / 2
+    narrow = half * 1.959964 / t_quantile(0.975, 3)
+    covered = ((rows["diff"] - narrow <= TRUE_EFFECT) & (rows["diff"] + narrow >= TRUE_EFFECT))
+    assert covered.mean() < 0.90
+
+
+def verdict_rows(rows: pd.DataFrame) -> pd.DataFrame:
+    return comparison_verdicts(rows.assign(base_arm="base"))
+
+
+def test_verdicts_never_overstate_under_no_effect() -> None:
+    """With no true effect, "helps" or "hurts" comes up about as often as the 5% test
+    allows, never more (one question per experiment)."""
+    t = synthetic_tables({"tip": ["base", "base", "base"], "base": ["base"]},
+                         n_deals=8 * 500, n_players=3, seed=11, luck_sd=8.0, noise_sd=6.0,
+                         detail=False)
+    pairs = paired_differences(t["players"], t["games"], "tip", "base")
+    pairs["replicate"] = pairs["seed"] // 8
+    rows = summarize_pairs(pairs, "tip", "base", by="replicate")
+    claims = [verdict_rows(rows.iloc[[i]].reset_index(drop=True)).verdict[0]
+              for i in range(len(rows))]
+    rate = np.mean([c != "no clear effect" for c in claims])
+    assert rate <= 0.075, rate
+
+
+def test_verdicts_name_the_direction_and_adjust_for_the_family() -> None:
+    t = synthetic_tables({"good": ["plus3", "base"], "bad": ["minus3", "base"],
+                          "same": ["base"], "base": ["base"]},
+                         n_deals=40, n_players=2, noise_sd=2.0, seed=3)
+    rows = pd.concat([summarize_pairs(paired_differences(t["players"], t["games"], arm,
+                                                         "base"), arm, "base")
+                      for arm in ("good", "bad", "same")], ignore_index=True)
+    v = comparison_verdicts(rows)
+    assert v.verdict.tolist() == ["helps", "hurts", "no clear effect"]
+    assert v.text[0].startswith("helps: +") and "vs base" in v.text[0]
+    assert v.diff_lo[0] <= 3 <= v.diff_hi[0] and v.diff_lo[1] <= -3 <= v.diff_hi[1]
+    assert "more deals for ±1 point" in v.text[2] or "within ±1 point" in v.text[2]
+    # Holm: p = 0.03 alone is a finding; as one of three questions with larger p it is not
+    family = pd.DataFrame({"arm": ["a", "b", "c"], "score_diff": [1.0, 0.5, 0.2],
+                           "diff_lo": [0.1, -0.5, -1.0], "diff_hi": [1.9, 1.5, 1.4],
+                           "deals": [20, 20, 20], "p_value": [0.03, 0.4, 0.7],
+                           "se": [0.4, 0.5, 0.6]})
+    assert comparison_verdicts(family.iloc[:1]).verdict[0] == "helps"
+    assert comparison_verdicts(family).verdict[0] == "no clear effect"
+
+
+def test_deals_for_a_precision() -> None:
+    n = deals_for_half_width(5.0, 1.0)
+    assert t_quantile(0.975, n - 1) * 5.0 / np.sqrt(n) <= 1.0
+    assert t_quantile(0.975, n - 2) * 5.0 / np.sqrt(n - 1) > 1.0
+    with pytest.raises(ValueError, match="positive half-width"):
+        deals_for_half_width(5.0, 0.0)
+
+
+def test_seat_verdicts() -> None:
+    fair = synthetic_tables(["base"], n_deals=300, n_players=4, seed=2)
+    tilted = synthetic_tables(["base"], n_deals=300, n_players=4, seed=2,
+                              seat_bonus=[5, 0, 0, -5])
+    [balanced] = seat_verdicts(seat_advantage(fair["players"], fair["games"]))
+    [unbalanced] = seat_verdicts(seat_advantage(tilted["players"], tilted["games"]))
+    assert balanced.startswith("4 players, base_45p: balanced")
+    assert unbalanced.startswith("4 players, base_45p: unbalanced")
+    assert "seat 0 wins more than its fair share" in unbalanced
+    assert "seat 3 wins less than its fair share" in unbalanced
+
+
+def test_the_report_prints_verdicts() -> None:
+    res = simulate({"tip": ["random:establish=false", "random"], "base": ["random"]},
+                   n_games=8, n_players=2, progress=False)
+    report = res.report()
+    assert "Verdicts (final score of the focal player" in report
+    assert "  tip: " in report and "Holm p = " in report
+    one = simulate(["random"], n_games=6, n_players=3, progress=False).report()
+    assert "Seat balance:" in one and "3 players, base_3p: " in one
+    assert "fair" in one and "p_wins" in one
