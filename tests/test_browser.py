@@ -199,3 +199,42 @@ def test_exported_html_works_offline(browser: Any, tmp_path: Path) -> None:
         context.close()
     assert not errors
     assert requested and all(u.startswith("file://") for u in requested), requested
+
+
+def test_report_opens_offline(browser: Any, tmp_path: Path) -> None:
+    """`hansa-lab report` writes one page that Chromium shows with no network: tables,
+    verdicts, seat balance, figures (embedded images that decode) and the methods."""
+    from hansa_lab.sim.runner import simulate
+    from hansa_lab.tools import cli
+
+    simulate({"tip": ["random:establish=false", "random"], "base": ["random"]},
+             n_games=6, n_players=2, progress=False, out=tmp_path / "run")
+    html = tmp_path / "report.html"
+    assert cli.main(["report", str(tmp_path / "run"), "--html", str(html)]) == 0
+    context = browser.new_context(viewport={"width": 1300, "height": 1000})
+    requested: list[str] = []
+
+    def block_network(route: Any) -> None:
+        requested.append(route.request.url)
+        if route.request.url.startswith(("file://", "data:")):
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", block_network)
+    page = context.new_page()
+    try:
+        page.goto(html.as_uri())
+        text = page.inner_text("body")
+        for heading in ("What was run", "Win rate and mean score", "Does it help?",
+                        "Seat balance", "Score breakdown", "Methods"):
+            assert heading in text, heading
+        assert "tip: " in text and ("helps" in text or "hurts" in text
+                                    or "no clear effect" in text)
+        images = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.naturalWidth)")
+        assert len(images) >= 3 and min(images) > 100
+        assert page.locator("table").count() >= 4
+        _screenshot(page, "report_html.png")
+    finally:
+        context.close()
+    assert all(u.startswith(("file://", "data:")) for u in requested), requested

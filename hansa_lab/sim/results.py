@@ -222,7 +222,7 @@ class Results:
         the rows, and the deals still needed for an interval of ±``half_width`` points
         (:func:`hansa_lab.stats.comparison_verdicts`)."""
         compared = self.compare(base)
-        compared["base_arm"] = base or self._base_arm() or "base"
+        compared["base_arm"] = base or self.base_arm() or "base"
         return comparison_verdicts(compared, alpha=alpha, half_width=half_width)
 
     def seats(self) -> pd.DataFrame:
@@ -235,7 +235,9 @@ class Results:
                       "win_share"]]
         return seat_advantage(players, games)
 
-    def _base_arm(self) -> str | None:
+    def base_arm(self) -> str | None:
+        """The arm the others are compared with: the experiment's ``base_arm``, else an
+        arm named ``base``, else None."""
         config = self.manifest.get("configuration", {})
         arms = config.get("arms", {})
         return config.get("base_arm") or ("base" if "base" in arms else None)
@@ -258,7 +260,7 @@ class Results:
         lines += ["", "Win rate and mean score per arm and strategy (95% intervals):",
                   format_table(summary)]
         arms = self.manifest.get("configuration", {}).get("arms", {})
-        base = self._base_arm()
+        base = self.base_arm()
         if base is not None and len(arms) > 1:
             verdicts = self.verdicts(base)
             shown = verdicts.drop(columns=["se", "p_value", "p_holm", "verdict", "more_deals",
@@ -302,6 +304,18 @@ def _expression(filters: Any) -> Any:
 def format_table(df: pd.DataFrame) -> str:
     """Format a :meth:`Results.summary` / :meth:`Results.compare` frame as aligned text:
     win rates as percentages, a value's ``*_lo``/``*_hi`` interval in brackets."""
+    headers, columns = formatted_columns(df)
+    widths = [max([len(h), *(len(v) for v in c)]) for h, c in zip(headers, columns, strict=True)]
+    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
+    for r in range(len(df)):
+        out.append("  ".join(c[r].ljust(w) for c, w in zip(columns, widths, strict=True))
+                   .rstrip())
+    return "\n".join(out)
+
+
+def formatted_columns(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """The headers and the cells (as text, column by column) of :func:`format_table`, for
+    other layouts such as HTML tables."""
     intervals = {
         "win_rate": ("win_lo", "win_hi"),
         "mean_score": ("score_lo", "score_hi"),
@@ -338,9 +352,4 @@ def format_table(df: pd.DataFrame) -> str:
         else:
             headers.append(col)
             columns.append([fmt(v, pct and not pvalue, pvalue) for v in df[col]])
-    widths = [max([len(h), *(len(v) for v in c)]) for h, c in zip(headers, columns, strict=True)]
-    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
-    for r in range(len(df)):
-        out.append("  ".join(c[r].ljust(w) for c, w in zip(columns, widths, strict=True))
-                   .rstrip())
-    return "\n".join(out)
+    return headers, columns

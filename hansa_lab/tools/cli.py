@@ -285,6 +285,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """Write a run's report (tables, verdicts, figures, methods) as one offline HTML page."""
+    from hansa_lab.sim.results import open_results
+    from hansa_lab.viz.report import write_report
+
+    try:
+        res = open_results(args.results)
+    except FileNotFoundError as e:
+        raise CliError(f"RESULTS: {e}") from e
+    target = Path(args.html) if args.html else Path(args.results) / "report.html"
+    try:
+        out = write_report(res, target, title=args.title)
+    except OSError as e:
+        raise CliError(f"--html: cannot write {target}: {e}") from e
+    print(res.report())
+    print(f"\nwrote {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hansa-lab", description="Hansa Teutonica lab")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -363,6 +382,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the HTML file to write (self-contained, works offline)")
     p.add_argument("--title", default=None, help="heading of the page")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("report", help="a run's tables, verdicts and figures as offline HTML")
+    p.add_argument("results", metavar="RESULTS", help="a results folder (results/NAME)")
+    p.add_argument("--html", default=None, metavar="OUT.html",
+                   help="the HTML file to write (default RESULTS/report.html)")
+    p.add_argument("--title", default=None, help="heading of the page")
+    p.set_defaults(func=cmd_report)
     return parser
 
 

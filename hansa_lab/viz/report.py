@@ -1,0 +1,180 @@
+"""A run's report as one self-contained HTML page (``hansa-lab report results/NAME --html``).
+
+The page holds what was run (from the manifest), the formatted tables, the verdicts, the
+comparison and seat figures, the score-breakdown distributions and a short methods text
+that says in plain words what each statistic means. Figures are embedded as PNG data, so
+the file opens offline and can be mailed as it is.
+
+>>> from hansa_lab.sim.runner import simulate
+>>> import tempfile, pathlib
+>>> res = simulate(["random"], n_games=3, n_players=3, progress=False)
+>>> out = write_report(res, pathlib.Path(tempfile.mkdtemp()) / "r.html")
+>>> "Seat balance" in out.read_text()
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from hansa_lab.sim.results import Results, formatted_columns
+
+__all__ = ["METHODS", "report_html", "write_report"]
+
+#: The methods text of every report: each statistic in plain words.
+METHODS = [
+    ("Games and deals",
+     "A deal is one seed: the bonus-marker draws and the strategies' random streams. Each "
+     "deal is played in every seat rotation of a line-up, and every arm plays the same "
+     "deals, so arms are compared on the same luck."),
+    ("Win rate",
+     "The share of games a strategy won (a win shared by tied players counts as a share). "
+     "Its 95% interval is Wilson's score interval, which stays inside 0–100% and is honest "
+     "with few games."),
+    ("Mean score",
+     "The mean final score with a 95% t interval. Seats of one game are not independent, so "
+     "the standard error is computed from whole games."),
+    ("Paired comparison",
+     "For an arm against the base arm, the focal player's final score is compared with the "
+     "same seat of the base game on the same deal. The differences are averaged per deal "
+     "and the interval is a t interval over deals: it covered the true effect in 95–96% of "
+     "simulated experiments from 4 deals up (tests/test_verdicts.py)."),
+    ("Verdict",
+     "'helps' or 'hurts' only when the paired test rejects 'no effect' at 5% after Holm's "
+     "adjustment for all the arms asked about together; otherwise 'no clear effect'. The "
+     "deals still needed for a ±1 point interval come from the spread seen so far."),
+    ("Seat balance",
+     "Per seat, the win rate against the fair share (1 / players), a test that all seats "
+     "win equally often (chi-square, or an exact Monte Carlo test with few games) and "
+     "Friedman's test that all seats score alike (games as blocks); 'unbalanced' when "
+     "either rejects at 5% after Holm's adjustment."),
+    ("Score breakdown",
+     "The final score split into its categories: prestige track, abilities, bonus markers, "
+     "special prestige (Coellen), city control, network and, on Britannia, regions."),
+]
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em;
+       color: #222; line-height: 1.4; }
+h1 { font-size: 1.6em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: .6em 0; font-size: .9em; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; }
+th { background: #f2f2f2; } .verdict { font-weight: 600; margin: .3em 0; }
+.helps { color: #006d2c; } .hurts { color: #a50f15; } .unclear { color: #555; }
+img { max-width: 100%; } dt { font-weight: 600; margin-top: .5em; }
+.meta td:first-child { font-weight: 600; }
+"""
+
+
+def _figure(fig: Any) -> str:
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return f'<img alt="figure" src="data:image/png;base64,{data}">'
+
+
+def _table(df: pd.DataFrame) -> str:
+    """A summary frame as an HTML table, formatted like the command line's tables."""
+    headers, columns = formatted_columns(df)
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c[r])}</td>" for c in columns) + "</tr>"
+                   for r in range(len(df)))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _meta(manifest: dict[str, Any]) -> str:
+    config = manifest.get("configuration", {})
+    progress = manifest.get("progress", {})
+    rows = [
+        ("name", manifest.get("name")),
+        ("status", manifest.get("status")),
+        ("games", f"{progress.get('games_done', '?')} of {progress.get('total_games', '?')}"
+                  f" ({progress.get('failures', 0)} failed)"),
+        ("arms", "; ".join(f"{k} = {', '.join(v)}" for k, v in config.get("arms", {}).items())),
+        ("conditions", "; ".join(json.dumps(c, sort_keys=True)
+                                 for c in config.get("conditions", []))),
+        ("seed", config.get("seed")),
+        ("package", f"{manifest.get('package_version', '')} "
+                    f"{(manifest.get('git_commit') or '')[:12]}"),
+        ("started", manifest.get("started")),
+        ("finished", manifest.get("finished")),
+    ]
+    body = "".join(f"<tr><td>{escape(str(k))}</td><td>{escape(str(v))}</td></tr>"
+                   for k, v in rows if v not in (None, "", "None"))
+    return f'<table class="meta">{body}</table>'
+
+
+def _verdict_class(verdict: str) -> str:
+    return {"helps": "helps", "hurts": "hurts"}.get(verdict, "unclear")
+
+
+def report_html(results: Results, *, title: str | None = None) -> str:
+    """The report of ``results`` as an HTML string (see the module doc)."""
+    from hansa_lab.stats import compare_arms, plots, seat_verdicts
+
+    manifest = results.manifest
+    name = title or f"hansa-lab report: {manifest.get('name', 'run')}"
+    parts = [f"<h1>{escape(name)}</h1>", "<h2>What was run</h2>", _meta(manifest)]
+    summary = results.summary()
+    if summary.empty:
+        parts.append("<p>No finished games yet.</p>")
+    else:
+        parts += ["<h2>Win rate and mean score</h2>",
+                  "<p>Per arm and strategy, with 95% intervals.</p>", _table(summary)]
+        base = results.base_arm()
+        arms = manifest.get("configuration", {}).get("arms", {})
+        if base is not None and len(arms) > 1:
+            verdicts = results.verdicts(base)
+            shown = verdicts.drop(columns=["se", "p_value", "p_holm", "verdict", "more_deals",
+                                           "text", "base_arm"])
+            parts += [f"<h2>Does it help? Each arm against {escape(base)}</h2>",
+                      "<p>Focal player's final score against the same seat of the base "
+                      "game on the same deal (paired; 95% intervals over deals).</p>",
+                      _table(shown)]
+            parts += [f'<p class="verdict {_verdict_class(r.verdict)}">'
+                      f"{escape(str(r.arm))}: {escape(r.text)}</p>"
+                      for r in verdicts.itertuples(index=False)]
+            compared = compare_arms(results.players, results.games, base)
+            parts.append(_figure(plots.plot_comparison(compared)))
+        seats = results.seats()
+        parts += ["<h2>Seat balance</h2>",
+                  "<p>Win rate per seat against the fair share, and the tests of equal "
+                  "seats.</p>",
+                  _table(seats[[c for c in seats.columns
+                                if c not in ("chi2", "friedman", "test", "wins")]])]
+        parts += [f'<p class="verdict {"unclear" if ": balanced" in line else "hurts"}">'
+                  f"{escape(line)}</p>" for line in seat_verdicts(seats)]
+        parts.append(_figure(plots.plot_seat_advantage(seats)))
+        parts += ["<h2>Score breakdown</h2>",
+                  "<p>Final score by category, per strategy.</p>",
+                  _figure(plots.plot_score_breakdown(results.players))]
+    parts += ["<h2>Methods</h2>", "<dl>"]
+    parts += [f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in METHODS]
+    parts.append("</dl>")
+    body = "\n".join(parts)
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f"<title>{escape(name)}</title><style>{_STYLE}</style></head>"
+            f"<body>\n{body}\n</body></html>\n")
+
+
+def write_report(results: Results, path: str | os.PathLike[str], *,
+                 title: str | None = None) -> Path:
+    """Write :func:`report_html` of ``results`` to ``path`` (folders created); returns the
+    absolute path."""
+    out = Path(path).expanduser().resolve()
+    if out.is_dir():
+        raise IsADirectoryError(f"{out} is a folder: give a file name like report.html")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(report_html(results, title=title), encoding="utf-8")
+    return out
