@@ -290,7 +290,9 @@ def _iter_dask(tasks: Iterator[ChunkTask], client: Any, own: list[Any]) -> Itera
 
     token = f"hansa-{os.getpid()}-{time.time_ns()}"
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    pending = as_completed()
+    # this client's own event loop: it need not be the default client (one the runner made
+    # for an address or a local cluster is not), and as_completed() alone looks for that
+    pending = as_completed(loop=client.loop)
     in_flight: set[Any] = set()
 
     def submit() -> bool:
@@ -307,7 +309,12 @@ def _iter_dask(tasks: Iterator[ChunkTask], client: Any, own: list[Any]) -> Itera
             if not submit():
                 break
         for fut in pending:
-            result = fut.result()
+            try:
+                result = fut.result()
+            except Exception as e:  # the cluster lost the chunk (e.g. its workers kept dying)
+                raise RuntimeError(
+                    f"dask: a chunk failed on the cluster ({type(e).__name__}: {e}); completed "
+                    "chunks are saved, run the same command again to resume") from e
             in_flight.discard(fut)
             fut.release()
             submit()
