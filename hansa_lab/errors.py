@@ -107,3 +107,12 @@ class SimulationFailed(RuntimeError):
             f"{failure['rotation']}) failed: {who}: {self.error} — stopped (fail_fast); {saved}"
         )
 
+
+
+class RunTerminated(KeyboardInterrupt):
+    """A run stopped by a signal other than Ctrl-C (SIGTERM): handled like an interruption
+    (completed chunks saved, resumable); ``signum`` is the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(f"terminated by signal {signum}")

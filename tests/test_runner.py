@@ -363,18 +363,6 @@ def test_a_changed_configuration_is_refused_unless_forced(tmp_path):
     assert (other / "notes.txt").read_text() == "mine"
 
 
-def test_a_live_run_holds_the_folder(tmp_path):
-    out = tmp_path / "busy"
-    out.mkdir()
-    import socket
-
-    (out / ".lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
-    with pytest.raises(RuntimeError, match="being written by another run"):
-        simulate(["random"], n_games=3, n_players=3, out=out, progress=False)
-    (out / ".lock").write_text(json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname()}))
-    assert len(simulate(["random"], n_games=3, n_players=3, out=out, progress=False).games) == 3
-
-
 # --------------------------------------------------------------------------- manifest
 
 

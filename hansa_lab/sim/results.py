@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,14 +23,25 @@ Z95 = 1.959963984540054
 
 
 def open_results(path: str | os.PathLike[str]) -> Results:
-    """Open the results folder of a run (finished or not) without running anything."""
+    """Open the results folder of a run (finished or not) without running anything.
+
+    Every done-marker is checked against its table files (size and checksum): a chunk
+    whose files are missing, truncated or rewritten is left out and named in a warning and
+    in ``results.bad_chunks`` (running the same command again replays it). A missing or
+    unreadable ``manifest.json`` raises an error naming the file."""
     store = ResultStore(Path(path))
     if not store.has_manifest():
         raise FileNotFoundError(f"{path}: no {MANIFEST} (not a hansa-lab results folder)")
     manifest = store.read_manifest()
     n_chunks = manifest.get("design", {}).get("n_chunks")
-    done = [i for i in store.done_chunks() if n_chunks is None or i < n_chunks]
-    return Results(manifest, path=store.path, chunks=done)
+    checked = store.verify(n_chunks if isinstance(n_chunks, int) else None)
+    if checked.bad:
+        warnings.warn(
+            f"{path}: {len(checked.bad)} chunk(s) left out, their files do not match their "
+            "done-marker (run the same command again to replay them): " + "; ".join(
+                f"chunk {i}: {why}" for i, why in sorted(checked.bad.items())),
+            stacklevel=2)
+    return Results(manifest, path=store.path, chunks=list(checked.done), bad_chunks=checked.bad)
 
 
 class Results:
@@ -49,10 +61,13 @@ class Results:
         frames: Mapping[str, pd.DataFrame] | None = None,
         path: Path | None = None,
         chunks: Sequence[int] = (),
+        bad_chunks: Mapping[int, str] | None = None,
     ) -> None:
         self.manifest = manifest
         self.path = path
         self.chunks = sorted(chunks)
+        #: chunks left out because their files do not match their done-marker → reason
+        self.bad_chunks = dict(bad_chunks or {})
         self._frames: dict[str, pd.DataFrame] = dict(frames or {})
         self._cache: dict[str, pd.DataFrame] = {}
 
@@ -65,7 +80,8 @@ class Results:
 
     @property
     def complete(self) -> bool:
-        return bool(self.manifest.get("status") == "complete")
+        """The run finished and every chunk's files match their done-markers."""
+        return bool(self.manifest.get("status") == "complete") and not self.bad_chunks
 
     def files(self, table: str) -> list[Path]:
         """The parquet files of ``table`` (completed chunks only, in chunk order)."""

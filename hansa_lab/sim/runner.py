@@ -27,9 +27,11 @@ import copy
 import os
 import platform
 import re
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
@@ -40,7 +42,7 @@ from typing import Any
 import pandas as pd
 
 from hansa_lab.engine.actions import Action, format_action
-from hansa_lab.errors import EngineError, ExperimentError, SimulationFailed
+from hansa_lab.errors import EngineError, ExperimentError, RunTerminated, SimulationFailed
 from hansa_lab.sim.experiment import (
     BACKENDS,
     DEFAULT_CHUNK_SIZE,
@@ -67,7 +69,7 @@ from hansa_lab.sim.logs import (
     to_frame,
 )
 from hansa_lab.sim.results import Results, format_table, open_results, wilson_interval
-from hansa_lab.sim.store import TABLES, ResultStore, now
+from hansa_lab.sim.store import TABLES, ManifestError, ResultStore, fault_point, now
 from hansa_lab.strategies import Strategy, make_strategy
 
 __all__ = [
@@ -379,6 +381,25 @@ def _say(progress: bool, text: str) -> None:
         print(text, file=sys.stderr)
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While a run lasts, SIGTERM raises :class:`RunTerminated` (a KeyboardInterrupt) in
+    the main thread, so it ends like Ctrl-C: message, manifest "interrupted", resumable.
+    Outside the main thread (where handlers cannot be set) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise RunTerminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _execute(
     exp: Experiment,
     ex: _Exec,
@@ -390,38 +411,92 @@ def _execute(
     _check_exec(ex, names)
     if out is None:
         design = Design(exp)
-        return _play(replace(exp, chunk_size=design.chunk_size), design, ex, None, None, {},
-                     source)
+        with _terminate_as_interrupt():
+            return _play(replace(exp, chunk_size=design.chunk_size), design, ex, None, None,
+                         {}, source)
     store = ResultStore(Path(out))
     store.check_usable()
-    with store.lock():
-        old = store.read_manifest() if store.has_manifest() else None
-        if exp.chunk_size is None:  # resuming keeps the stored chunking
-            stored = (old or {}).get("configuration", {}).get("chunk_size")
-            exp = replace(exp, chunk_size=stored if is_int(stored) else Design(exp).chunk_size)
-        if old is not None and ex.force:
-            store.clear()
-            old = None
-        if old is not None:
-            diff = _config_diff(old.get("configuration", {}), exp.configuration())
-            if diff:
-                raise ExperimentError(
-                    names.get("out", "out"),
-                    f"{store.path} holds a run with a different configuration (differs in: "
-                    f"{', '.join(names.get(k, k) for k in diff)}); pass force=True (--force) "
-                    "to discard it, or choose another out",
-                )
-        design = Design(exp)
-        done = {i: m for i, m in store.done_chunks().items() if i < design.n_chunks}
-        if old is not None and len(done) == design.n_chunks:
+    store.check_writable()
+    with _terminate_as_interrupt(), store.lock():
+        return _open_run(exp, ex, store, names, source)
+
+
+def _open_run(
+    exp: Experiment,
+    ex: _Exec,
+    store: ResultStore,
+    names: Mapping[str, str],
+    source: dict[str, Any] | None,
+) -> Results:
+    """With the folder locked: clear it (force), check the stored configuration, verify the
+    done chunks, then finish, resume or start the run."""
+    old: dict[str, Any] | None = None
+    if store.has_manifest():
+        try:
+            old = store.read_manifest()
+        except ManifestError:
+            if not ex.force:
+                raise
+    if ex.force and (old is not None or store.has_manifest()):
+        store.clear()
+        old = None
+    if exp.chunk_size is None:  # resuming keeps the stored chunking
+        stored = (old or {}).get("configuration", {}).get("chunk_size")
+        exp = replace(exp, chunk_size=stored if is_int(stored) else Design(exp).chunk_size)
+    if old is not None:
+        diff = _config_diff(old.get("configuration", {}), exp.configuration())
+        if diff:
+            raise ExperimentError(
+                names.get("out", "out"),
+                f"{store.path} holds a run with a different configuration (differs in: "
+                f"{', '.join(names.get(k, k) for k in diff)}); pass force=True (--force) "
+                "to discard it, or choose another out",
+            )
+    design = Design(exp)
+    checked = store.verify(design.n_chunks, lambda i: len(design.chunk_ids(i)))
+    if checked.bad:
+        _say(True, f"{store.path}: {len(checked.bad)} chunk(s) do not match their done-marker "
+                   "and will be played again: " + "; ".join(
+                       f"chunk {i}: {why}" for i, why in sorted(checked.bad.items())))
+        store.discard_chunks(checked.bad)
+    done = checked.done
+    if old is not None and len(done) == design.n_chunks:
+        if old.get("status") != "complete":
+            _mark_complete(old, design, done, store)
+            _say(ex.progress, f"{store.path}: every chunk was done but the run had not been "
+                              f"marked complete (status {old.get('status')!r}); marked it now")
+        else:
             _say(ex.progress, f"{store.path}: complete ({design.n_games} games), nothing to "
                               "do; pass force=True (--force) to run it again")
-            return Results(old, path=store.path, chunks=list(done))
-        store.cleanup(done)
-        if done:
-            _say(ex.progress, f"{store.path}: resuming, {len(done)} of {design.n_chunks} "
-                              "chunks already done")
-        return _play(exp, design, ex, store, old, done, source)
+        return Results(old, path=store.path, chunks=list(done))
+    store.cleanup(done)
+    if done:
+        _say(ex.progress, f"{store.path}: resuming, {len(done)} of {design.n_chunks} "
+                          "chunks already done")
+    return _play(exp, design, ex, store, old, done, source)
+
+
+def _progress(design: Design, done: Mapping[int, Mapping[str, Any]]) -> dict[str, int]:
+    """The manifest's progress entry for the chunks in ``done``."""
+    return {
+        "chunks_done": len(done), "n_chunks": design.n_chunks,
+        "games_done": sum(len(design.chunk_ids(i)) for i in done),
+        "total_games": design.n_games,
+        "failures": sum(int(m.get("failures", 0)) for m in done.values()),
+    }
+
+
+def _mark_complete(manifest: dict[str, Any], design: Design,
+                   done: Mapping[int, Mapping[str, Any]], store: ResultStore) -> None:
+    """Record as complete a run whose every chunk is done (its last session was killed
+    before it could say so)."""
+    for session in manifest.get("sessions", []):
+        if isinstance(session, dict) and session.get("status") == "running":
+            session["status"] = "killed"
+    manifest["status"] = "complete"
+    manifest["progress"] = _progress(design, done)
+    manifest["finished"] = manifest.get("finished") or now()
+    store.write_manifest(manifest)
 
 
 def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
@@ -493,10 +568,7 @@ def _play(
 
     def save(status: str) -> None:
         manifest["status"] = session["status"] = status
-        manifest["progress"] = {
-            "chunks_done": len(done), "n_chunks": design.n_chunks, "games_done": games_done,
-            "total_games": design.n_games, "failures": failures,
-        }
+        manifest["progress"] = _progress(design, done)
         if status != "running":
             session["finished"] = now()
         if status == "complete":
@@ -505,6 +577,8 @@ def _play(
             store.write_manifest(manifest)
 
     save("running")
+    if store is not None:
+        fault_point("manifest_started")
     prototypes = {s: make_strategy(s) for lineup in exp.arms.values() for s in lineup}
     tasks = (
         ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions)
@@ -528,7 +602,7 @@ def _play(
                 "written": now(),
             }
             if store is not None:
-                store.write_chunk(res.chunk_id, frames, marker)
+                marker = store.write_chunk(res.chunk_id, frames, marker)
             else:
                 memory[res.chunk_id] = frames
             done[res.chunk_id] = marker
@@ -544,6 +618,8 @@ def _play(
             if ex.fail_fast and res.failures:
                 failed = min(res.failures, key=lambda f: f["game_id"])
                 break
+        if store is not None and not failed:
+            fault_point("all_chunks_done")
         status = "stopped" if failed else "complete"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -553,6 +629,8 @@ def _play(
             results.close()  # type: ignore[attr-defined]
         bar.close()
         save(status)
+    if store is not None and status == "complete":
+        fault_point("final_saved")
     if failed is not None:
         saved = (f"{len(done)} completed chunks are saved in {store.path}; rerun to resume"
                  if store is not None else "results were kept in memory only")

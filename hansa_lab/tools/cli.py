@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -188,9 +189,12 @@ def _run_guarded(run: Callable[[], object]) -> object:
         raise _flag_error(e) from e
     except SimulationFailed as e:
         raise CliFailure(str(e), 1) from e
-    except KeyboardInterrupt as e:
-        raise CliFailure("interrupted; completed chunks are saved, run the same command again "
-                         "to resume", 130) from e
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (RunTerminated)
+        signum = getattr(e, "signum", signal.SIGINT)
+        what = "interrupted" if signum == signal.SIGINT else \
+            f"terminated ({signal.Signals(signum).name})"
+        raise CliFailure(f"{what}; completed chunks are saved, run the same command again "
+                         "to resume", 128 + signum) from e
     except RuntimeError as e:  # e.g. another run is writing the same folder
         raise CliFailure(str(e), 1) from e
 
