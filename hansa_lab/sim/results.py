@@ -80,8 +80,12 @@ class Results:
 
     @property
     def complete(self) -> bool:
-        """The run finished and every chunk's files match their done-markers."""
-        return bool(self.manifest.get("status") == "complete") and not self.bad_chunks
+        """The run finished: its manifest says so, and (on disk) every chunk of its design
+        is there with files that match their done-markers."""
+        if self.manifest.get("status") != "complete" or self.bad_chunks:
+            return False
+        n_chunks = self.manifest.get("design", {}).get("n_chunks")
+        return self.path is None or not isinstance(n_chunks, int) or len(self.chunks) == n_chunks
 
     def files(self, table: str) -> list[Path]:
         """The parquet files of ``table`` (completed chunks only, in chunk order)."""

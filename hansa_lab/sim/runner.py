@@ -117,6 +117,9 @@ class ChunkTask:
     prototypes: dict[str, Strategy]
     full: bool = True
     max_actions: int | None = None
+    #: the process that started this worker: the worker ends itself when it goes away
+    #: (None: not our process to watch, e.g. a worker of an existing dask cluster)
+    parent_pid: int | None = None
 
 
 @dataclass
@@ -139,6 +142,8 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     :func:`hansa_lab.sim.logs.record_game`); so does an error of the engine itself (seat
     -1, strategy ``"(engine)"``, the actions chosen so far, the last one possibly the
     one whose application failed). Either way the chunk goes on with its next game."""
+    if task.parent_pid is not None and task.parent_pid != os.getpid():
+        _exit_with_parent()
     t0 = time.perf_counter()
     parts: dict[str, list[Rows]] = {t: [] for t in TABLES}
     failures: list[dict[str, Any]] = []
@@ -168,6 +173,31 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         pid=os.getpid(),
         host=socket.gethostname(),
     )
+
+
+#: How often a worker checks that the process that started it is still there (seconds).
+PARENT_POLL = 0.5
+_parent_watch: threading.Thread | None = None
+
+
+def _exit_with_parent() -> None:
+    """In a worker process: start (once) a daemon thread that ends the process as soon as
+    its parent is gone — reparented, whatever killed the parent (kill -9 included). The
+    worker's pipes to a resource tracker close with it, so the trackers end too."""
+    global _parent_watch
+    if _parent_watch is not None:
+        return
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)  # nobody is left to report to
+
+    if parent == 1:  # already orphaned
+        os._exit(1)
+    _parent_watch = threading.Thread(target=watch, name="hansa-lab-parent-watch", daemon=True)
+    _parent_watch.start()
 
 
 def _engine_failure(experiment: str, g: GameSpec, error: BaseException) -> tuple[Any, ...]:
@@ -576,21 +606,25 @@ def _play(
         if store is not None:
             store.write_manifest(manifest)
 
-    save("running")
-    if store is not None:
-        fault_point("manifest_started")
     prototypes = {s: make_strategy(s) for lineup in exp.arms.values() for s in lineup}
+    # workers of loky or of a local cluster made here end with this process
+    watched = None if dask and not dask[1][1:] else os.getpid()
     tasks = (
-        ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions)
+        ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions,
+                  parent_pid=watched)
         for i in range(design.n_chunks) if i not in done
     )
-    results = _iter_dask(tasks, *dask) if dask else _iter_joblib(tasks, ex.n_jobs)
     memory: dict[int, dict[str, pd.DataFrame]] = {}
     failed: dict[str, Any] | None = None
+    results: Iterator[ChunkResult] | None = None
     bar = tqdm(total=design.n_games, initial=games_done, unit="game", desc=exp.name,
                disable=not ex.progress, dynamic_ncols=True, file=sys.stderr)
     status = "failed"
     try:
+        save("running")
+        if store is not None:
+            fault_point("manifest_started")
+        results = _iter_dask(tasks, *dask) if dask else _iter_joblib(tasks, ex.n_jobs)
         for res in results:
             convert = to_arrow if store is not None else to_frame  # parquet, or kept in memory
             frames = {t: convert(t, res.rows.get(t, [])) for t in LOGGED_TABLES[exp.log]}
@@ -626,7 +660,11 @@ def _play(
         raise
     finally:
         with contextlib.suppress(Exception):
-            results.close()  # type: ignore[attr-defined]
+            if results is not None:
+                results.close()  # type: ignore[attr-defined]
+        for obj in dask[1] if dask else ():  # closed by _iter_dask too, unless it never ran
+            with contextlib.suppress(Exception):
+                obj.close()
         bar.close()
         save(status)
     if store is not None and status == "complete":

@@ -70,8 +70,9 @@ TRANSITIONS = (
     "final_saved",           # the manifest says "complete", the lock is still held
 )
 
-#: ``HANSA_LAB_FAULT=<transition>[@<n>][:KILL|TERM|INT]`` makes the process signal itself at
-#: the n-th time (default 1) it reaches that transition (fault-injection tests only).
+#: ``HANSA_LAB_FAULT=<transition>[@<n>][:KILL|TERM|INT|STOP]`` makes the process signal
+#: itself the n-th time (default 1) it reaches that transition (fault-injection tests only;
+#: STOP pauses it there, for a test to look at it and signal it from outside).
 FAULT_ENV = "HANSA_LAB_FAULT"
 _fault_counts: dict[str, int] = {}
 
@@ -90,7 +91,8 @@ def fault_point(name: str) -> None:
     _fault_counts[name] = _fault_counts.get(name, 0) + 1
     if _fault_counts[name] == int(nth or 1):
         os.kill(os.getpid(), getattr(signal, f"SIG{sig or 'KILL'}"))
-        time.sleep(5)  # a signal handled in Python runs at the next bytecode; KILL never returns
+        if sig != "STOP":  # STOP: the test looks at the paused process, then signals it
+            time.sleep(5)  # a handled signal raises at the next bytecode; KILL never returns
 
 
 def now() -> str:
