@@ -72,6 +72,15 @@ class StrategyError(RuntimeError):
         )
 
 
+class DecisionTimeout(BaseException):
+    """Raised inside a strategy that took longer than the per-decision time limit (a
+    BaseException, so a strategy's own ``except Exception`` does not swallow it)."""
+
+
+class StateModified(RuntimeError):
+    """A strategy changed the state it was shown (it got a copy; the game is unharmed)."""
+
+
 class ExperimentError(ValueError):
     """An invalid experiment or run argument, found before any game starts.
 

@@ -122,7 +122,7 @@ class Experiment:
 _TOP_KEYS = {
     "name", "description", "games", "seed", "chunk_size", "log", "max_actions", "base_arm",
     "players", "board", "edition", "options", "arms", "conditions", "jobs", "backend",
-    "dask_address",
+    "dask_address", "decision_time_limit",
 }
 _CONDITION_KEYS = ("players", "board", "edition", "options")
 

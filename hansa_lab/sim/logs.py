@@ -45,7 +45,7 @@ from hansa_lab.engine.scoring import (
 )
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.errors import StrategyError
-from hansa_lab.play import play_game
+from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT, play_game
 from hansa_lab.strategies import Strategy, make_strategy
 
 if TYPE_CHECKING:
@@ -472,8 +472,10 @@ def record_game(
     rotation: int = 0,
     full: bool = True,
     max_actions: int | None = None,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
 ) -> dict[str, Rows]:
-    """Play one game and return its rows per table (``failures`` instead on error)."""
+    """Play one game and return its rows per table (``failures`` instead when a strategy
+    fails; ``decision_time_limit`` as in :func:`hansa_lab.play.play_game`)."""
     key = (experiment, arm, game_id)
     players = [make_strategy(s) for s in strategies]
     recorder = GameRecorder(key)
@@ -481,7 +483,8 @@ def record_game(
     kwargs: dict[str, Any] = {} if max_actions is None else {"max_actions": max_actions}
     try:
         observer = recorder.observe if full else None
-        rec = play_game(config, players, observer=observer, **kwargs)
+        rec = play_game(config, players, observer=observer,
+                        decision_time_limit=decision_time_limit, **kwargs)
     except StrategyError as e:
         board = config.load_board()
         return {

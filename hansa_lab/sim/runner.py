@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import math
 import os
 import platform
 import re
@@ -43,6 +44,7 @@ import pandas as pd
 
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.errors import EngineError, ExperimentError, RunTerminated, SimulationFailed
+from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
 from hansa_lab.sim.experiment import (
     BACKENDS,
     DEFAULT_CHUNK_SIZE,
@@ -120,6 +122,8 @@ class ChunkTask:
     #: the process that started this worker: the worker ends itself when it goes away
     #: (None: not our process to watch, e.g. a worker of an existing dask cluster)
     parent_pid: int | None = None
+    #: seconds a strategy may take for one decision (None: no limit)
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
 
 
 @dataclass
@@ -153,6 +157,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
             rows = record_game(
                 g.config, strategies, g.game_id, experiment=task.experiment, arm=g.arm,
                 rotation=g.rotation, full=task.full, max_actions=task.max_actions,
+                decision_time_limit=task.decision_time_limit,
             )
         except Exception as e:  # not a strategy's fault: an engine error
             rows = {"failures": [_engine_failure(task.experiment, g, e)]}
@@ -369,12 +374,18 @@ class _Exec:
     progress: bool = True
     fail_fast: bool = False
     force: bool = False
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
 
 
 def _check_exec(ex: _Exec, names: Mapping[str, str]) -> None:
     def n(key: str) -> str:
         return names.get(key, key)
 
+    limit = ex.decision_time_limit
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int | float)
+                              or not math.isfinite(limit) or limit <= 0):
+        raise ExperimentError(n("decision_time_limit"), "must be a positive number of seconds "
+                                                        f"(or None: no limit), got {limit!r}")
     if not is_int(ex.n_jobs) or ex.n_jobs == 0:
         raise ExperimentError(n("n_jobs"), f"must be a non-zero integer (-1 = all cores), "
                                            f"got {ex.n_jobs!r}")
@@ -569,6 +580,7 @@ def _new_session(ex: _Exec) -> dict[str, Any]:
         "git_commit": git["commit"], "git_dirty": git["dirty"],
         "execution": {
             "n_jobs": ex.n_jobs, "backend": ex.backend, "fail_fast": ex.fail_fast,
+            "decision_time_limit": ex.decision_time_limit,
             "dask_address": ex.dask_address if isinstance(ex.dask_address, str | None)
             else repr(ex.dask_address),
         },
@@ -611,7 +623,7 @@ def _play(
     watched = None if dask and not dask[1][1:] else os.getpid()
     tasks = (
         ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions,
-                  parent_pid=watched)
+                  parent_pid=watched, decision_time_limit=ex.decision_time_limit)
         for i in range(design.n_chunks) if i not in done
     )
     memory: dict[int, dict[str, pd.DataFrame]] = {}
@@ -708,6 +720,7 @@ def simulate(
     force: bool = False,
     log: str = "full",
     max_actions: int | None = None,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
 ) -> Results:
     """Play ``n_games`` seat-rotated games of a line-up and log them.
 
@@ -729,6 +742,9 @@ def simulate(
     else ``"simulate"``) fills the ``experiment`` column. ``log="summary"`` skips the
     ``turns`` and ``events`` tables. ``fail_fast`` stops at the first failed game
     (raising :class:`SimulationFailed`); otherwise failures go to ``results.failures``.
+    A strategy that takes more than ``decision_time_limit`` seconds for one decision
+    (None: no limit), raises (``SystemExit`` included), changes the state it is shown or
+    returns no legal action fails its game (a ``failures`` row).
 
     Invalid arguments raise :class:`ExperimentError` (a ``ValueError``) before any game
     is played.
@@ -751,7 +767,7 @@ def simulate(
                                   "one value only; sweep values with run_experiment")
     exp = normalize_experiment(raw, names=_SIMULATE_NAMES, default_name="simulate")
     ex = _Exec(n_jobs=n_jobs, backend=backend, dask_address=dask_address, progress=progress,
-               fail_fast=fail_fast, force=force)
+               fail_fast=fail_fast, force=force, decision_time_limit=decision_time_limit)
     return _execute(exp, ex, out, _SIMULATE_NAMES)
 
 
@@ -767,6 +783,7 @@ def run_experiment(
     force: bool = False,
     progress: bool = True,
     fail_fast: bool = False,
+    decision_time_limit: float | None = None,
 ) -> Results:
     """Run an experiment given as a TOML file (path) or a dict of the same shape.
 
@@ -783,6 +800,7 @@ def run_experiment(
         base_arm = "base"          # arm the others are compared with (paired)
         jobs = 2                   # default worker processes (-1 = all cores)
         backend = "loky"           # or "dask"
+        decision_time_limit = 60   # seconds per strategy decision (a slower one fails)
         players = 4                # condition fields; a list sweeps: [3, 4, 5]
         board = "base"             #   base | east | britannia | a side like base_3p
         edition = "bigbox"         #   bigbox | original; a list sweeps
@@ -834,6 +852,8 @@ def run_experiment(
         backend=backend if backend is not None else raw.get("backend", "loky"),
         dask_address=dask_address if dask_address is not None else raw.get("dask_address"),
         progress=progress, fail_fast=fail_fast, force=force,
+        decision_time_limit=decision_time_limit if decision_time_limit is not None
+        else raw.get("decision_time_limit", DEFAULT_DECISION_TIME_LIMIT),
     )
     if out is None:
         root = Path.cwd()

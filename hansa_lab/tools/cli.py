@@ -149,7 +149,7 @@ _FLAGS = {
     "n_players": "--players", "board": "--board", "edition": "--edition", "seed": "--seed",
     "options": "--option", "n_jobs": "--jobs", "backend": "--backend",
     "dask_address": "--dask-address", "out": "--out", "name": "--name",
-    "chunk_size": "--chunk-size", "log": "--log",
+    "chunk_size": "--chunk-size", "log": "--log", "decision_time_limit": "--decision-time-limit",
 }
 
 
@@ -200,6 +200,7 @@ def _run_guarded(run: Callable[[], object]) -> object:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
     from hansa_lab.sim.runner import Results, simulate
 
     strategies = [s for s in (args.strategies or "").split(",") if s.strip()]
@@ -214,6 +215,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         name=args.name,
         chunk_size=args.chunk_size, progress=not args.no_progress, fail_fast=args.fail_fast,
         force=args.force, log=args.log,
+        decision_time_limit=DEFAULT_DECISION_TIME_LIMIT if args.decision_time_limit is None
+        else args.decision_time_limit,
     ))
     assert isinstance(res, Results)
     print(res.report())
@@ -228,6 +231,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         backend=args.backend or ("dask" if args.dask_address else None),
         dask_address=args.dask_address, out=args.out, force=args.force,
         progress=not args.no_progress, fail_fast=args.fail_fast,
+        decision_time_limit=args.decision_time_limit,
     ))
     assert isinstance(res, Results)
     print(res.report())
@@ -276,6 +280,9 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-fast", action="store_true",
                    help="stop at the first failed game (default: record it and go on)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--decision-time-limit", type=float, default=None, metavar="SECONDS",
+                   help="a strategy slower than this for one decision fails its game "
+                        "(default 60)")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
