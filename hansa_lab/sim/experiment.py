@@ -45,6 +45,8 @@ from hansa_lab.engine.state import EDITIONS, RULE_OPTIONS, GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.strategies import make_strategy
 
+#: The largest seed (seeds are stored as 64-bit integers).
+MAX_SEED = 2**63 - 1
 #: Games per chunk (the unit of parallel work, of writing and of resuming).
 DEFAULT_CHUNK_SIZE = 100
 LOG_LEVELS = ("full", "summary")
@@ -201,6 +203,9 @@ def normalize_experiment(
     seed = raw.get("seed", 0)
     if not is_int(seed) or seed < 0:
         raise err("seed", f"must be an integer >= 0, got {seed!r}")
+    if seed + games > MAX_SEED + 1:  # seeds seed .. seed + deals - 1 are stored as int64
+        raise err("seed", f"seed + games must stay within 2**63 (the seeds are stored as 64-bit "
+                          f"integers), got seed {seed!r}")
     chunk_size = raw.get("chunk_size")
     if chunk_size is not None and (not is_int(chunk_size) or chunk_size < 1):
         raise err("chunk_size", f"must be a positive integer, got {chunk_size!r}")
@@ -239,7 +244,7 @@ def normalize_experiment(
             _canonical_strategy(entry, f"{where}[{i}]", err) for i, entry in enumerate(lineup)
         )
     base_arm = raw.get("base_arm")
-    if base_arm is not None and base_arm not in arms:
+    if base_arm is not None and (not isinstance(base_arm, str) or base_arm not in arms):
         raise err("base_arm", f"{base_arm!r} is not an arm (arms: {', '.join(arms)})")
 
     # conditions ---------------------------------------------------------------
@@ -309,6 +314,8 @@ def _expand_condition(
 
     def values(key: str, default: Any) -> list[Any]:
         v = merged.get(key, default)
+        if isinstance(v, list | tuple) and not v:
+            raise err(where(key), "an empty list sweeps nothing; give at least one value")
         return list(v) if isinstance(v, list | tuple) else [v]
 
     players = values("players", 4)
@@ -336,8 +343,8 @@ def _expand_condition(
             raise err(where("players") if board_ok else where("board"), str(ex)) from None
         try:
             cfg = GameConfig(int(p), b, e, 0, tuple(options.items()))
-        except ValueError as ex:
-            raise err(where("options"), str(ex)) from None
+        except (ValueError, TypeError) as ex:  # e.g. special_points = 5 (not a list)
+            raise err(where("options"), f"{ex} (options: {jsonable(options)})") from None
         out.append(Condition(int(p), b, e, cfg.options))
     return out
 
@@ -349,6 +356,9 @@ def load_experiment(path: str | os.PathLike[str]) -> dict[str, Any]:
         text = p.read_text("utf-8")
     except OSError as e:
         raise ExperimentError("", f"cannot read experiment file: {e.strerror}", str(path)) from None
+    except UnicodeDecodeError as e:
+        raise ExperimentError("", f"not a UTF-8 text file (byte {e.start}: {e.reason})",
+                              str(path)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

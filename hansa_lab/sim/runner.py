@@ -245,11 +245,29 @@ def _git_info() -> dict[str, Any]:
         return {"commit": None, "dirty": None}
 
 
-def _machine() -> dict[str, Any]:
+def _usable_cores() -> int:
+    """Cores this process may run on."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
+        return os.cpu_count() or 1
+
+
+def _workers(n_jobs: int, n_chunks: int, progress: bool) -> int:
+    """Worker processes to start: ``n_jobs`` (negative: counted back from all cores),
+    never more than the chunks to play (one chunk keeps one worker busy); a warning when
+    that is more than the cores."""
+    cores = _usable_cores()
+    wanted = n_jobs if n_jobs > 0 else cores + 1 + n_jobs
+    workers = max(1, min(wanted, n_chunks))
+    if workers > cores:
+        _say(progress, f"warning: {workers} worker processes on {cores} cores; they will "
+                       "share them (more memory, no more speed)")
+    return workers
+
+
+def _machine() -> dict[str, Any]:
+    cores = _usable_cores()
     try:
         mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover
@@ -389,6 +407,9 @@ def _check_exec(ex: _Exec, names: Mapping[str, str]) -> None:
     if not is_int(ex.n_jobs) or ex.n_jobs == 0:
         raise ExperimentError(n("n_jobs"), f"must be a non-zero integer (-1 = all cores), "
                                            f"got {ex.n_jobs!r}")
+    if ex.n_jobs < 0 and _usable_cores() + 1 + ex.n_jobs < 1:
+        raise ExperimentError(n("n_jobs"), f"{ex.n_jobs} leaves no worker on "
+                              f"{_usable_cores()} cores (-1 = all cores, -2 = all but one)")
     if ex.backend not in BACKENDS:
         raise ExperimentError(n("backend"), f"must be one of {', '.join(BACKENDS)}, "
                                             f"got {ex.backend!r}")
@@ -600,7 +621,8 @@ def _play(
     """Play the chunks not in ``done``, writing each as it completes."""
     from tqdm.auto import tqdm
 
-    dask = _dask_client(ex.dask_address, ex.n_jobs) if ex.backend == "dask" else None
+    workers = _workers(ex.n_jobs, design.n_chunks - len(done), ex.progress)
+    dask = _dask_client(ex.dask_address, workers) if ex.backend == "dask" else None
     session = _new_session(ex)
     manifest = old if old is not None else _new_manifest(exp, design, store, source, session)
     manifest["sessions"].append(session)
@@ -636,7 +658,7 @@ def _play(
         save("running")
         if store is not None:
             fault_point("manifest_started")
-        results = _iter_dask(tasks, *dask) if dask else _iter_joblib(tasks, ex.n_jobs)
+        results = _iter_dask(tasks, *dask) if dask else _iter_joblib(tasks, workers)
         for res in results:
             convert = to_arrow if store is not None else to_frame  # parquet, or kept in memory
             frames = {t: convert(t, res.rows.get(t, [])) for t in LOGGED_TABLES[exp.log]}
@@ -750,7 +772,9 @@ def simulate(
     is played.
     """
     if name is None:
-        name = Path(out).name if out is not None else "simulate"
+        name = Path(out).resolve().name if out is not None else "simulate"
+    if options is not None and not isinstance(options, Mapping):
+        raise ExperimentError("options", f"must be a dict of rule options, got {options!r}")
     raw: dict[str, Any] = {
         "name": name, "arms": strategies if isinstance(strategies, Mapping) else
         list(strategies) if isinstance(strategies, list | tuple) else strategies,
@@ -827,6 +851,9 @@ def run_experiment(
     and field, e.g. ``experiments/x.toml: arms.tip[1]: unknown strategy 'greedyy'``.
     """
     source_info: dict[str, Any] | None = None
+    if not isinstance(spec, Mapping | str | os.PathLike):
+        raise ExperimentError("", "an experiment is a TOML file's path or a dict, got "
+                                  f"{type(spec).__name__}")
     if isinstance(spec, Mapping):
         raw = dict(spec)
         source = None
@@ -855,15 +882,19 @@ def run_experiment(
         decision_time_limit=decision_time_limit if decision_time_limit is not None
         else raw.get("decision_time_limit", DEFAULT_DECISION_TIME_LIMIT),
     )
+    out_given = out
     if out is None:
         root = Path.cwd()
         if source is not None and Path(source).resolve().parent.name == "experiments":
             root = Path(source).resolve().parent.parent
         out = root / "results" / exp.name
     names = {"jobs": "n_jobs"}
+    given = {k for k, v in (("n_jobs", n_jobs), ("backend", backend), ("out", out_given),
+                            ("dask_address", dask_address),
+                            ("decision_time_limit", decision_time_limit)) if v is not None}
     try:
         return _execute(exp, ex, out, names, source_info)
     except ExperimentError as e:
-        if e.source is None and source is not None:
+        if e.source is None and source is not None and e.field not in given:
             raise ExperimentError(e.field, e.message, source) from None
         raise
