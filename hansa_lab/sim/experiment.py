@@ -43,6 +43,7 @@ import numpy as np
 from hansa_lab.engine.board import KNOWN_BOARDS
 from hansa_lab.engine.state import EDITIONS, RULE_OPTIONS, GameConfig
 from hansa_lab.errors import ExperimentError
+from hansa_lab.sim.logs import DEFAULT_STALL_ROUNDS
 from hansa_lab.strategies import make_strategy
 
 #: The largest seed (seeds are stored as 64-bit integers).
@@ -100,6 +101,7 @@ class Experiment:
     max_actions: int | None = None
     base_arm: str | None = None
     description: str = ""
+    stall_rounds: int = DEFAULT_STALL_ROUNDS
 
     def lineup(self, arm: str, n_players: int) -> tuple[str, ...]:
         """The arm's line-up filled to ``n_players`` seats (before rotation)."""
@@ -118,14 +120,18 @@ class Experiment:
             "log": self.log,
             "max_actions": self.max_actions,
             "base_arm": self.base_arm,
+            "stall_rounds": self.stall_rounds,
         }
 
 
 _TOP_KEYS = {
     "name", "description", "games", "seed", "chunk_size", "log", "max_actions", "base_arm",
     "players", "board", "edition", "options", "arms", "conditions", "jobs", "backend",
-    "dask_address", "decision_time_limit",
+    "dask_address", "decision_time_limit", "stall_rounds",
 }
+#: Configuration fields added after runs were stored: a stored configuration without one
+#: matches its default (so those runs still resume).
+ADDED_FIELDS: dict[str, Any] = {"stall_rounds": DEFAULT_STALL_ROUNDS}
 _CONDITION_KEYS = ("players", "board", "edition", "options")
 
 
@@ -215,6 +221,9 @@ def normalize_experiment(
     max_actions = raw.get("max_actions")
     if max_actions is not None and (not is_int(max_actions) or max_actions < 1):
         raise err("max_actions", f"must be a positive integer, got {max_actions!r}")
+    stall_rounds = raw.get("stall_rounds", DEFAULT_STALL_ROUNDS)
+    if not is_int(stall_rounds) or stall_rounds < 1:
+        raise err("stall_rounds", f"must be a positive integer (rounds), got {stall_rounds!r}")
     jobs = raw.get("jobs", 1)
     if not is_int(jobs) or jobs == 0:
         raise err("jobs", f"must be a non-zero integer (-1 = all cores), got {jobs!r}")
@@ -286,6 +295,7 @@ def normalize_experiment(
         max_actions=None if max_actions is None else int(max_actions),
         base_arm=base_arm,
         description=description,
+        stall_rounds=int(stall_rounds),
     )
 
 

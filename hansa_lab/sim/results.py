@@ -254,6 +254,7 @@ class Results:
         rounding = design.get("rounding")
         if rounding and design.get("rounded", True):  # older manifests: always shown
             lines.append(f"({rounding})")
+        lines += self._stall_lines()
         summary = self.summary()
         if summary.empty:
             return "\n".join([*lines, "no finished games"])
@@ -269,6 +270,25 @@ class Results:
         if arms and all(len(set(v)) == 1 for v in arms.values()):
             lines += ["", "Per seat (95% intervals):", format_table(self.summary(by="seat"))]
         return "\n".join(lines)
+
+
+    def stalled(self) -> pd.DataFrame:
+        """The games flagged as stalled (more whole rounds than the run's ``stall_rounds``
+        without any prestige or Kontor change), longest quiet stretch first."""
+        games = self.read("games", ["arm", "game_id", "seed", "rotation", "lineup",
+                                    "end_reason", "rounds", "quiet_rounds", "stalled"])
+        return games[games["stalled"]].sort_values(
+            ["quiet_rounds", "game_id"], ascending=[False, True]).reset_index(drop=True)
+
+    def _stall_lines(self) -> list[str]:
+        stalled = self.stalled()
+        if stalled.empty:
+            return []
+        limit = self.manifest.get("configuration", {}).get("stall_rounds", "?")
+        ids = ", ".join(map(str, stalled["game_id"].head(10)))
+        more = f" and {len(stalled) - 10} more" if len(stalled) > 10 else ""
+        return [f"{len(stalled)} game(s) stalled (more than {limit} rounds without a prestige "
+                f"or Kontor change): game ids {ids}{more}; see results.stalled()"]
 
 
 def _expression(filters: Any) -> Any:

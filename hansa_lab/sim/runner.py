@@ -46,6 +46,7 @@ from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.errors import EngineError, ExperimentError, RunTerminated, SimulationFailed
 from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
 from hansa_lab.sim.experiment import (
+    ADDED_FIELDS,
     BACKENDS,
     DEFAULT_CHUNK_SIZE,
     GAME_ORDER,
@@ -62,6 +63,7 @@ from hansa_lab.sim.experiment import (
     normalize_experiment,
 )
 from hansa_lab.sim.logs import (
+    DEFAULT_STALL_ROUNDS,
     Rows,
     concat_rows,
     config_json,
@@ -124,6 +126,8 @@ class ChunkTask:
     parent_pid: int | None = None
     #: seconds a strategy may take for one decision (None: no limit)
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
+    #: quiet rounds beyond which a game is flagged as stalled
+    stall_rounds: int = DEFAULT_STALL_ROUNDS
 
 
 @dataclass
@@ -157,7 +161,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
             rows = record_game(
                 g.config, strategies, g.game_id, experiment=task.experiment, arm=g.arm,
                 rotation=g.rotation, full=task.full, max_actions=task.max_actions,
-                decision_time_limit=task.decision_time_limit,
+                decision_time_limit=task.decision_time_limit, stall_rounds=task.stall_rounds,
             )
         except Exception as e:  # not a strategy's fault: an engine error
             rows = {"failures": [_engine_failure(task.experiment, g, e)]}
@@ -434,6 +438,7 @@ def _check_exec(ex: _Exec, names: Mapping[str, str]) -> None:
 
 
 def _config_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    old = {**{k: v for k, v in ADDED_FIELDS.items() if k not in old}, **old}
     keys = sorted(set(old) | set(new))
     return [k for k in keys if jsonable(old.get(k)) != jsonable(new.get(k))]
 
@@ -645,7 +650,8 @@ def _play(
     watched = None if dask and not dask[1][1:] else os.getpid()
     tasks = (
         ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions,
-                  parent_pid=watched, decision_time_limit=ex.decision_time_limit)
+                  parent_pid=watched, decision_time_limit=ex.decision_time_limit,
+                  stall_rounds=exp.stall_rounds)
         for i in range(design.n_chunks) if i not in done
     )
     memory: dict[int, dict[str, pd.DataFrame]] = {}
@@ -743,6 +749,7 @@ def simulate(
     log: str = "full",
     max_actions: int | None = None,
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
+    stall_rounds: int = DEFAULT_STALL_ROUNDS,
 ) -> Results:
     """Play ``n_games`` seat-rotated games of a line-up and log them.
 
@@ -766,7 +773,9 @@ def simulate(
     (raising :class:`SimulationFailed`); otherwise failures go to ``results.failures``.
     A strategy that takes more than ``decision_time_limit`` seconds for one decision
     (None: no limit), raises (``SystemExit`` included), changes the state it is shown or
-    returns no legal action fails its game (a ``failures`` row).
+    returns no legal action fails its game (a ``failures`` row). A game with more than
+    ``stall_rounds`` whole rounds without any prestige or Kontor change is flagged
+    (``games.stalled``) and named by the report.
 
     Invalid arguments raise :class:`ExperimentError` (a ``ValueError``) before any game
     is played.
@@ -785,6 +794,8 @@ def simulate(
         raw["chunk_size"] = chunk_size
     if max_actions is not None:
         raw["max_actions"] = max_actions
+    if stall_rounds != DEFAULT_STALL_ROUNDS:
+        raw["stall_rounds"] = stall_rounds
     for key in ("players", "board", "edition"):
         if isinstance(raw[key], list | tuple):
             raise ExperimentError(_SIMULATE_NAMES.get(key, key),
@@ -825,6 +836,8 @@ def run_experiment(
         jobs = 2                   # default worker processes (-1 = all cores)
         backend = "loky"           # or "dask"
         decision_time_limit = 60   # seconds per strategy decision (a slower one fails)
+        stall_rounds = 20          # flag games with more rounds than this without any
+                                   #   prestige or Kontor change (games.stalled)
         players = 4                # condition fields; a list sweeps: [3, 4, 5]
         board = "base"             #   base | east | britannia | a side like base_3p
         edition = "bigbox"         #   bigbox | original; a list sweeps

@@ -113,6 +113,7 @@ def synthetic_tables(
                     experiment, arm, gid, seed_start + d, k, "base", _SIDES.get(n, "base_45p"),
                     edition, n, "{}", ",".join(strat), reason, rounds, turns_per_game,
                     3 * turns_per_game, ",".join(map(str, winners)), len(winners), 0.0,
+                    0, False,  # quiet_rounds, stalled: synthetic games never stall
                 ))
                 for p in range(n):
                     players.append((
