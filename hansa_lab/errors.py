@@ -87,6 +87,15 @@ class StrategyError(RuntimeError):
         )
 
 
+class DecisionTimeout(BaseException):
+    """Raised inside a strategy that took longer than the per-decision time limit (a
+    BaseException, so a strategy's own ``except Exception`` does not swallow it)."""
+
+
+class StateModified(RuntimeError):
+    """A strategy changed the state it was shown (it got a copy; the game is unharmed)."""
+
+
 class ExperimentError(ValueError):
     """An invalid experiment or run argument, found before any game starts.
 
@@ -122,3 +131,12 @@ class SimulationFailed(RuntimeError):
             f"{failure['rotation']}) failed: {who}: {self.error} — stopped (fail_fast); {saved}"
         )
 
+
+
+class RunTerminated(KeyboardInterrupt):
+    """A run stopped by a signal other than Ctrl-C (SIGTERM): handled like an interruption
+    (completed chunks saved, resumable); ``signum`` is the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(f"terminated by signal {signum}")

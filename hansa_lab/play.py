@@ -9,7 +9,9 @@ True
 
 from __future__ import annotations
 
+import ctypes
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,12 +22,20 @@ from hansa_lab.engine.invariants import check_state, check_transition
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
 from hansa_lab.engine.scoring import ranking, score_breakdown
 from hansa_lab.engine.state import GameConfig, State, new_game
-from hansa_lab.errors import EngineError, IllegalActionError, StrategyError
+from hansa_lab.errors import (
+    DecisionTimeout,
+    EngineError,
+    IllegalActionError,
+    StateModified,
+    StrategyError,
+)
 from hansa_lab.strategies import Strategy, make_strategy
 from hansa_lab.strategies.lineup import parse_lineup
 
 #: Games that reach this many actions are stopped and reported with end reason "cap".
 DEFAULT_MAX_ACTIONS = 20_000
+#: Seconds a strategy may take for one decision (no shipped strategy comes near it).
+DEFAULT_DECISION_TIME_LIMIT = 60.0
 
 
 def strategy_rng(seed: int, seat: int) -> random.Random:
@@ -87,31 +97,119 @@ def _seat_players(
     return players, [strategy_rng(seed, p) for p in range(config.n_players)]
 
 
+class DecisionClock:
+    """The per-decision time limit of one game: a daemon thread that, when a strategy has
+    been deciding for more than ``limit`` seconds, raises :class:`DecisionTimeout` in the
+    thread running it (``PyThreadState_SetAsyncExc``: works in any thread, at the
+    strategy's next Python instruction; a strategy blocked inside one long C call is
+    stopped when that call returns).
+
+    Per decision it costs two clock reads and a lock; the thread polls at most every
+    quarter second. The game loop brackets each ``choose`` with :meth:`start` and
+    :meth:`stop`; :meth:`stop` also turns a timeout that fired just as the strategy
+    returned into the same :class:`DecisionTimeout` (never one raised later elsewhere)."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.poll = min(0.25, limit / 4)
+        self.target = threading.get_ident()
+        self.lock = threading.Lock()
+        self.deadline: float | None = None
+        self.fired = False
+        self.closed = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._watch, name="hansa-lab-decision-clock",
+                                           daemon=True)
+            self.thread.start()
+        with self.lock:
+            self.deadline = time.monotonic() + self.limit
+
+    def stop(self) -> None:
+        with self.lock:
+            self.deadline = None
+            fired, self.fired = self.fired, False
+        if fired:
+            _raise_in(self.target, None)  # cancel it if it has not been raised yet
+            raise DecisionTimeout(self.message)
+
+    def close(self) -> None:
+        self.closed.set()
+        with self.lock:
+            self.deadline = None
+            if self.fired:
+                _raise_in(self.target, None)
+            self.fired = False
+
+    @property
+    def message(self) -> str:
+        return f"took more than {self.limit:g} s to decide (the per-decision time limit)"
+
+    def _watch(self) -> None:
+        while not self.closed.wait(self.poll):
+            with self.lock:
+                if self.deadline is not None and not self.fired and \
+                        time.monotonic() > self.deadline:
+                    self.fired = True
+                    _raise_in(self.target, DecisionTimeout)
+
+
+def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
+    """Raise ``exc`` asynchronously in a thread (None: cancel a pending one)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc is not None else None)
+
+
 def _next_action(
     config: GameConfig,
     players: list[Strategy],
     rngs: list[random.Random],
     state: State,
     actions: list[Action],
+    clock: DecisionClock | None = None,
 ) -> Action:
-    """Ask the deciding player's strategy; a strategy that raises or returns an illegal
-    action becomes a :class:`StrategyError` carrying the game so far."""
+    """Ask the deciding player's strategy, isolated from the game: it is shown a copy of
+    the state and of the legal list, within the time limit of ``clock``. Returns the legal
+    action equal to its answer (so a look-alike — a plain tuple, float fields — is that
+    legal action). Anything else becomes a :class:`StrategyError` carrying the game so
+    far: an exception (``SystemExit`` and a timeout included; only ``KeyboardInterrupt``
+    passes through, as the user's own interruption), an answer equal to no legal action,
+    a change to the state it was shown."""
     legal = legal_actions(state)
     p = state.current_player
+    shown = state.clone()
+
+    def failed(error: BaseException) -> StrategyError:
+        return StrategyError(config, p, players[p], len(actions), error, actions)
+
     try:
-        action = players[p].choose(state, legal, rngs[p])
-    except Exception as e:
-        raise StrategyError(config, p, players[p], len(actions), e, actions) from e
-    if action not in legal:
-        raise StrategyError(
-            config,
-            p,
-            players[p],
-            len(actions),
-            IllegalActionError(f"strategy returned an illegal action {action!r}"),
-            actions,
-        )
-    return action
+        if clock is None:
+            action = players[p].choose(shown, list(legal), rngs[p])
+        else:
+            clock.start()
+            try:
+                action = players[p].choose(shown, list(legal), rngs[p])
+            finally:
+                clock.stop()
+    except KeyboardInterrupt:
+        raise
+    except DecisionTimeout as e:
+        raise failed(DecisionTimeout(clock.message if clock else str(e))) from None
+    except BaseException as e:  # SystemExit too: a strategy must not end the run
+        raise failed(e) from e
+    if shown != state:
+        changed = sorted(k for k, v in shown.__getstate__().items()
+                         if v != state.__getstate__()[k])
+        raise failed(StateModified(
+            f"strategy changed the state it was shown ({', '.join(changed)}); strategies "
+            "must not modify it"))
+    try:
+        return legal[legal.index(action)]
+    except Exception:  # not equal to any legal action (or not comparable at all)
+        raise failed(IllegalActionError(
+            f"strategy returned an illegal action {action!r}")) from None
 
 
 def play_game(
@@ -122,17 +220,24 @@ def play_game(
     max_actions: int = DEFAULT_MAX_ACTIONS,
     on_step: Callable[[State, Action, State], None] | None = None,
     observer: Callable[[State, int, str, int], None] | None = None,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
 ) -> GameRecord:
     """Play one game. ``check=True`` validates every action and runs the invariant
     checker after each one; ``on_step(before, action, after)`` sees every step (the
     states are then kept immutable; without it the loop updates one state in place).
     ``observer(state, action_index, action_kind, player)`` is called after every action
     with the updated state (whose ``events`` are that action's events); it must not
-    modify the state."""
+    modify the state.
+
+    Strategies are isolated (see :func:`_next_action`): each decision sees a copy of the
+    state, must return within ``decision_time_limit`` seconds (None: no limit), and a
+    strategy that raises, exits, times out, changes its copy or returns no legal action
+    stops the game with a :class:`StrategyError`."""
     players, rngs = _seat_players(config, strategies, config.seed)
     t0 = time.perf_counter()
     actions, final = _play(config, new_game(config), players, rngs, max_actions, check=check,
-                           on_step=on_step, observer=observer)
+                           on_step=on_step, observer=observer,
+                           decision_time_limit=decision_time_limit)
     return GameRecord(
         config=config,
         strategies=[s.spec for s in players],
@@ -152,16 +257,18 @@ def _play(
     check: bool = False,
     on_step: Callable[[State, Action, State], None] | None = None,
     observer: Callable[[State, int, str, int], None] | None = None,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
 ) -> tuple[list[Action], State]:
     """The game loop of :func:`play_game` and :func:`play_on`, from ``state`` (updated in
     place unless ``check`` or ``on_step`` asks for immutable states)."""
     actions: list[Action] = []
     immutable = check or on_step is not None
     action: Action | None = None  # chosen, not yet fully applied and observed
+    clock = DecisionClock(decision_time_limit) if decision_time_limit is not None else None
     try:
         while state.end_reason is None and len(actions) < max_actions:
             p = state.current_player
-            action = _next_action(config, players, rngs, state, actions)
+            action = _next_action(config, players, rngs, state, actions, clock)
             if immutable:
                 nxt = apply(state, action, check=False)
                 if check:
@@ -180,6 +287,9 @@ def _play(
         raise
     except Exception as e:  # the engine (or an observer) failed, not a strategy
         raise EngineError(config, actions, action, e) from e
+    finally:
+        if clock is not None:
+            clock.close()
     return actions, state
 
 
@@ -211,6 +321,7 @@ def play_on(
     seed: int | None = None,
     *,
     max_actions: int = DEFAULT_MAX_ACTIONS,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
 ) -> GameRecord:
     """Let a line-up play a game on from ``state`` (left unchanged) until it ends.
 
@@ -234,7 +345,8 @@ def play_on(
     base = config.seed if seed is None else seed
     players, rngs = _seat_players(config, strategies, base)
     t0 = time.perf_counter()
-    actions, final = _play(config, state.clone(), players, rngs, max_actions)
+    actions, final = _play(config, state.clone(), players, rngs, max_actions,
+                           decision_time_limit=decision_time_limit)
     return GameRecord(
         config=config,
         strategies=[pl.spec for pl in players],

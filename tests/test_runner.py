@@ -363,18 +363,6 @@ def test_a_changed_configuration_is_refused_unless_forced(tmp_path):
     assert (other / "notes.txt").read_text() == "mine"
 
 
-def test_a_live_run_holds_the_folder(tmp_path):
-    out = tmp_path / "busy"
-    out.mkdir()
-    import socket
-
-    (out / ".lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
-    with pytest.raises(RuntimeError, match="being written by another run"):
-        simulate(["random"], n_games=3, n_players=3, out=out, progress=False)
-    (out / ".lock").write_text(json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname()}))
-    assert len(simulate(["random"], n_games=3, n_players=3, out=out, progress=False).games) == 3
-
-
 # --------------------------------------------------------------------------- manifest
 
 
@@ -882,3 +870,36 @@ def test_runner_benchmark_reports_its_figures(capsys):
     assert (sizes["games"]["rows"], sizes["players"]["rows"]) == (1000, 3000)
     assert sizes["turns"]["rows"] > 100_000 and sizes["total"]["parquet_bytes"] > 0
     assert cli.main(["bench", "--suite", "runner", "--games", "2", "--players", "3"]) == 2
+
+
+def test_jobs_are_capped_by_the_chunks_and_warned_past_the_cores(monkeypatch, capsys):
+    seen: list[int] = []
+    real = runner._iter_joblib
+
+    def spy(tasks, n_jobs):
+        seen.append(n_jobs)
+        return real(tasks, 1)
+
+    monkeypatch.setattr(runner, "_iter_joblib", spy)
+    monkeypatch.setattr(runner, "_usable_cores", lambda: 2)
+    simulate(["random"], n_games=3, n_players=3, chunk_size=1, n_jobs=40, progress=True)
+    assert seen == [3]  # not 40: one worker per chunk at most
+    assert "warning: 3 worker processes on 2 cores" in capsys.readouterr().err
+    simulate(["random"], n_games=3, n_players=3, chunk_size=1, n_jobs=-1, progress=True)
+    assert seen[-1] == 2 and "warning" not in capsys.readouterr().err
+
+
+def test_a_run_whose_games_all_failed_exits_non_zero(capsys):
+    crash = "test_crasher:every=1"  # every game fails (no comma: the CLI splits on them)
+    code = cli.main(["simulate", "--games", "3", "--players", "3", "--strategies", crash,
+                     "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 1 and "every one of the 3 games failed" in captured.err
+    assert cli.main(["simulate", "--games", "3", "--players", "3", "--no-progress",
+                     "--strategies", "test_crasher:every=2"]) == 0  # seed 1 plays
+    capsys.readouterr()
+    for argv in (["play", "--players", "3", "--strategies", crash],
+                 ["replay", "--players", "3", "--strategies", crash, "--html", "x.html"]):
+        assert cli.main(argv) == 1
+        err = capsys.readouterr().err
+        assert "the game failed: strategy 'test_crasher" in err and "boom" in err

@@ -346,6 +346,10 @@ def validate(state: State, action: Action) -> None:
     """Raise :class:`IllegalActionError` with the reason unless ``action`` is legal."""
     if not isinstance(action, Action):
         raise IllegalActionError(f"not an Action: {action!r}")
+    if type(action.kind) is not str or any(type(x) is not int for x in action[1:]):
+        # a look-alike (float or numpy fields) equals a legal action but would corrupt the
+        # state it is applied to: refused before anything changes
+        raise IllegalActionError(f"an Action's kind is a str and its arguments ints: {action!r}")
     if action not in legal_actions(state):
         raise IllegalActionError(explain_illegal(state, action))
 

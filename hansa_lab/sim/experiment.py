@@ -43,10 +43,13 @@ import numpy as np
 from hansa_lab.engine.board import KNOWN_BOARDS
 from hansa_lab.engine.state import EDITIONS, RULE_OPTIONS, GameConfig
 from hansa_lab.errors import ExperimentError
+from hansa_lab.sim.logs import DEFAULT_STALL_ROUNDS
 from hansa_lab.stats.tables import lineup_period
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.lineup import fill_seats, split_specs
 
+#: The largest seed (seeds are stored as 64-bit integers).
+MAX_SEED = 2**63 - 1
 #: Games per chunk (the unit of parallel work, of writing and of resuming).
 DEFAULT_CHUNK_SIZE = 100
 LOG_LEVELS = ("full", "summary")
@@ -100,6 +103,7 @@ class Experiment:
     max_actions: int | None = None
     base_arm: str | None = None
     description: str = ""
+    stall_rounds: int = DEFAULT_STALL_ROUNDS
 
     def lineup(self, arm: str, n_players: int) -> tuple[str, ...]:
         """The arm's line-up filled to ``n_players`` seats (before rotation)."""
@@ -118,14 +122,18 @@ class Experiment:
             "log": self.log,
             "max_actions": self.max_actions,
             "base_arm": self.base_arm,
+            "stall_rounds": self.stall_rounds,
         }
 
 
 _TOP_KEYS = {
     "name", "description", "games", "seed", "chunk_size", "log", "max_actions", "base_arm",
     "players", "board", "edition", "options", "arms", "conditions", "jobs", "backend",
-    "dask_address",
+    "dask_address", "decision_time_limit", "stall_rounds",
 }
+#: Configuration fields added after runs were stored: a stored configuration without one
+#: matches its default (so those runs still resume).
+ADDED_FIELDS: dict[str, Any] = {"stall_rounds": DEFAULT_STALL_ROUNDS}
 _CONDITION_KEYS = ("players", "board", "edition", "options")
 
 
@@ -203,6 +211,9 @@ def normalize_experiment(
     seed = raw.get("seed", 0)
     if not is_int(seed) or seed < 0:
         raise err("seed", f"must be an integer >= 0, got {seed!r}")
+    if seed + games > MAX_SEED + 1:  # seeds seed .. seed + deals - 1 are stored as int64
+        raise err("seed", f"seed + games must stay within 2**63 (the seeds are stored as 64-bit "
+                          f"integers), got seed {seed!r}")
     chunk_size = raw.get("chunk_size")
     if chunk_size is not None and (not is_int(chunk_size) or chunk_size < 1):
         raise err("chunk_size", f"must be a positive integer, got {chunk_size!r}")
@@ -212,6 +223,9 @@ def normalize_experiment(
     max_actions = raw.get("max_actions")
     if max_actions is not None and (not is_int(max_actions) or max_actions < 1):
         raise err("max_actions", f"must be a positive integer, got {max_actions!r}")
+    stall_rounds = raw.get("stall_rounds", DEFAULT_STALL_ROUNDS)
+    if not is_int(stall_rounds) or stall_rounds < 1:
+        raise err("stall_rounds", f"must be a positive integer (rounds), got {stall_rounds!r}")
     jobs = raw.get("jobs", 1)
     if not is_int(jobs) or jobs == 0:
         raise err("jobs", f"must be a non-zero integer (-1 = all cores), got {jobs!r}")
@@ -241,7 +255,7 @@ def normalize_experiment(
             _canonical_strategy(entry, f"{where}[{i}]", err) for i, entry in enumerate(lineup)
         )
     base_arm = raw.get("base_arm")
-    if base_arm is not None and base_arm not in arms:
+    if base_arm is not None and (not isinstance(base_arm, str) or base_arm not in arms):
         raise err("base_arm", f"{base_arm!r} is not an arm (arms: {', '.join(arms)})")
 
     # conditions ---------------------------------------------------------------
@@ -284,6 +298,7 @@ def normalize_experiment(
         max_actions=None if max_actions is None else int(max_actions),
         base_arm=base_arm,
         description=description,
+        stall_rounds=int(stall_rounds),
     )
 
 
@@ -312,6 +327,8 @@ def _expand_condition(
 
     def values(key: str, default: Any) -> list[Any]:
         v = merged.get(key, default)
+        if isinstance(v, list | tuple) and not v:
+            raise err(where(key), "an empty list sweeps nothing; give at least one value")
         return list(v) if isinstance(v, list | tuple) else [v]
 
     players = values("players", 4)
@@ -339,8 +356,8 @@ def _expand_condition(
             raise err(where("players") if board_ok else where("board"), str(ex)) from None
         try:
             cfg = GameConfig(int(p), b, e, 0, tuple(options.items()))
-        except ValueError as ex:
-            raise err(where("options"), str(ex)) from None
+        except (ValueError, TypeError) as ex:  # e.g. special_points = 5 (not a list)
+            raise err(where("options"), f"{ex} (options: {jsonable(options)})") from None
         out.append(Condition(int(p), b, e, cfg.options))
     return out
 
@@ -352,6 +369,9 @@ def load_experiment(path: str | os.PathLike[str]) -> dict[str, Any]:
         text = p.read_text("utf-8")
     except OSError as e:
         raise ExperimentError("", f"cannot read experiment file: {e.strerror}", str(path)) from None
+    except UnicodeDecodeError as e:
+        raise ExperimentError("", f"not a UTF-8 text file (byte {e.start}: {e.reason})",
+                              str(path)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -48,13 +48,17 @@ from hansa_lab.engine.scoring import (
     score_breakdown,
     tie_break_key,
 )
-from hansa_lab.engine.state import GameConfig, State
+from hansa_lab.engine.state import EMPTY, GameConfig, State
 from hansa_lab.errors import StrategyError
-from hansa_lab.play import play_game
+from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT, play_game
 from hansa_lab.strategies import Strategy, make_strategy
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+#: A game with more whole rounds than this without any prestige or Kontor change is flagged
+#: as ``stalled`` in the ``games`` table.
+DEFAULT_STALL_ROUNDS = 20
 
 #: action kinds that use up one of the turn's actions
 _USES_AN_ACTION = frozenset(USES_AN_ACTION)
@@ -83,6 +87,8 @@ SCHEMA: dict[str, dict[str, str]] = {
         "winners": "string",
         "n_winners": "int8",
         "wall_time": "float64",
+        "quiet_rounds": "int32",
+        "stalled": "bool",
     },
     "players": {
         **GAME_KEYS,
@@ -182,6 +188,10 @@ COLUMNS: dict[str, dict[str, str]] = {
         "winners": "winning seats after the tie-breaks, comma-separated (ties share)",
         "n_winners": "number of winning seats",
         "wall_time": "seconds to play and log the game",
+        "quiet_rounds": "longest run of whole rounds in which no prestige and no Kontor "
+                        "changed (a stalled table: players waiting for each other)",
+        "stalled": "quiet_rounds exceeded the run's stall_rounds (default "
+                   f"{DEFAULT_STALL_ROUNDS}): a game to look at",
     },
     "players": {
         **_KEYS_DOC,
@@ -435,6 +445,27 @@ class GameRecorder:
         return cols
 
 
+class StallWatch:
+    """Follows a game round by round (an ``observer`` of play_game): the longest run of
+    whole rounds in which no player's prestige and no Kontor changed. Costs one integer
+    comparison per action and a look at the board once per round."""
+
+    def __init__(self) -> None:
+        self.round = 1
+        self.last: tuple[tuple[int, ...], int, int] | None = None
+        self.quiet = 0
+        self.longest = 0
+
+    def observe(self, state: State, action_index: int, kind: str, acting: int) -> None:
+        if state.round == self.round:
+            return
+        self.round = state.round
+        now = (tuple(state.prestige), state.offices.count(EMPTY), sum(map(len, state.extras)))
+        self.quiet = self.quiet + 1 if now == self.last else 0
+        self.last = now
+        self.longest = max(self.longest, self.quiet)
+
+
 def _small_ints(values: list[int]) -> np.ndarray:
     """A list of integers as int64 — via bytes when all fit in 0..255 (the usual case
     for the players' values; several times faster than a plain conversion)."""
@@ -463,16 +494,25 @@ def record_game(
     rotation: int = 0,
     full: bool = True,
     max_actions: int | None = None,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
+    stall_rounds: int = DEFAULT_STALL_ROUNDS,
 ) -> dict[str, Rows]:
-    """Play one game and return its rows per table (``failures`` instead on error)."""
+    """Play one game and return its rows per table (``failures`` instead when a strategy
+    fails; ``decision_time_limit`` as in :func:`hansa_lab.play.play_game`)."""
     key = (experiment, arm, game_id)
     players = [make_strategy(s) for s in strategies]
     recorder = GameRecorder(key)
+    stall = StallWatch()
     t0 = time.perf_counter()
     kwargs: dict[str, Any] = {} if max_actions is None else {"max_actions": max_actions}
     try:
-        observer = recorder.observe if full else None
-        rec = play_game(config, players, observer=observer, **kwargs)
+        def observer(state: State, index: int, kind: str, acting: int) -> None:
+            stall.observe(state, index, kind, acting)
+            if full:
+                recorder.observe(state, index, kind, acting)
+
+        rec = play_game(config, players, observer=observer,
+                        decision_time_limit=decision_time_limit, **kwargs)
     except StrategyError as e:
         board = config.load_board()
         return {
@@ -498,6 +538,7 @@ def record_game(
             config.n_players, json.dumps(dict(config.options), sort_keys=True),
             ",".join(rec.strategies), rec.end_reason, s.round, s.turn, len(rec.actions),
             ",".join(map(str, winners)), len(winners), time.perf_counter() - t0,
+            stall.longest, stall.longest > stall_rounds,
         )
     ]
     prow = []

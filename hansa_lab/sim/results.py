@@ -26,14 +26,25 @@ from hansa_lab.stats.verdicts import comparison_verdicts, seat_verdicts
 
 
 def open_results(path: str | os.PathLike[str]) -> Results:
-    """Open the results folder of a run (finished or not) without running anything."""
+    """Open the results folder of a run (finished or not) without running anything.
+
+    Every done-marker is checked against its table files (size and checksum): a chunk
+    whose files are missing, truncated or rewritten is left out and named in a warning and
+    in ``results.bad_chunks`` (running the same command again replays it). A missing or
+    unreadable ``manifest.json`` raises an error naming the file."""
     store = ResultStore(Path(path))
     if not store.has_manifest():
         raise FileNotFoundError(f"{path}: no {MANIFEST} (not a hansa-lab results folder)")
     manifest = store.read_manifest()
     n_chunks = manifest.get("design", {}).get("n_chunks")
-    done = [i for i in store.done_chunks() if n_chunks is None or i < n_chunks]
-    return Results(manifest, path=store.path, chunks=done)
+    checked = store.verify(n_chunks if isinstance(n_chunks, int) else None)
+    if checked.bad:
+        warnings.warn(
+            f"{path}: {len(checked.bad)} chunk(s) left out, their files do not match their "
+            "done-marker (run the same command again to replay them): " + "; ".join(
+                f"chunk {i}: {why}" for i, why in sorted(checked.bad.items())),
+            stacklevel=2)
+    return Results(manifest, path=store.path, chunks=list(checked.done), bad_chunks=checked.bad)
 
 
 class Results:
@@ -53,10 +64,13 @@ class Results:
         frames: Mapping[str, pd.DataFrame] | None = None,
         path: Path | None = None,
         chunks: Sequence[int] = (),
+        bad_chunks: Mapping[int, str] | None = None,
     ) -> None:
         self.manifest = manifest
         self.path = path
         self.chunks = sorted(chunks)
+        #: chunks left out because their files do not match their done-marker → reason
+        self.bad_chunks = dict(bad_chunks or {})
         self._frames: dict[str, pd.DataFrame] = dict(frames or {})
         self._cache: dict[str, pd.DataFrame] = {}
 
@@ -69,7 +83,12 @@ class Results:
 
     @property
     def complete(self) -> bool:
-        return bool(self.manifest.get("status") == "complete")
+        """The run finished: its manifest says so, and (on disk) every chunk of its design
+        is there with files that match their done-markers."""
+        if self.manifest.get("status") != "complete" or self.bad_chunks:
+            return False
+        n_chunks = self.manifest.get("design", {}).get("n_chunks")
+        return self.path is None or not isinstance(n_chunks, int) or len(self.chunks) == n_chunks
 
     def files(self, table: str) -> list[Path]:
         """The parquet files of ``table`` (completed chunks only, in chunk order)."""
@@ -242,6 +261,24 @@ class Results:
         arms = config.get("arms", {})
         return config.get("base_arm") or ("base" if "base" in arms else None)
 
+    def stalled(self) -> pd.DataFrame:
+        """The games flagged as stalled (more whole rounds than the run's ``stall_rounds``
+        without any prestige or Kontor change), longest quiet stretch first."""
+        games = self.read("games", ["arm", "game_id", "seed", "rotation", "lineup",
+                                    "end_reason", "rounds", "quiet_rounds", "stalled"])
+        return games[games["stalled"]].sort_values(
+            ["quiet_rounds", "game_id"], ascending=[False, True]).reset_index(drop=True)
+
+    def _stall_lines(self) -> list[str]:
+        stalled = self.stalled()
+        if stalled.empty:
+            return []
+        limit = self.manifest.get("configuration", {}).get("stall_rounds", "?")
+        ids = ", ".join(map(str, stalled["game_id"].head(10)))
+        more = f" and {len(stalled) - 10} more" if len(stalled) > 10 else ""
+        return [f"{len(stalled)} game(s) stalled (more than {limit} rounds without a prestige "
+                f"or Kontor change): game ids {ids}{more}; see results.stalled()"]
+
     def report(self) -> str:
         """A text report: totals, per-strategy summary, the paired comparison when a
         base arm exists, and per-seat results when every arm is a single strategy."""
@@ -254,6 +291,8 @@ class Results:
         rounding = design.get("rounding")
         if rounding and design.get("rounded", True):  # older manifests: always shown
             lines.append(f"({rounding})")
+        lines += self._stall_lines()
+        lines += self._stall_lines()
         summary = self.summary()
         if summary.empty:
             return "\n".join([*lines, "no finished games"])

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import math
 import os
 import platform
 import re
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
@@ -40,8 +43,10 @@ from typing import Any
 import pandas as pd
 
 from hansa_lab.engine.actions import Action, format_action
-from hansa_lab.errors import EngineError, ExperimentError, SimulationFailed
+from hansa_lab.errors import EngineError, ExperimentError, RunTerminated, SimulationFailed
+from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
 from hansa_lab.sim.experiment import (
+    ADDED_FIELDS,
     BACKENDS,
     DEFAULT_CHUNK_SIZE,
     GAME_ORDER,
@@ -58,6 +63,7 @@ from hansa_lab.sim.experiment import (
     normalize_experiment,
 )
 from hansa_lab.sim.logs import (
+    DEFAULT_STALL_ROUNDS,
     Rows,
     concat_rows,
     config_json,
@@ -67,7 +73,7 @@ from hansa_lab.sim.logs import (
     to_frame,
 )
 from hansa_lab.sim.results import Results, format_table, open_results, wilson_interval
-from hansa_lab.sim.store import TABLES, ResultStore, now
+from hansa_lab.sim.store import TABLES, ManifestError, ResultStore, fault_point, now
 from hansa_lab.strategies import Strategy, make_strategy
 
 __all__ = [
@@ -115,6 +121,13 @@ class ChunkTask:
     prototypes: dict[str, Strategy]
     full: bool = True
     max_actions: int | None = None
+    #: the process that started this worker: the worker ends itself when it goes away
+    #: (None: not our process to watch, e.g. a worker of an existing dask cluster)
+    parent_pid: int | None = None
+    #: seconds a strategy may take for one decision (None: no limit)
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
+    #: quiet rounds beyond which a game is flagged as stalled
+    stall_rounds: int = DEFAULT_STALL_ROUNDS
 
 
 @dataclass
@@ -137,6 +150,8 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     :func:`hansa_lab.sim.logs.record_game`); so does an error of the engine itself (seat
     -1, strategy ``"(engine)"``, the actions chosen so far, the last one possibly the
     one whose application failed). Either way the chunk goes on with its next game."""
+    if task.parent_pid is not None and task.parent_pid != os.getpid():
+        _exit_with_parent()
     t0 = time.perf_counter()
     parts: dict[str, list[Rows]] = {t: [] for t in TABLES}
     failures: list[dict[str, Any]] = []
@@ -146,6 +161,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
             rows = record_game(
                 g.config, strategies, g.game_id, experiment=task.experiment, arm=g.arm,
                 rotation=g.rotation, full=task.full, max_actions=task.max_actions,
+                decision_time_limit=task.decision_time_limit, stall_rounds=task.stall_rounds,
             )
         except Exception as e:  # not a strategy's fault: an engine error
             rows = {"failures": [_engine_failure(task.experiment, g, e)]}
@@ -166,6 +182,31 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         pid=os.getpid(),
         host=socket.gethostname(),
     )
+
+
+#: How often a worker checks that the process that started it is still there (seconds).
+PARENT_POLL = 0.5
+_parent_watch: threading.Thread | None = None
+
+
+def _exit_with_parent() -> None:
+    """In a worker process: start (once) a daemon thread that ends the process as soon as
+    its parent is gone — reparented, whatever killed the parent (kill -9 included). The
+    worker's pipes to a resource tracker close with it, so the trackers end too."""
+    global _parent_watch
+    if _parent_watch is not None:
+        return
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)  # nobody is left to report to
+
+    if parent == 1:  # already orphaned
+        os._exit(1)
+    _parent_watch = threading.Thread(target=watch, name="hansa-lab-parent-watch", daemon=True)
+    _parent_watch.start()
 
 
 def _engine_failure(experiment: str, g: GameSpec, error: BaseException) -> tuple[Any, ...]:
@@ -208,11 +249,29 @@ def _git_info() -> dict[str, Any]:
         return {"commit": None, "dirty": None}
 
 
-def _machine() -> dict[str, Any]:
+def _usable_cores() -> int:
+    """Cores this process may run on."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
+        return os.cpu_count() or 1
+
+
+def _workers(n_jobs: int, n_chunks: int, progress: bool) -> int:
+    """Worker processes to start: ``n_jobs`` (negative: counted back from all cores),
+    never more than the chunks to play (one chunk keeps one worker busy); a warning when
+    that is more than the cores."""
+    cores = _usable_cores()
+    wanted = n_jobs if n_jobs > 0 else cores + 1 + n_jobs
+    workers = max(1, min(wanted, n_chunks))
+    if workers > cores:
+        _say(progress, f"warning: {workers} worker processes on {cores} cores; they will "
+                       "share them (more memory, no more speed)")
+    return workers
+
+
+def _machine() -> dict[str, Any]:
+    cores = _usable_cores()
     try:
         mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover
@@ -290,7 +349,9 @@ def _iter_dask(tasks: Iterator[ChunkTask], client: Any, own: list[Any]) -> Itera
 
     token = f"hansa-{os.getpid()}-{time.time_ns()}"
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    pending = as_completed()
+    # this client's own event loop: it need not be the default client (one the runner made
+    # for an address or a local cluster is not), and as_completed() alone looks for that
+    pending = as_completed(loop=client.loop)
     in_flight: set[Any] = set()
 
     def submit() -> bool:
@@ -307,7 +368,12 @@ def _iter_dask(tasks: Iterator[ChunkTask], client: Any, own: list[Any]) -> Itera
             if not submit():
                 break
         for fut in pending:
-            result = fut.result()
+            try:
+                result = fut.result()
+            except Exception as e:  # the cluster lost the chunk (e.g. its workers kept dying)
+                raise RuntimeError(
+                    f"dask: a chunk failed on the cluster ({type(e).__name__}: {e}); completed "
+                    "chunks are saved, run the same command again to resume") from e
             in_flight.discard(fut)
             fut.release()
             submit()
@@ -330,15 +396,24 @@ class _Exec:
     progress: bool = True
     fail_fast: bool = False
     force: bool = False
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
 
 
 def _check_exec(ex: _Exec, names: Mapping[str, str]) -> None:
     def n(key: str) -> str:
         return names.get(key, key)
 
+    limit = ex.decision_time_limit
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int | float)
+                              or not math.isfinite(limit) or limit <= 0):
+        raise ExperimentError(n("decision_time_limit"), "must be a positive number of seconds "
+                                                        f"(or None: no limit), got {limit!r}")
     if not is_int(ex.n_jobs) or ex.n_jobs == 0:
         raise ExperimentError(n("n_jobs"), f"must be a non-zero integer (-1 = all cores), "
                                            f"got {ex.n_jobs!r}")
+    if ex.n_jobs < 0 and _usable_cores() + 1 + ex.n_jobs < 1:
+        raise ExperimentError(n("n_jobs"), f"{ex.n_jobs} leaves no worker on "
+                              f"{_usable_cores()} cores (-1 = all cores, -2 = all but one)")
     if ex.backend not in BACKENDS:
         raise ExperimentError(n("backend"), f"must be one of {', '.join(BACKENDS)}, "
                                             f"got {ex.backend!r}")
@@ -363,6 +438,7 @@ def _check_exec(ex: _Exec, names: Mapping[str, str]) -> None:
 
 
 def _config_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    old = {**{k: v for k, v in ADDED_FIELDS.items() if k not in old}, **old}
     keys = sorted(set(old) | set(new))
     return [k for k in keys if jsonable(old.get(k)) != jsonable(new.get(k))]
 
@@ -370,6 +446,25 @@ def _config_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
 def _say(progress: bool, text: str) -> None:
     if progress:
         print(text, file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While a run lasts, SIGTERM raises :class:`RunTerminated` (a KeyboardInterrupt) in
+    the main thread, so it ends like Ctrl-C: message, manifest "interrupted", resumable.
+    Outside the main thread (where handlers cannot be set) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise RunTerminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _execute(
@@ -383,38 +478,92 @@ def _execute(
     _check_exec(ex, names)
     if out is None:
         design = Design(exp)
-        return _play(replace(exp, chunk_size=design.chunk_size), design, ex, None, None, {},
-                     source)
+        with _terminate_as_interrupt():
+            return _play(replace(exp, chunk_size=design.chunk_size), design, ex, None, None,
+                         {}, source)
     store = ResultStore(Path(out))
     store.check_usable()
-    with store.lock():
-        old = store.read_manifest() if store.has_manifest() else None
-        if exp.chunk_size is None:  # resuming keeps the stored chunking
-            stored = (old or {}).get("configuration", {}).get("chunk_size")
-            exp = replace(exp, chunk_size=stored if is_int(stored) else Design(exp).chunk_size)
-        if old is not None and ex.force:
-            store.clear()
-            old = None
-        if old is not None:
-            diff = _config_diff(old.get("configuration", {}), exp.configuration())
-            if diff:
-                raise ExperimentError(
-                    names.get("out", "out"),
-                    f"{store.path} holds a run with a different configuration (differs in: "
-                    f"{', '.join(names.get(k, k) for k in diff)}); pass force=True (--force) "
-                    "to discard it, or choose another out",
-                )
-        design = Design(exp)
-        done = {i: m for i, m in store.done_chunks().items() if i < design.n_chunks}
-        if old is not None and len(done) == design.n_chunks:
+    store.check_writable()
+    with _terminate_as_interrupt(), store.lock():
+        return _open_run(exp, ex, store, names, source)
+
+
+def _open_run(
+    exp: Experiment,
+    ex: _Exec,
+    store: ResultStore,
+    names: Mapping[str, str],
+    source: dict[str, Any] | None,
+) -> Results:
+    """With the folder locked: clear it (force), check the stored configuration, verify the
+    done chunks, then finish, resume or start the run."""
+    old: dict[str, Any] | None = None
+    if store.has_manifest():
+        try:
+            old = store.read_manifest()
+        except ManifestError:
+            if not ex.force:
+                raise
+    if ex.force and (old is not None or store.has_manifest()):
+        store.clear()
+        old = None
+    if exp.chunk_size is None:  # resuming keeps the stored chunking
+        stored = (old or {}).get("configuration", {}).get("chunk_size")
+        exp = replace(exp, chunk_size=stored if is_int(stored) else Design(exp).chunk_size)
+    if old is not None:
+        diff = _config_diff(old.get("configuration", {}), exp.configuration())
+        if diff:
+            raise ExperimentError(
+                names.get("out", "out"),
+                f"{store.path} holds a run with a different configuration (differs in: "
+                f"{', '.join(names.get(k, k) for k in diff)}); pass force=True (--force) "
+                "to discard it, or choose another out",
+            )
+    design = Design(exp)
+    checked = store.verify(design.n_chunks, lambda i: len(design.chunk_ids(i)))
+    if checked.bad:
+        _say(True, f"{store.path}: {len(checked.bad)} chunk(s) do not match their done-marker "
+                   "and will be played again: " + "; ".join(
+                       f"chunk {i}: {why}" for i, why in sorted(checked.bad.items())))
+        store.discard_chunks(checked.bad)
+    done = checked.done
+    if old is not None and len(done) == design.n_chunks:
+        if old.get("status") != "complete":
+            _mark_complete(old, design, done, store)
+            _say(ex.progress, f"{store.path}: every chunk was done but the run had not been "
+                              f"marked complete (status {old.get('status')!r}); marked it now")
+        else:
             _say(ex.progress, f"{store.path}: complete ({design.n_games} games), nothing to "
                               "do; pass force=True (--force) to run it again")
-            return Results(old, path=store.path, chunks=list(done))
-        store.cleanup(done)
-        if done:
-            _say(ex.progress, f"{store.path}: resuming, {len(done)} of {design.n_chunks} "
-                              "chunks already done")
-        return _play(exp, design, ex, store, old, done, source)
+        return Results(old, path=store.path, chunks=list(done))
+    store.cleanup(done)
+    if done:
+        _say(ex.progress, f"{store.path}: resuming, {len(done)} of {design.n_chunks} "
+                          "chunks already done")
+    return _play(exp, design, ex, store, old, done, source)
+
+
+def _progress(design: Design, done: Mapping[int, Mapping[str, Any]]) -> dict[str, int]:
+    """The manifest's progress entry for the chunks in ``done``."""
+    return {
+        "chunks_done": len(done), "n_chunks": design.n_chunks,
+        "games_done": sum(len(design.chunk_ids(i)) for i in done),
+        "total_games": design.n_games,
+        "failures": sum(int(m.get("failures", 0)) for m in done.values()),
+    }
+
+
+def _mark_complete(manifest: dict[str, Any], design: Design,
+                   done: Mapping[int, Mapping[str, Any]], store: ResultStore) -> None:
+    """Record as complete a run whose every chunk is done (its last session was killed
+    before it could say so)."""
+    for session in manifest.get("sessions", []):
+        if isinstance(session, dict) and session.get("status") == "running":
+            session["status"] = "killed"
+    manifest["status"] = "complete"
+    manifest["progress"] = _progress(design, done)
+    manifest["finished"] = manifest.get("finished") or now()
+    store.write_manifest(manifest)
 
 
 def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
@@ -457,6 +606,7 @@ def _new_session(ex: _Exec) -> dict[str, Any]:
         "git_commit": git["commit"], "git_dirty": git["dirty"],
         "execution": {
             "n_jobs": ex.n_jobs, "backend": ex.backend, "fail_fast": ex.fail_fast,
+            "decision_time_limit": ex.decision_time_limit,
             "dask_address": ex.dask_address if isinstance(ex.dask_address, str | None)
             else repr(ex.dask_address),
         },
@@ -476,7 +626,8 @@ def _play(
     """Play the chunks not in ``done``, writing each as it completes."""
     from tqdm.auto import tqdm
 
-    dask = _dask_client(ex.dask_address, ex.n_jobs) if ex.backend == "dask" else None
+    workers = _workers(ex.n_jobs, design.n_chunks - len(done), ex.progress)
+    dask = _dask_client(ex.dask_address, workers) if ex.backend == "dask" else None
     session = _new_session(ex)
     manifest = old if old is not None else _new_manifest(exp, design, store, source, session)
     manifest["sessions"].append(session)
@@ -486,10 +637,7 @@ def _play(
 
     def save(status: str) -> None:
         manifest["status"] = session["status"] = status
-        manifest["progress"] = {
-            "chunks_done": len(done), "n_chunks": design.n_chunks, "games_done": games_done,
-            "total_games": design.n_games, "failures": failures,
-        }
+        manifest["progress"] = _progress(design, done)
         if status != "running":
             session["finished"] = now()
         if status == "complete":
@@ -497,19 +645,26 @@ def _play(
         if store is not None:
             store.write_manifest(manifest)
 
-    save("running")
     prototypes = {s: make_strategy(s) for lineup in exp.arms.values() for s in lineup}
+    # workers of loky or of a local cluster made here end with this process
+    watched = None if dask and not dask[1][1:] else os.getpid()
     tasks = (
-        ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions)
+        ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions,
+                  parent_pid=watched, decision_time_limit=ex.decision_time_limit,
+                  stall_rounds=exp.stall_rounds)
         for i in range(design.n_chunks) if i not in done
     )
-    results = _iter_dask(tasks, *dask) if dask else _iter_joblib(tasks, ex.n_jobs)
     memory: dict[int, dict[str, pd.DataFrame]] = {}
     failed: dict[str, Any] | None = None
+    results: Iterator[ChunkResult] | None = None
     bar = tqdm(total=design.n_games, initial=games_done, unit="game", desc=exp.name,
                disable=not ex.progress, dynamic_ncols=True, file=sys.stderr)
     status = "failed"
     try:
+        save("running")
+        if store is not None:
+            fault_point("manifest_started")
+        results = _iter_dask(tasks, *dask) if dask else _iter_joblib(tasks, workers)
         for res in results:
             convert = to_arrow if store is not None else to_frame  # parquet, or kept in memory
             frames = {t: convert(t, res.rows.get(t, [])) for t in LOGGED_TABLES[exp.log]}
@@ -521,7 +676,7 @@ def _play(
                 "written": now(),
             }
             if store is not None:
-                store.write_chunk(res.chunk_id, frames, marker)
+                marker = store.write_chunk(res.chunk_id, frames, marker)
             else:
                 memory[res.chunk_id] = frames
             done[res.chunk_id] = marker
@@ -537,15 +692,23 @@ def _play(
             if ex.fail_fast and res.failures:
                 failed = min(res.failures, key=lambda f: f["game_id"])
                 break
+        if store is not None and not failed:
+            fault_point("all_chunks_done")
         status = "stopped" if failed else "complete"
     except KeyboardInterrupt:
         status = "interrupted"
         raise
     finally:
         with contextlib.suppress(Exception):
-            results.close()  # type: ignore[attr-defined]
+            if results is not None:
+                results.close()  # type: ignore[attr-defined]
+        for obj in dask[1] if dask else ():  # closed by _iter_dask too, unless it never ran
+            with contextlib.suppress(Exception):
+                obj.close()
         bar.close()
         save(status)
+    if store is not None and status == "complete":
+        fault_point("final_saved")
     if failed is not None:
         saved = (f"{len(done)} completed chunks are saved in {store.path}; rerun to resume"
                  if store is not None else "results were kept in memory only")
@@ -585,6 +748,8 @@ def simulate(
     force: bool = False,
     log: str = "full",
     max_actions: int | None = None,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
+    stall_rounds: int = DEFAULT_STALL_ROUNDS,
 ) -> Results:
     """Play ``n_games`` seat-rotated games of a line-up and log them.
 
@@ -606,12 +771,19 @@ def simulate(
     else ``"simulate"``) fills the ``experiment`` column. ``log="summary"`` skips the
     ``turns`` and ``events`` tables. ``fail_fast`` stops at the first failed game
     (raising :class:`SimulationFailed`); otherwise failures go to ``results.failures``.
+    A strategy that takes more than ``decision_time_limit`` seconds for one decision
+    (None: no limit), raises (``SystemExit`` included), changes the state it is shown or
+    returns no legal action fails its game (a ``failures`` row). A game with more than
+    ``stall_rounds`` whole rounds without any prestige or Kontor change is flagged
+    (``games.stalled``) and named by the report.
 
     Invalid arguments raise :class:`ExperimentError` (a ``ValueError``) before any game
     is played.
     """
     if name is None:
-        name = Path(out).name if out is not None else "simulate"
+        name = Path(out).resolve().name if out is not None else "simulate"
+    if options is not None and not isinstance(options, Mapping):
+        raise ExperimentError("options", f"must be a dict of rule options, got {options!r}")
     raw: dict[str, Any] = {
         "name": name, "arms": strategies if isinstance(strategies, Mapping) else
         list(strategies) if isinstance(strategies, list | tuple) else strategies,
@@ -622,13 +794,15 @@ def simulate(
         raw["chunk_size"] = chunk_size
     if max_actions is not None:
         raw["max_actions"] = max_actions
+    if stall_rounds != DEFAULT_STALL_ROUNDS:
+        raw["stall_rounds"] = stall_rounds
     for key in ("players", "board", "edition"):
         if isinstance(raw[key], list | tuple):
             raise ExperimentError(_SIMULATE_NAMES.get(key, key),
                                   "one value only; sweep values with run_experiment")
     exp = normalize_experiment(raw, names=_SIMULATE_NAMES, default_name="simulate")
     ex = _Exec(n_jobs=n_jobs, backend=backend, dask_address=dask_address, progress=progress,
-               fail_fast=fail_fast, force=force)
+               fail_fast=fail_fast, force=force, decision_time_limit=decision_time_limit)
     return _execute(exp, ex, out, _SIMULATE_NAMES)
 
 
@@ -644,6 +818,7 @@ def run_experiment(
     force: bool = False,
     progress: bool = True,
     fail_fast: bool = False,
+    decision_time_limit: float | None = None,
 ) -> Results:
     """Run an experiment given as a TOML file (path) or a dict of the same shape.
 
@@ -660,6 +835,9 @@ def run_experiment(
         base_arm = "base"          # arm the others are compared with (paired)
         jobs = 2                   # default worker processes (-1 = all cores)
         backend = "loky"           # or "dask"
+        decision_time_limit = 60   # seconds per strategy decision (a slower one fails)
+        stall_rounds = 20          # flag games with more rounds than this without any
+                                   #   prestige or Kontor change (games.stalled)
         players = 4                # condition fields; a list sweeps: [3, 4, 5]
         board = "base"             #   base | east | britannia | a side like base_3p
         edition = "bigbox"         #   bigbox | original; a list sweeps
@@ -686,6 +864,9 @@ def run_experiment(
     and field, e.g. ``experiments/x.toml: arms.tip[1]: unknown strategy 'greedyy'``.
     """
     source_info: dict[str, Any] | None = None
+    if not isinstance(spec, Mapping | str | os.PathLike):
+        raise ExperimentError("", "an experiment is a TOML file's path or a dict, got "
+                                  f"{type(spec).__name__}")
     if isinstance(spec, Mapping):
         raw = dict(spec)
         source = None
@@ -711,16 +892,22 @@ def run_experiment(
         backend=backend if backend is not None else raw.get("backend", "loky"),
         dask_address=dask_address if dask_address is not None else raw.get("dask_address"),
         progress=progress, fail_fast=fail_fast, force=force,
+        decision_time_limit=decision_time_limit if decision_time_limit is not None
+        else raw.get("decision_time_limit", DEFAULT_DECISION_TIME_LIMIT),
     )
+    out_given = out
     if out is None:
         root = Path.cwd()
         if source is not None and Path(source).resolve().parent.name == "experiments":
             root = Path(source).resolve().parent.parent
         out = root / "results" / exp.name
     names = {"jobs": "n_jobs"}
+    given = {k for k, v in (("n_jobs", n_jobs), ("backend", backend), ("out", out_given),
+                            ("dask_address", dask_address),
+                            ("decision_time_limit", decision_time_limit)) if v is not None}
     try:
         return _execute(exp, ex, out, names, source_info)
     except ExperimentError as e:
-        if e.source is None and source is not None:
+        if e.source is None and source is not None and e.field not in given:
             raise ExperimentError(e.field, e.message, source) from None
         raise

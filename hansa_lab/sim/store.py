@@ -1,24 +1,44 @@
-"""The files of a run under ``results/<name>/``.
+"""The files of a run under ``results/<name>/``, and the order in which they change.
 
 ::
 
     manifest.json                   provenance and configuration (atomic rewrite)
     <table>/chunk-000123.parquet    one file per table and chunk (temp file + os.replace)
-    _chunks/chunk-000123.json       the chunk's done-marker, written after its tables
-    .lock                           pid and host of the run writing here
+    _chunks/chunk-000123.json       the chunk's done-marker, written after its tables: the
+                                    games, and per table the rows, bytes and SHA-256
+    .lock                           pid and host of the run writing here (flock-ed)
 
-A chunk counts only once its done-marker exists, so a killed run loses at most the
-chunks in flight; their stray files are removed when the run resumes.
+Every change is ordered so that a process killed at any instant leaves a folder the next
+command resumes, or refuses with a clear message — never one that looks complete with
+games missing:
+
+- a chunk counts only once its done-marker exists, and the marker is written after its
+  tables; :meth:`ResultStore.verify` checks every marker against its files (present, same
+  size, same checksum), so a truncated, emptied or deleted table file un-does its chunk
+  (resume replays it, :func:`~hansa_lab.sim.results.open_results` names it);
+- a forced clear moves all done-markers away in one rename *first*, then removes the
+  tables, the manifest last: a clear killed half-way leaves a run with no chunk done;
+- the manifest says "complete" only after every chunk's marker; a run killed between its
+  last marker and that save is marked complete by the next command;
+- the lock is an ``flock`` on ``.lock`` (released by the kernel when its holder dies, so a
+  stale lock is simply taken over, by one process only).
+
+:func:`fault_point` marks each transition; the fault-injection tests kill the process there.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import shutil
+import signal
 import socket
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -26,7 +46,6 @@ from typing import IO, TYPE_CHECKING, Any
 import pandas as pd
 
 from hansa_lab.errors import ExperimentError
-from hansa_lab.sim.experiment import is_int
 from hansa_lab.sim.logs import SCHEMA
 
 if TYPE_CHECKING:
@@ -36,6 +55,44 @@ TABLES = tuple(SCHEMA)
 MANIFEST = "manifest.json"
 CHUNKS_DIR = "_chunks"
 LOCK = ".lock"
+#: Prefix of a folder of done-markers moved away by a forced clear (removed next).
+DISCARDED = ".discarded-"
+
+#: The transitions of a results folder, in order (see :func:`fault_point`).
+TRANSITIONS = (
+    "lock_taken",            # start: the folder is ours, nothing changed yet
+    "cleared_markers",       # forced clear: done-markers gone, tables and manifest remain
+    "cleared_tables",        # forced clear: tables gone too, the manifest remains
+    "manifest_started",      # the manifest says "running"
+    "chunk_tables_written",  # a chunk's tables are on disk, its marker not yet
+    "chunk_marked",          # its done-marker is written, the manifest not yet updated
+    "all_chunks_done",       # every marker written, the manifest not yet "complete"
+    "final_saved",           # the manifest says "complete", the lock is still held
+)
+
+#: ``HANSA_LAB_FAULT=<transition>[@<n>][:KILL|TERM|INT|STOP]`` makes the process signal
+#: itself the n-th time (default 1) it reaches that transition (fault-injection tests only;
+#: STOP pauses it there, for a test to look at it and signal it from outside).
+FAULT_ENV = "HANSA_LAB_FAULT"
+_fault_counts: dict[str, int] = {}
+
+
+def fault_point(name: str) -> None:
+    """A transition of a results folder (one of :data:`TRANSITIONS`): a no-op unless
+    :data:`FAULT_ENV` names it, then the process sends itself the signal asked for (SIGKILL
+    by default; TERM and INT go through the run's handlers, exactly here)."""
+    spec = os.environ.get(FAULT_ENV)
+    if not spec:
+        return
+    where, _, sig = spec.partition(":")
+    target, _, nth = where.partition("@")
+    if target != name:
+        return
+    _fault_counts[name] = _fault_counts.get(name, 0) + 1
+    if _fault_counts[name] == int(nth or 1):
+        os.kill(os.getpid(), getattr(signal, f"SIG{sig or 'KILL'}"))
+        if sig != "STOP":  # STOP: the test looks at the paused process, then signals it
+            time.sleep(5)  # a handled signal raises at the next bytecode; KILL never returns
 
 
 def now() -> str:
@@ -57,26 +114,75 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
             tmp.unlink()
 
 
-def write_json(path: Path, data: Any) -> None:
-    text = json.dumps(data, indent=2, ensure_ascii=False, default=str).encode("utf-8")
+def write_bytes(path: Path, payload: bytes) -> None:
+    """:func:`atomic_write` of ``payload``."""
 
     def write(f: IO[bytes]) -> None:
-        f.write(text)
+        f.write(payload)
 
     atomic_write(path, write)
 
 
-def write_parquet(path: Path, data: pd.DataFrame | pa.Table) -> None:
+def write_json(path: Path, data: Any) -> None:
+    write_bytes(path, json.dumps(data, indent=2, ensure_ascii=False, default=str).encode())
+
+
+def parquet_bytes(data: pd.DataFrame | pa.Table) -> bytes:
+    """A table as the bytes of a zstd-compressed parquet file."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     table = pa.Table.from_pandas(data, preserve_index=False) if isinstance(
         data, pd.DataFrame) else data
-    atomic_write(path, lambda f: pq.write_table(table, f, compression="zstd"))
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    return bytes(sink.getvalue())
+
+
+def write_parquet(path: Path, data: pd.DataFrame | pa.Table) -> None:
+    write_bytes(path, parquet_bytes(data))
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file's bytes, as hex."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def chunk_name(i: int) -> str:
     return f"chunk-{i:06d}"
+
+
+@dataclass(frozen=True)
+class TableFile:
+    """What a done-marker records about one table file of its chunk."""
+
+    rows: int
+    bytes: int
+    sha256: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"rows": self.rows, "bytes": self.bytes, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
+class Verified:
+    """The done-markers of a folder checked against their files: ``done`` maps a chunk to
+    its marker, ``bad`` a chunk whose marker does not match its files to the reason."""
+
+    done: dict[int, dict[str, Any]]
+    bad: dict[int, str]
+
+
+class ManifestError(ExperimentError):
+    """A results folder whose ``manifest.json`` cannot be read (names the file)."""
+
+
+class FolderBusy(RuntimeError):
+    """Another live process holds the results folder."""
 
 
 class ResultStore:
@@ -91,48 +197,154 @@ class ResultStore:
         return self.manifest_path.exists()
 
     def check_usable(self) -> None:
-        if self.path.exists() and not self.path.is_dir():
-            raise ExperimentError("out", f"{self.path} exists and is not a directory")
-        if self.path.is_dir() and not self.has_manifest() and any(
-            p.name != LOCK for p in self.path.iterdir()
-        ):
-            raise ExperimentError(
-                "out", f"{self.path} is not empty and holds no {MANIFEST}: not a hansa-lab "
-                "results folder; choose another out"
-            )
+        """Refuse an ``out`` that is a file, lies under a file, or is a folder of something
+        else (raises :class:`ExperimentError` for the ``out`` field)."""
+        for parent in [self.path, *self.path.parents]:
+            if parent.exists() and not parent.is_dir():
+                where = "" if parent == self.path else f" ({parent} is a file)"
+                raise ExperimentError("out", f"{self.path} cannot be a results folder{where}: "
+                                             "it exists and is not a directory")
+            if parent.exists():
+                break
+        if self.path.is_dir():
+            try:
+                entries = [p.name for p in self.path.iterdir()]
+            except OSError as e:
+                raise ExperimentError("out", f"{self.path}: cannot read it ({e.strerror})") \
+                    from None
+            if not self.has_manifest() and any(n != LOCK for n in entries):
+                raise ExperimentError(
+                    "out", f"{self.path} is not empty and holds no {MANIFEST}: not a hansa-lab "
+                    "results folder; choose another out"
+                )
+
+    def check_writable(self) -> None:
+        """Create the folder and make sure files can be written in it (an ``out`` under a
+        read-only folder fails here, before any game, naming the folder)."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            probe = self.path / f".probe-{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as e:
+            raise ExperimentError("out", f"{self.path}: cannot write there "
+                                         f"({e.strerror or e})") from None
 
     def read_manifest(self) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.manifest_path.read_text("utf-8"))
-        return data
+        """The manifest, or :class:`ManifestError` saying what is wrong with it."""
+        try:
+            data = json.loads(self.manifest_path.read_bytes().decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            problem = f"is corrupt ({type(e).__name__}: {e})"
+        except OSError as e:
+            problem = f"cannot be read ({e.strerror or e})"
+        else:
+            if isinstance(data, dict) and isinstance(data.get("configuration"), dict) and \
+                    isinstance(data.get("sessions"), list):
+                return data
+            problem = "is not a hansa-lab manifest (no configuration or sessions)"
+        raise ManifestError(
+            MANIFEST, f"{problem}; pass --force (force=True) to discard this run and start "
+                      "it again", str(self.path))
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         write_json(self.manifest_path, manifest)
 
     def done_chunks(self) -> dict[int, dict[str, Any]]:
-        """Completed chunks: chunk id → its done-marker (games, failures, rows, ...)."""
+        """Chunks with a readable done-marker: chunk id → marker (unverified)."""
         if not self.chunks.is_dir():
             return {}
         out = {}
         for p in self.chunks.glob("chunk-*.json"):
             with contextlib.suppress(ValueError, OSError):
-                out[int(p.stem.split("-")[1])] = json.loads(p.read_text("utf-8"))
+                marker = json.loads(p.read_text("utf-8"))
+                if isinstance(marker, dict):
+                    out[int(p.stem.split("-")[1])] = marker
         return dict(sorted(out.items()))
+
+    def verify(self, n_chunks: int | None = None,
+               games_in: Callable[[int], int] | None = None) -> Verified:
+        """Check every done-marker (below ``n_chunks``) against its table files: present,
+        of the recorded size and SHA-256, and (``games_in``) holding the chunk's games."""
+        done: dict[int, dict[str, Any]] = {}
+        bad: dict[int, str] = {}
+        for i, marker in self.done_chunks().items():
+            if n_chunks is not None and i >= n_chunks:
+                continue
+            problem = self.chunk_problem(i, marker, games_in(i) if games_in else None)
+            if problem:
+                bad[i] = problem
+            else:
+                done[i] = marker
+        return Verified(done, bad)
+
+    def chunk_problem(self, chunk: int, marker: Mapping[str, Any],
+                      games: int | None = None) -> str | None:
+        """Why chunk ``chunk``'s files do not match its marker (None: they do)."""
+        if games is not None and marker.get("games") != games:
+            return f"its marker records {marker.get('games')} games, the design {games}"
+        files = marker.get("files")
+        if not isinstance(files, dict):  # markers of older versions: rows only
+            tables = marker.get("rows", {})
+            missing = [t for t in tables if not self.table_file(t, chunk).exists()]
+            return f"{', '.join(missing)} file missing" if missing else None
+        for table, rec in files.items():
+            path = self.table_file(table, chunk)
+            try:
+                size = path.stat().st_size
+            except OSError:
+                return f"{path.relative_to(self.path)} is missing"
+            if size != rec.get("bytes"):
+                return (f"{path.relative_to(self.path)} has {size} bytes, its marker "
+                        f"records {rec.get('bytes')} (truncated or rewritten)")
+            if sha256_of(path) != rec.get("sha256"):
+                return f"{path.relative_to(self.path)} does not match its checksum"
+        return None
 
     def table_file(self, table: str, chunk: int) -> Path:
         return self.path / table / f"{chunk_name(chunk)}.parquet"
 
+    def marker_file(self, chunk: int) -> Path:
+        return self.chunks / f"{chunk_name(chunk)}.json"
+
     def write_chunk(self, chunk: int, frames: Mapping[str, pd.DataFrame | pa.Table],
-                    info: dict[str, Any]) -> None:
+                    info: dict[str, Any]) -> dict[str, Any]:
+        """Write a chunk's tables, then its done-marker (``info`` plus, per table, the
+        rows, bytes and checksum of its file); returns the marker."""
+        files: dict[str, Any] = {}
         for table, df in frames.items():
             (self.path / table).mkdir(parents=True, exist_ok=True)
-            write_parquet(self.table_file(table, chunk), df)
+            payload = parquet_bytes(df)
+            write_bytes(self.table_file(table, chunk), payload)
+            files[table] = TableFile(len(df), len(payload),
+                                     hashlib.sha256(payload).hexdigest()).as_dict()
+        fault_point("chunk_tables_written")
+        marker = {**info, "files": files}
         self.chunks.mkdir(parents=True, exist_ok=True)
-        write_json(self.chunks / f"{chunk_name(chunk)}.json", info)  # the done-marker
+        write_json(self.marker_file(chunk), marker)  # the done-marker, last
+        fault_point("chunk_marked")
+        return marker
+
+    def discard_chunks(self, chunks: Iterable[int]) -> None:
+        """Forget chunks: their markers first, then their table files."""
+        chunks = list(chunks)
+        for i in chunks:
+            self.marker_file(i).unlink(missing_ok=True)
+        for i in chunks:
+            for table in TABLES:
+                self.table_file(table, i).unlink(missing_ok=True)
 
     def cleanup(self, done: Iterable[int]) -> None:
-        """Remove temp files and table files of chunks that never completed."""
+        """Remove temp files, folders of discarded markers and table files of chunks that
+        never completed."""
         keep = {chunk_name(i) for i in done}
+        if self.path.is_dir():
+            for p in self.path.iterdir():
+                if p.name.startswith(DISCARDED):
+                    shutil.rmtree(p, ignore_errors=True)
+                elif p.name.startswith(".") and ".tmp-" in p.name:
+                    p.unlink(missing_ok=True)
         for sub in [*TABLES, CHUNKS_DIR]:
             d = self.path / sub
             if not d.is_dir():
@@ -144,48 +356,55 @@ class ResultStore:
                     p.unlink(missing_ok=True)
 
     def clear(self) -> None:
-        """Forget a previous run (only the files this module writes)."""
-        for sub in [*TABLES, CHUNKS_DIR]:
+        """Forget a previous run (only the files this module writes), in a crash-safe
+        order: every done-marker at once (one rename), then the tables, the manifest last."""
+        if self.chunks.is_dir():
+            trash = self.path / f"{DISCARDED}{os.getpid()}-{time.time_ns()}"
+            os.rename(self.chunks, trash)
+            fault_point("cleared_markers")
+            shutil.rmtree(trash, ignore_errors=True)
+        for sub in TABLES:
             shutil.rmtree(self.path / sub, ignore_errors=True)
+        fault_point("cleared_tables")
         self.manifest_path.unlink(missing_ok=True)
+        self.cleanup(())
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
-        """Refuse to run while another live process writes the same folder."""
+        """Hold the folder for this process: an exclusive ``flock`` on ``.lock``. The kernel
+        drops it when the holder dies however it died, so a stale lock needs no guessing;
+        of several processes starting at once exactly one gets it. The file is removed
+        while still locked; a process that locked the removed file sees that it is no longer
+        the one at the path and tries again."""
         self.path.mkdir(parents=True, exist_ok=True)
-        lock = self.path / LOCK
-        me = {"pid": os.getpid(), "host": socket.gethostname(), "since": now()}
-        for _ in range(2):
+        path = self.path / LOCK
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
-                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
                 try:
-                    other = json.loads(lock.read_text("utf-8") or "{}")
-                except (OSError, ValueError):
+                    other = json.loads(os.read(fd, 4096) or b"{}")
+                except ValueError:
                     other = {}
-                if other.get("host") == me["host"] and not _pid_alive(other.get("pid")):
-                    lock.unlink(missing_ok=True)  # stale: its process is gone
-                    continue
-                raise RuntimeError(
+                os.close(fd)
+                raise FolderBusy(
                     f"{self.path} is being written by another run (pid {other.get('pid')} on "
-                    f"{other.get('host')}); if no such run is alive, delete {lock}"
+                    f"{other.get('host')}); wait for it to finish or stop it"
                 ) from None
-            with os.fdopen(fd, "w") as f:
-                json.dump(me, f)
-            break
+            try:
+                current = os.stat(path).st_ino
+            except FileNotFoundError:
+                current = -1
+            if current == os.fstat(fd).st_ino:
+                break
+            os.close(fd)  # we locked a file its holder had just removed: try again
         try:
+            me = {"pid": os.getpid(), "host": socket.gethostname(), "since": now()}
+            os.ftruncate(fd, 0)
+            os.write(fd, json.dumps(me).encode())
+            fault_point("lock_taken")
             yield
         finally:
-            lock.unlink(missing_ok=True)
-
-
-def _pid_alive(pid: Any) -> bool:
-    if not is_int(pid) or pid <= 0:
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+            path.unlink(missing_ok=True)
+            os.close(fd)

@@ -8,6 +8,7 @@ the legal actions. Tunable weights are constructor keyword arguments, so a spec 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -24,6 +25,9 @@ class Strategy:
 
     name: ClassVar[str] = "strategy"
     defaults: ClassVar[dict[str, Any]] = {}
+    #: allowed values of numeric parameters, inclusive: parameter → (low, high); checked by
+    #: :func:`make_strategy`, which also requires every number to be finite
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {}
 
     def __init__(self, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.defaults))
@@ -104,9 +108,37 @@ def parse_strategy_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
+def _checked(cls: type[Strategy], key: str, value: Any) -> Any:
+    """A parameter value of the declared type (its default's: a bool is no number, a float
+    no int), finite and within ``cls.ranges``; else ``ValueError`` saying why."""
+    default = cls.defaults[key]
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+        kind = "true or false"
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        kind = "an integer"
+    elif isinstance(default, float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        kind = "a number"
+    else:
+        ok = isinstance(value, type(default)) or default is None
+        kind = f"a {type(default).__name__}"
+    if not ok:
+        raise ValueError(f"must be {kind}, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"must be a finite number, got {value!r}")
+    if key in cls.ranges and not isinstance(value, bool):
+        low, high = cls.ranges[key]
+        if not low <= value <= high:
+            raise ValueError(f"must be within [{low:g}, {high:g}], got {value!r}")
+    return value
+
+
 def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
     """Build a strategy from a spec string (``"greedy:depth=1"``) or pass one through.
-    Unknown names or parameters raise ``ValueError`` naming them."""
+    Unknown names or parameters, values of the wrong type, not finite or outside the
+    strategy's declared :attr:`Strategy.ranges` raise ``ValueError`` naming them."""
     if isinstance(spec, Strategy):
         return spec
     name, raw = parse_strategy_spec(spec)
@@ -120,7 +152,8 @@ def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
             known = ", ".join(accepted) or "none"
             raise ValueError(f"strategy {name!r} has no parameter {key!r} (parameters: {known})")
         try:
-            kwargs[key] = _convert(value, accepted[key]) if isinstance(value, str) else value
+            converted = _convert(value, accepted[key]) if isinstance(value, str) else value
+            kwargs[key] = _checked(cls, key, converted)
         except ValueError as e:
             raise ValueError(f"strategy {name!r} parameter {key!r}: {e}") from e
     return cls(**kwargs)

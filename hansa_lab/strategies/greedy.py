@@ -59,6 +59,9 @@ class Greedy(Strategy):
       again (slower)."""
 
     defaults: ClassVar[dict[str, Any]] = {"depth": 1, "explore": 0.5, **Weights().__dict__}
+    #: explore > 0: without it all-greedy tables can wait for each other until the cap
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {
+        "depth": (1, 2), "explore": (0.01, 1.0), "supply_cap": (0, 60)}
     depth: int
     explore: float
 
@@ -184,6 +187,7 @@ class NetworkKeys(TipStrategy):
 @register("keep_supply")
 class KeepSupply(TipStrategy):
     defaults: ClassVar[dict[str, Any]] = {**TipStrategy.defaults, "threshold": 3}
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {**Greedy.ranges, "threshold": (0, 60)}
     threshold: int
 
     def tip_value(self, state: State, player: int) -> float:

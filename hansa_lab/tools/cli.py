@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hansa_lab.engine.board import KNOWN_BOARDS
 from hansa_lab.engine.state import EDITIONS, GameConfig
+
+if TYPE_CHECKING:
+    from hansa_lab.sim.results import Results
 
 
 class CliError(Exception):
@@ -24,7 +30,7 @@ class CliFailure(Exception):
         self.code = code
 
 
-def _positive_int(name: str) -> Callable[[str], int]:
+def _positive_int(name: str, maximum: int | None = None) -> Callable[[str], int]:
     def conv(text: str) -> int:
         try:
             v = int(text)
@@ -32,9 +38,25 @@ def _positive_int(name: str) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
         if v < 0:
             raise argparse.ArgumentTypeError(f"{name} must be >= 0, got {v}")
+        if maximum is not None and v > maximum:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {maximum}, got {v}")
         return v
 
     return conv
+
+
+#: Seeds are stored as 64-bit integers.
+_SEED = _positive_int("--seed", 2**63 - 1)
+
+
+def _played(play: Callable[[], object]) -> object:
+    """Play one game; a strategy that fails it is reported without a traceback (exit 1)."""
+    from hansa_lab.errors import StrategyError
+
+    try:
+        return play()
+    except StrategyError as e:
+        raise CliFailure(f"the game failed: {e}", 1) from e
 
 
 def _add_game_args(p: argparse.ArgumentParser, players_default: int | None = None) -> None:
@@ -69,11 +91,12 @@ def _lineup(text: str | None, n: int) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from hansa_lab.play import play_game
+    from hansa_lab.play import GameRecord, play_game
 
     config = _config(args, args.seed)
     strategies = _lineup(args.strategies, config.n_players)
-    rec = play_game(config, strategies, check=args.check)
+    rec = _played(lambda: play_game(config, strategies, check=args.check))
+    assert isinstance(rec, GameRecord)
     result = rec.result()
     if args.actions:
         result["actions"] = rec.action_texts()
@@ -120,8 +143,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise CliError(f"--games must be at least the player count, got {args.games}")
         out = bench_runner(config.n_players, args.games, args.board, args.edition)
     else:
-        if args.seconds <= 0:
-            raise CliError(f"--seconds must be positive, got {args.seconds}")
+        if not (math.isfinite(args.seconds) and args.seconds > 0):
+            raise CliError(f"--seconds must be a positive number of seconds, got {args.seconds}")
         out = bench_engine(config.n_players, args.seconds, args.board, args.edition)
     if args.json:
         print(json.dumps(out))
@@ -143,7 +166,7 @@ _FLAGS = {
     "n_players": "--players", "board": "--board", "edition": "--edition", "seed": "--seed",
     "options": "--option", "n_jobs": "--jobs", "backend": "--backend",
     "dask_address": "--dask-address", "out": "--out", "name": "--name",
-    "chunk_size": "--chunk-size", "log": "--log",
+    "chunk_size": "--chunk-size", "log": "--log", "decision_time_limit": "--decision-time-limit",
 }
 
 
@@ -183,14 +206,18 @@ def _run_guarded(run: Callable[[], object]) -> object:
         raise _flag_error(e) from e
     except SimulationFailed as e:
         raise CliFailure(str(e), 1) from e
-    except KeyboardInterrupt as e:
-        raise CliFailure("interrupted; completed chunks are saved, run the same command again "
-                         "to resume", 130) from e
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (RunTerminated)
+        signum = getattr(e, "signum", signal.SIGINT)
+        what = "interrupted" if signum == signal.SIGINT else \
+            f"terminated ({signal.Signals(signum).name})"
+        raise CliFailure(f"{what}; completed chunks are saved, run the same command again "
+                         "to resume", 128 + signum) from e
     except RuntimeError as e:  # e.g. another run is writing the same folder
         raise CliFailure(str(e), 1) from e
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
     from hansa_lab.sim.runner import Results, simulate
     from hansa_lab.strategies.lineup import split_specs
 
@@ -206,9 +233,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         name=args.name,
         chunk_size=args.chunk_size, progress=not args.no_progress, fail_fast=args.fail_fast,
         force=args.force, log=args.log,
+        decision_time_limit=DEFAULT_DECISION_TIME_LIMIT if args.decision_time_limit is None
+        else args.decision_time_limit,
     ))
     assert isinstance(res, Results)
     print(res.report())
+    return _exit_status(res)
+
+
+def _exit_status(res: Results) -> int:
+    """0, or 1 (with a message) when every game of the run failed."""
+    prog = res.manifest.get("progress", {})
+    games, failures = prog.get("games_done", 0), prog.get("failures", 0)
+    if games and failures >= games:
+        print(f"hansa-lab: every one of the {games} games failed; see the failures table "
+              "(results.failures)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -220,15 +260,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         backend=args.backend or ("dask" if args.dask_address else None),
         dask_address=args.dask_address, out=args.out, force=args.force,
         progress=not args.no_progress, fail_fast=args.fail_fast,
+        decision_time_limit=args.decision_time_limit,
     ))
     assert isinstance(res, Results)
     print(res.report())
-    return 0
+    return _exit_status(res)
 
 
 def _find_experiment(name: str) -> Path:
     """``experiments/<name>`` in the working directory, else next to the package."""
-    for root in (Path.cwd(), Path(__file__).resolve().parent.parent):
+    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):  # hansa_lab/tools/
         path = root / "experiments" / name
         if path.exists():
             return path
@@ -268,6 +309,9 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-fast", action="store_true",
                    help="stop at the first failed game (default: record it and go on)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--decision-time-limit", type=float, default=None, metavar="SECONDS",
+                   help="a strategy slower than this for one decision fails its game "
+                        "(default 60)")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -277,8 +321,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     config = _config(args, args.seed)
     lineup = _lineup(args.strategies, config.n_players)
-    timeline = Timeline.from_seed(config, lineup)
-    out = export_replay(args.html, timeline, title=args.title)
+    html = Path(args.html)
+    if html.is_dir():
+        raise CliError(f"--html: {html} is a directory; give the file to write")
+    blocking = next((p for p in html.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise CliError(f"--html: cannot write {html}: {blocking} is a file")
+    timeline = _played(lambda: Timeline.from_seed(config, lineup))
+    assert isinstance(timeline, Timeline)
+    try:
+        out = export_replay(html, timeline, title=args.title)
+    except OSError as e:
+        raise CliError(f"--html: cannot write {html}: {e.strerror or e}") from None
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): {config.side} "
           f"{config.n_players}p seed {config.seed}, {len(timeline.actions)} actions, "
           f"ended by {timeline.final.end_reason or 'cap'}")
@@ -310,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play one game and print its result")
     _add_game_args(p)
-    p.add_argument("--seed", type=_positive_int("--seed"), default=0)
+    p.add_argument("--seed", type=_SEED, default=0)
     p.add_argument("--strategies", default=None, help="comma-separated, one per seat")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--actions", action="store_true", help="include the action texts")
@@ -342,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="rule option (repeatable), e.g. prestige_to_end=25")
-    p.add_argument("--seed", type=_positive_int("--seed"), default=0, help="first seed")
+    p.add_argument("--seed", type=_SEED, default=0, help="first seed")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     p.add_argument("--out", default=None,
                    help="results folder, e.g. results/NAME (default: keep in memory)")
@@ -375,7 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="play one game and export its replay as offline HTML")
     _add_game_args(p)
-    p.add_argument("--seed", type=_positive_int("--seed"), default=0)
+    p.add_argument("--seed", type=_SEED, default=0)
     p.add_argument("--strategies", default=None,
                    help="comma-separated, one per seat or one for all (default random)")
     p.add_argument("--html", required=True, metavar="OUT.html",
