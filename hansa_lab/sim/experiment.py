@@ -33,8 +33,8 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,47 @@ class Experiment:
         """The arm's line-up filled to ``n_players`` seats (before rotation)."""
         lineup = self.arms[arm]
         return lineup * (n_players // len(lineup))
+
+    @property
+    def comparison_base(self) -> str | None:
+        """The arm the others are compared with: ``base_arm``, else an arm named "base"."""
+        return self.base_arm or ("base" if "base" in self.arms else None)
+
+    def select(self, arms: Sequence[str] | None = None,
+               players: Sequence[int] | None = None) -> Experiment:
+        """Part of the experiment: only ``arms`` (the base arm comes along, as every
+        comparison needs it) and only the conditions with one of the player counts
+        ``players``. The name gets a suffix (``strategy_tips--actions_first--3p``), so
+        the part has its own results folder.
+
+        >>> exp = normalize_experiment({"games": 4, "players": [3, 4], "arms": {
+        ...     "base": ["greedy"], "tip": ["actions_first"], "other": ["blocker"]}})
+        >>> part = exp.select(["tip"], [4])
+        >>> part.name, list(part.arms), [c.n_players for c in part.conditions]
+        ('experiment--tip--4p', ['base', 'tip'], [4])
+        """
+        chosen = dict(self.arms)
+        suffix: list[str] = []
+        if arms is not None:
+            unknown = [a for a in arms if a not in self.arms]
+            if unknown or not arms:
+                raise ExperimentError("selected_arms", f"no arm {unknown[0]!r} in the experiment "
+                                      f"(arms: {', '.join(self.arms)})" if unknown
+                                      else "select at least one arm")
+            keep = set(arms) | ({self.comparison_base} - {None})
+            chosen = {a: lu for a, lu in self.arms.items() if a in keep}
+            suffix.append("-".join(a for a in self.arms if a in arms))
+        conditions = self.conditions
+        if players is not None:
+            conditions = tuple(c for c in self.conditions if c.n_players in set(players))
+            if not conditions:
+                counts = sorted({c.n_players for c in self.conditions})
+                wanted = ", ".join(map(str, players))
+                raise ExperimentError("selected_players", f"no condition with {wanted} players "
+                                      f"(the experiment has {counts})")
+            suffix.append("-".join(f"{n}p" for n in players))
+        name = "--".join([self.name, *suffix])
+        return replace(self, arms=chosen, conditions=conditions, name=name)
 
     def configuration(self) -> dict[str, Any]:
         """Everything that determines the games and the tables (compared on resume)."""

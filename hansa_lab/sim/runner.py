@@ -819,6 +819,8 @@ def run_experiment(
     progress: bool = True,
     fail_fast: bool = False,
     decision_time_limit: float | None = None,
+    arms: Sequence[str] | None = None,
+    players: Sequence[int] | None = None,
 ) -> Results:
     """Run an experiment given as a TOML file (path) or a dict of the same shape.
 
@@ -862,6 +864,9 @@ def run_experiment(
     to the ``experiments/`` folder holding the file, else in the working directory).
     Resuming, forcing and failures work as in :func:`simulate`. Errors name the file
     and field, e.g. ``experiments/x.toml: arms.tip[1]: unknown strategy 'greedyy'``.
+    ``arms`` / ``players`` run part of the experiment (:meth:`Experiment.select`: those
+    arms with the base arm, the conditions with those player counts), into a folder of
+    its own (``results/<name>--<arms>--<players>p``).
     """
     source_info: dict[str, Any] | None = None
     if not isinstance(spec, Mapping | str | os.PathLike):
@@ -887,6 +892,8 @@ def run_experiment(
                                                 f"{chunk_size!r}")
         raw["chunk_size"] = chunk_size
     exp = normalize_experiment(raw, source=source, default_name=default_name)
+    if arms is not None or players is not None:
+        exp = exp.select(arms, players)
     ex = _Exec(
         n_jobs=n_jobs if n_jobs is not None else raw.get("jobs", 1),
         backend=backend if backend is not None else raw.get("backend", "loky"),

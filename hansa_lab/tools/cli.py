@@ -9,7 +9,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hansa_lab.engine.board import KNOWN_BOARDS
 from hansa_lab.engine.state import EDITIONS, GameConfig
@@ -167,6 +167,7 @@ _FLAGS = {
     "options": "--option", "n_jobs": "--jobs", "backend": "--backend",
     "dask_address": "--dask-address", "out": "--out", "name": "--name",
     "chunk_size": "--chunk-size", "log": "--log", "decision_time_limit": "--decision-time-limit",
+    "selected_arms": "--arms", "selected_players": "--players",
 }
 
 
@@ -252,19 +253,85 @@ def _exit_status(res: Results) -> int:
     return 0
 
 
+def _csv(text: str | None, flag: str, kind: type = str) -> list[Any] | None:
+    """A comma-separated flag value as a list (None when the flag is absent)."""
+    if text is None:
+        return None
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    try:
+        values = [kind(x) for x in items]
+    except ValueError as e:
+        raise CliError(f"{flag}: expected a comma-separated list, got {text!r}") from e
+    if not values:
+        raise CliError(f"{flag}: give at least one value")
+    return values
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from hansa_lab.sim.runner import Results, run_experiment
 
+    arms = _csv(args.arms, "--arms")
+    players = _csv(args.players, "--players", int)
+    games = args.games
+    if args.until_decided or args.precision is not None or args.plan:
+        from hansa_lab.sim.experiment import load_experiment, normalize_experiment
+
+        try:
+            raw = load_experiment(args.experiment)
+            if games is not None:
+                raw["games"] = games
+            exp = normalize_experiment(raw, source=args.experiment,
+                                       default_name=Path(args.experiment).stem)
+            exp = exp.select(arms, players)
+        except Exception as e:
+            raise _flag_error(e) from e
+        jobs = args.jobs if args.jobs is not None else 1
+        if args.until_decided:
+            return _decide(exp, args, jobs)
+        from hansa_lab.sim.planning import plan_experiment
+
+        plan = plan_experiment(exp, args.precision or 1.0, n_jobs=jobs)
+        print(f"plan: {plan}", flush=True)
+        if args.plan:
+            return 0
+        games = plan.games
     res = _run_guarded(lambda: run_experiment(
-        args.experiment, games=args.games, chunk_size=args.chunk_size, n_jobs=args.jobs,
+        args.experiment, games=games, chunk_size=args.chunk_size, n_jobs=args.jobs,
         backend=args.backend or ("dask" if args.dask_address else None),
         dask_address=args.dask_address, out=args.out, force=args.force,
         progress=not args.no_progress, fail_fast=args.fail_fast,
-        decision_time_limit=args.decision_time_limit,
+        decision_time_limit=args.decision_time_limit, arms=arms, players=players,
     ))
     assert isinstance(res, Results)
     print(res.report())
     return _exit_status(res)
+
+
+def _decide(exp: Any, args: argparse.Namespace, jobs: int) -> int:
+    """``run --until-decided``: the group-sequential test per arm (see sim/planning.py)."""
+    from hansa_lab.sim.planning import decide_arms
+
+    if args.effect is None or not args.effect > 0:
+        raise CliError("--effect: --until-decided needs the smallest difference that matters, "
+                       "in points (e.g. --effect 1)")
+
+    def look(arm: str, row: dict[str, Any]) -> None:
+        print(f"  {arm}: {row['n']} deals ({row['t']:.0%} of the maximum): mean difference "
+              f"{row['mean']:+.2f} points, repeated 95% interval [{row['lo']:+.2f}, "
+              f"{row['hi']:+.2f}]", flush=True)
+
+    try:
+        results = decide_arms(exp, args.effect, max_deals=args.max_deals,
+                              batch_deals=args.batch_deals, n_jobs=jobs, on_look=look)
+    except ValueError as e:
+        raise CliError(f"--until-decided: {e}") from e
+    base = exp.comparison_base
+    print(f"\nDecided (smallest difference that matters: {args.effect:g} points; "
+          f"each arm against {base}):")
+    for arm, res in results.items():
+        text = str(res).replace("A better", f"{arm} better").replace("B better", f"{base} better")
+        print(f"  {arm}: {text}")
+    return 0
 
 
 def _find_experiment(name: str) -> Path:
@@ -416,6 +483,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="override the file's games per chunk")
     p.add_argument("--jobs", type=int, default=None, help="worker processes (-1: all cores)")
     p.add_argument("--out", default=None, help="results folder (default results/<name>)")
+    p.add_argument("--arms", default=None, metavar="A,B",
+                   help="run only these arms (and the base arm) into results/<name>--A-B")
+    p.add_argument("--players", default=None, metavar="N[,M]",
+                   help="run only the conditions with these player counts")
+    p.add_argument("--precision", type=float, default=None, metavar="POINTS",
+                   help="play a short pilot, print the games and time a ±POINTS interval "
+                        "needs, then run that many games")
+    p.add_argument("--plan", action="store_true",
+                   help="with or without --precision (default 1): print the plan and stop")
+    p.add_argument("--until-decided", action="store_true",
+                   help="play paired deals in batches until each arm is decided against the "
+                        "base arm (group-sequential test; needs --effect, one condition)")
+    p.add_argument("--effect", type=float, default=None, metavar="POINTS",
+                   help="with --until-decided: the smallest difference that matters")
+    p.add_argument("--max-deals", type=_positive_int("--max-deals"), default=400,
+                   help="with --until-decided: stop undecided after this many deals (400)")
+    p.add_argument("--batch-deals", type=_positive_int("--batch-deals"), default=20,
+                   help="with --until-decided: deals between looks (20)")
     _add_run_args(p)
     p.set_defaults(func=cmd_run)
 

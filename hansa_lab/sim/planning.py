@@ -1,0 +1,162 @@
+"""How many games a question needs, and answering it with no more games than that.
+
+- :func:`plan_experiment` plays a short pilot of an experiment (a few deals of every arm
+  and condition, in memory, on seeds the run itself never uses), measures the spread that
+  the run's intervals will have and the time a game takes, and returns a :class:`Plan`:
+  the games per arm and condition for a 95% interval of ±``half_width`` points, and the
+  time that takes with the given worker count.
+- :func:`decide_arms` answers "does each arm beat the base arm by at least ``effect``
+  points, or not?" with the group-sequential test of
+  :func:`hansa_lab.stats.sequential_compare`: it plays new paired deals in batches and
+  stops as soon as the question is decided (or at a maximum).
+
+Precision is about the main comparison: with a base arm, the paired difference of the
+focal player's final score per deal (:meth:`~hansa_lab.sim.results.Results.compare`);
+without one, each strategy's mean final score.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hansa_lab.sim.experiment import Experiment
+from hansa_lab.sim.results import Results
+from hansa_lab.sim.runner import simulate
+from hansa_lab.sim.sequential import runner_batches
+from hansa_lab.stats.sequential import SequentialResult, sequential_compare
+from hansa_lab.stats.tables import lineup_period
+from hansa_lab.stats.verdicts import deals_for_half_width
+
+__all__ = ["PILOT_SEED_OFFSET", "Plan", "decide_arms", "plan_experiment"]
+
+#: Pilot games use seeds from experiment seed + this, so the run never replays them.
+PILOT_SEED_OFFSET = 1_000_000
+#: Share of a perfect parallel speed-up the runner reaches (measured: 0.85–0.96).
+PARALLEL_EFFICIENCY = 0.9
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a precision costs: ``games`` per arm and condition (the experiment's
+    ``games``), ``total_games`` in all, and the estimated ``seconds`` with ``n_jobs``."""
+
+    half_width: float
+    basis: str  # what the precision is about
+    deals: int  # deals needed per condition
+    games: int
+    total_games: int
+    seconds: float
+    n_jobs: int
+    pilot_games: int
+    pilot_seconds: float
+
+    def __str__(self) -> str:
+        return (f"for ±{self.half_width:g} points on {self.basis}: about {self.deals} deals, "
+                f"games = {self.games} per arm and condition ({self.total_games} games in "
+                f"all), about {_duration(self.seconds)} with {self.n_jobs} job(s) "
+                f"(pilot: {self.pilot_games} games in {self.pilot_seconds:.0f} s)")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _pilot(exp: Experiment, deals: int, n_jobs: int) -> tuple[list[Results], int, float]:
+    out, games, t0 = [], 0, time.perf_counter()
+    for cond in exp.conditions:
+        periods = {a: lineup_period(exp.lineup(a, cond.n_players)) for a in exp.arms}
+        res = simulate({a: list(lu) for a, lu in exp.arms.items()},
+                       n_games=deals * max(periods.values()), n_players=cond.n_players,
+                       board=cond.board, edition=cond.edition, options=dict(cond.options),
+                       seed=exp.seed + PILOT_SEED_OFFSET, n_jobs=n_jobs, progress=False,
+                       log="summary", max_actions=exp.max_actions)
+        games += len(res.games)
+        out.append(res)
+    return out, games, time.perf_counter() - t0
+
+
+def plan_experiment(exp: Experiment, half_width: float = 1.0, *, pilot_deals: int = 4,
+                    n_jobs: int = 1) -> Plan:
+    """The games ``exp`` needs for 95% intervals of ±``half_width`` points, from a pilot
+    of ``pilot_deals`` deals per arm and condition (see the module doc)."""
+    if not half_width > 0:
+        raise ValueError(f"half_width must be positive, got {half_width}")
+    if pilot_deals < 3:
+        raise ValueError("a pilot needs at least 3 deals to measure a spread")
+    pilots, pilot_games, pilot_seconds = _pilot(exp, pilot_deals, n_jobs)
+    base = exp.comparison_base
+    deals = 2
+    for res in pilots:
+        if base is not None and len(exp.arms) > 1:
+            compared = res.compare(base)
+            for row in compared.itertuples(index=False):
+                sd = float(row.se) * math.sqrt(int(row.deals))
+                if math.isfinite(sd):
+                    deals = max(deals, deals_for_half_width(sd, half_width))
+        else:
+            summary = res.summary()
+            for row in summary.itertuples(index=False):
+                half = (float(row.score_hi) - float(row.score_lo)) / 2
+                if math.isfinite(half):
+                    # the t interval narrows as 1/√games of the strategy's seats
+                    need = math.ceil(int(row.n) * (half / half_width) ** 2)
+                    per_deal = max(1, int(row.n) // pilot_deals)
+                    deals = max(deals, -(-need // per_deal))
+    basis = ("each arm's paired difference with the base arm" if base is not None
+             and len(exp.arms) > 1 else "each strategy's mean final score")
+    games = max(deals * lineup_period(exp.lineup(a, c.n_players))
+                for a in exp.arms for c in exp.conditions)
+    per_condition = [sum(-(-games // lineup_period(exp.lineup(a, c.n_players)))
+                         * lineup_period(exp.lineup(a, c.n_players)) for a in exp.arms)
+                     for c in exp.conditions]
+    total = sum(per_condition)
+    per_game = pilot_seconds * max(1, n_jobs) / max(1, pilot_games)
+    seconds = total * per_game / (max(1, n_jobs) * (PARALLEL_EFFICIENCY if n_jobs > 1 else 1))
+    return Plan(half_width=half_width, basis=basis, deals=deals, games=games,
+                total_games=total, seconds=seconds, n_jobs=max(1, n_jobs),
+                pilot_games=pilot_games, pilot_seconds=pilot_seconds)
+
+
+def decide_arms(
+    exp: Experiment,
+    effect: float,
+    *,
+    max_deals: int = 2000,
+    batch_deals: int = 20,
+    n_jobs: int = 1,
+    on_look: Callable[[str, dict[str, Any]], None] | None = None,
+) -> dict[str, SequentialResult]:
+    """For each arm but the base arm, play paired deals in batches until the group-
+    sequential test decides "arm better", "base better" or "no difference" (within
+    ±``effect`` points) on the focal player's final score, or ``max_deals`` deals are
+    played (:func:`hansa_lab.stats.sequential_compare`). The experiment must have a base
+    arm and one condition (``Experiment.select`` picks one)."""
+    base = exp.comparison_base
+    if base is None or len(exp.arms) < 2:
+        raise ValueError("deciding needs a base arm and at least one other arm")
+    if len(exp.conditions) != 1:
+        labels = ", ".join(c.label() for c in exp.conditions)
+        raise ValueError(f"deciding works on one condition; select one of: {labels}")
+    cond = exp.conditions[0]
+    out: dict[str, SequentialResult] = {}
+    for arm in exp.arms:
+        if arm == base:
+            continue
+        run = runner_batches({arm: list(exp.arms[arm]), base: list(exp.arms[base])},
+                             n_players=cond.n_players, seed=exp.seed, board=cond.board,
+                             edition=cond.edition, options=dict(cond.options), n_jobs=n_jobs,
+                             max_actions=exp.max_actions)
+        look = (lambda row, arm=arm: on_look(arm, row)) if on_look else None
+        out[arm] = sequential_compare(run, effect, max_pairs=max_deals,
+                                      batch_size=batch_deals, min_pairs=min(10, batch_deals),
+                                      arm_a=arm, arm_b=base, on_look=look)
+    return out
+
