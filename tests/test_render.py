@@ -5,6 +5,7 @@ attributes, on every board side."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from itertools import pairwise
 
 import pytest
 
@@ -226,6 +227,9 @@ def test_width_scales(base: State) -> None:
 
 def test_player_colours_distinct() -> None:
     assert len(set(PLAYER_COLOURS)) == 5
+    # the highlight glow is no seat's colour (nor the neutral colour's)
+    used = {c.lower() for c in (*PLAYER_COLOURS, render_module.NEUTRAL_COLOUR)}
+    assert render_module.HIGHLIGHT.lower() not in used
 
 
 @pytest.mark.parametrize("side", BOARD_SIDES)
@@ -285,3 +289,59 @@ def test_neutral_colour_pieces(base: State) -> None:
     root = parse(render_svg(s))
     assert find(root, "piece", "neutral")
     assert find(root, "neutral-pool", traders=5)
+
+
+def _segment_meets_box(p: tuple[float, float], q: tuple[float, float],
+                       box: tuple[float, float, float, float]) -> bool:
+    """Whether segment p–q meets the box (left, top, right, bottom): sample it densely
+    (independent of the renderer's own clipping code)."""
+    left, top, right, bottom = box
+    steps = max(2, int(abs(q[0] - p[0]) + abs(q[1] - p[1])))
+    for k in range(steps + 1):
+        x = p[0] + (q[0] - p[0]) * k / steps
+        y = p[1] + (q[1] - p[1]) * k / steps
+        if left <= x <= right and top <= y <= bottom:
+            return True
+    return False
+
+
+def _road_points(route: ET.Element) -> list[tuple[float, float]]:
+    """The points of a route's road (its last line or polyline: drawn on top)."""
+    shapes = [el for el in route if el.tag in (SVG + "line", SVG + "polyline")]
+    road = shapes[-1]
+    if road.tag == SVG + "line":
+        return [(float(road.get("x1", 0)), float(road.get("y1", 0))),
+                (float(road.get("x2", 0)), float(road.get("y2", 0)))]
+    pts = road.get("points", "").split()
+    return [(float(a), float(b)) for a, b in (pt.split(",") for pt in pts)]
+
+
+@pytest.mark.parametrize("side", BOARD_SIDES)
+def test_no_route_is_drawn_through_a_city(side: str) -> None:
+    """Every route's drawn polyline keeps clear of every other city's box, by half a
+    post on each side (so no post covers a box) and the badges' height above it."""
+    b = load_board(side)
+    root = parse(render_board_svg(b))
+    boxes = {}
+    for city in find(root, "city"):
+        rect = next(el for el in city.iter() if "city-box" in classes(el))
+        x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
+        w, h = float(rect.get("width", 0)), float(rect.get("height", 0))
+        half_post = render_module.POST / 2
+        boxes[int(city.get("data-index", -1))] = (x - half_post, y - half_post - 9.5,
+                                                  x + w + half_post, y + h + half_post)
+    assert len(boxes) == b.n_cities
+    bad = []
+    for route in find(root, "route"):
+        r = int(route.get("data-route", -1))
+        ends = b.route_cities[r]
+        pts = _road_points(route)
+        for c, box in boxes.items():
+            if c in ends:
+                continue
+            if any(_segment_meets_box(p, q, box) for p, q in pairwise(pts)):
+                bad.append(f"{b.route_name(r)} through {b.city_names[c]}")
+    assert not bad, bad
+    # the posts sit on the drawn road
+    for route in find(root, "route")[:5]:
+        assert len(find(route, "post")) == b.routes[int(route.get("data-route", -1))].n_posts

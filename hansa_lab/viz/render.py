@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from html import escape
 from importlib import resources
+from itertools import pairwise
 from typing import Any
 
 from hansa_lab.engine.actions import Action, format_action
@@ -110,7 +111,12 @@ PANEL_W = 340
 PANEL_H = 160
 PANEL_GAP = 8
 ROAD = "#9c8a6a"
-HIGHLIGHT = "#ffd400"
+#: Highlights (what the last action touched): magenta, a colour no seat uses.
+HIGHLIGHT = "#e040fb"
+#: A route keeps this far from other cities' boxes (half a post and a little more), and
+#: BADGE_ROOM more above a box (its ability and East-West badges).
+ROUTE_CLEARANCE = POST / 2 + 3
+BADGE_ROOM = 8
 
 _LAYOUT_KEYS = {"east": "east_expansion"}
 
@@ -153,33 +159,117 @@ def board_layout(side: str) -> tuple[int, int, dict[str, tuple[int, int]]]:
     return int(raw["width"]), int(raw["height"]), cities
 
 
+def segment_hits_rect(p: tuple[float, float], q: tuple[float, float],
+                      rect: tuple[float, float, float, float]) -> bool:
+    """Whether the segment p–q meets the rectangle (left, top, right, bottom)
+    (Liang–Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    left, top, right, bottom = rect
+    for pk, qk in ((-dx, p[0] - left), (dx, right - p[0]), (-dy, p[1] - top),
+                   (dy, bottom - p[1])):
+        if pk == 0:
+            if qk < 0:
+                return False
+            continue
+        t = qk / pk
+        if pk < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
 def box_width(n_offices: int) -> int:
     """Width of a city box holding ``n_offices`` printed offices."""
     return max(MIN_BOX_W, 12 + n_offices * SLOT)
 
 
 class _Geometry:
-    """Positions of the board's elements (city boxes, route segments, posts)."""
+    """Positions of the board's elements (city boxes, route paths, posts).
+
+    A route is drawn straight between its cities' boxes unless that line would come
+    closer than :data:`ROUTE_CLEARANCE` to another city's box (or its badges above it):
+    then it bends once, at the first point beside the straight line's middle from
+    which both legs keep clear (:meth:`clear`)."""
 
     def __init__(self, board: Board) -> None:
         self.width, self.height, names = board_layout(board.name)
         self.centre = [names[c.name] for c in board.cities]
         self.box_w = [box_width(len(c.offices)) for c in board.cities]
-        self.segments: list[tuple[float, float, float, float]] = []
+        self.paths: list[list[tuple[float, float]]] = []
         self.posts: list[tuple[float, float]] = [(0.0, 0.0)] * board.n_posts
         for r, (a, b) in enumerate(board.route_cities):
-            (ax, ay), (bx, by) = self.centre[a], self.centre[b]
-            ta = self._exit(ax, ay, bx, by, self.box_w[a])
-            tb = self._exit(bx, by, ax, ay, self.box_w[b])
-            x0, y0 = ax + (bx - ax) * ta, ay + (by - ay) * ta
-            x1, y1 = bx + (ax - bx) * tb, by + (ay - by) * tb
-            self.segments.append((x0, y0, x1, y1))
+            path = self._route_path(a, b)
+            self.paths.append(path)
             n = board.routes[r].n_posts
             for k, i in enumerate(board.route_posts(r)):
-                f = (k + 0.5) / n
-                self.posts[i] = (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
+                self.posts[i] = self.point_at(r, (k + 0.5) / n)[:2]
         self.special = self.special_anchor(board, board.special_city,
                                            len(board.special_spaces), SPECIAL_PITCH)
+
+    @property
+    def segments(self) -> list[tuple[float, float, float, float]]:
+        """Each route's first and last point (x0, y0, x1, y1)."""
+        return [(p[0][0], p[0][1], p[-1][0], p[-1][1]) for p in self.paths]
+
+    def padded_box(self, c: int) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of city ``c``'s box grown by the clearance a route
+        keeps from it (more above, where the ability and East-West badges sit)."""
+        cx, cy = self.centre[c]
+        hw = self.box_w[c] / 2 + ROUTE_CLEARANCE
+        return (cx - hw, cy - BOX_H / 2 - ROUTE_CLEARANCE - BADGE_ROOM, cx + hw,
+                cy + BOX_H / 2 + ROUTE_CLEARANCE)
+
+    def clear(self, p: tuple[float, float], q: tuple[float, float], skip: Sequence[int]) -> bool:
+        """Whether the segment p–q keeps clear of every city's padded box but ``skip``'s."""
+        return not any(segment_hits_rect(p, q, self.padded_box(c))
+                       for c in range(len(self.centre)) if c not in skip)
+
+    def _route_path(self, a: int, b: int) -> list[tuple[float, float]]:
+        (ax, ay), (bx, by) = self.centre[a], self.centre[b]
+
+        def ends(wx: float, wy: float) -> tuple[tuple[float, float], tuple[float, float]]:
+            ta = self._exit(ax, ay, wx, wy, self.box_w[a])
+            tb = self._exit(bx, by, wx, wy, self.box_w[b])
+            return ((ax + (wx - ax) * ta, ay + (wy - ay) * ta),
+                    (bx + (wx - bx) * tb, by + (wy - by) * tb))
+
+        p, q = self._straight(a, b)
+        if self.clear(p, q, (a, b)):
+            return [p, q]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        nx, ny = -(by - ay) / length, (bx - ax) / length
+        for d in range(10, 161, 6):
+            for s in (1, -1):
+                w = (mx + s * d * nx, my + s * d * ny)
+                p, q = ends(*w)
+                if self.clear(p, w, (a, b)) and self.clear(w, q, (a, b)):
+                    return [p, w, q]
+        return list(self._straight(a, b))
+
+    def _straight(self, a: int, b: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        (ax, ay), (bx, by) = self.centre[a], self.centre[b]
+        ta = self._exit(ax, ay, bx, by, self.box_w[a])
+        tb = self._exit(bx, by, ax, ay, self.box_w[b])
+        return (ax + (bx - ax) * ta, ay + (by - ay) * ta), (bx + (ax - bx) * tb,
+                                                             by + (ay - by) * tb)
+
+    def point_at(self, r: int, f: float) -> tuple[float, float, int]:
+        """(x, y, leg) of the point a fraction ``f`` along route ``r``'s path."""
+        path = self.paths[r]
+        legs = [math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in pairwise(path)]
+        target = f * sum(legs)
+        for k, length in enumerate(legs):
+            if target <= length or k == len(legs) - 1:
+                t = target / length if length else 0.0
+                (x0, y0), (x1, y1) = path[k], path[k + 1]
+                return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, k
+            target -= length
+        raise AssertionError("unreachable")
 
     @staticmethod
     def _exit(ax: float, ay: float, bx: float, by: float, w: int) -> float:
@@ -190,9 +280,10 @@ class _Geometry:
         ty = hh / dy if dy else math.inf
         return min(tx, ty, 0.45)
 
-    def normal(self, r: int) -> tuple[float, float]:
-        """Unit normal of route ``r`` (pointing up, or right for vertical routes)."""
-        x0, y0, x1, y1 = self.segments[r]
+    def normal(self, r: int, leg: int = 0) -> tuple[float, float]:
+        """Unit normal of leg ``leg`` of route ``r`` (pointing up, or right when the leg
+        is vertical)."""
+        (x0, y0), (x1, y1) = self.paths[r][leg], self.paths[r][leg + 1]
         dx, dy = x1 - x0, y1 - y0
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
@@ -352,28 +443,34 @@ def _route_parts(board: Board, g: _Geometry, r: int, state: State | None,
     """A route as pieces: its line, labels and markers; each post; the closing tag."""
     route = board.routes[r]
     neutral = _neutral(state)
-    x0, y0, x1, y1 = g.segments[r]
-    nx, ny = g.normal(r)
     classes = _cls("route", "tavern" if route.tavern else "",
                    "special-route" if r == board.special_route else "",
                    f"region-{route.region.lower()}" if route.region else "")
     out = [f'<g class="{classes}" data-route="{r}" '
            f'data-cities="{_t(board.route_name(r))}">'
            f'{_title(f"r{r}: {board.route_name(r)}" + (" (tavern)" if route.tavern else ""))}']
-    line = f'x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" y2="{_n(y1)}"'
+    path = g.paths[r]
+    if len(path) == 2:
+        (x0, y0), (x1, y1) = path
+        tag, line = "line", f'x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" y2="{_n(y1)}"'
+    else:
+        tag = "polyline"
+        line = ('points="' + " ".join(f"{_n(x)},{_n(y)}" for x, y in path)
+                + '" fill="none" stroke-linejoin="round"')
     if r in hl_routes:
-        out.append(f'<line class="highlight" data-route="{r}" {line} stroke="{HIGHLIGHT}" '
-                   f'stroke-width="22" stroke-linecap="round" opacity="0.75"/>')
+        out.append(f'<{tag} class="highlight" data-route="{r}" {line} stroke="{HIGHLIGHT}" '
+                   f'stroke-width="22" stroke-linecap="round" opacity="0.6"/>')
     if r == board.special_route:
-        out.append(f'<line {line} stroke="#c9a227" stroke-width="11" stroke-linecap="round" '
+        out.append(f'<{tag} {line} stroke="#c9a227" stroke-width="11" stroke-linecap="round" '
                    f'opacity="0.55"/>')
     colour = "#6f8f4e" if route.region else ROAD
     dash = ' stroke-dasharray="6 3"' if route.region else ""
-    out.append(f'<line {line} stroke="{colour}" stroke-width="4" stroke-linecap="round"{dash}/>')
+    out.append(f'<{tag} {line} stroke="{colour}" stroke-width="4" stroke-linecap="round"{dash}/>')
     # route label (index) on one side, bonus marker on the other, both between two posts
     n_posts = route.n_posts
     f = (n_posts // 2) / n_posts if n_posts > 1 else 0.5
-    gx, gy = x0 + (x1 - x0) * f, y0 + (y1 - y0) * f
+    gx, gy, leg = g.point_at(r, f)
+    nx, ny = g.normal(r, leg)
     lx, ly = gx - nx * 11, gy - ny * 11
     out.append(f'<text class="route-label" x="{_n(lx)}" y="{_n(ly + 3)}" font-size="8" '
                f'text-anchor="middle" fill="#6b5d45">r{r}</text>')
