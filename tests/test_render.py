@@ -205,7 +205,8 @@ def test_highlights(base: State) -> None:
     other = parse(render_svg(s, highlight_player=1))
     assert not [el for post in find(other, "post") for el in find(post, "piece", "hl")]
     text = render_svg(s, highlight_action=Action("place", 5, 0))
-    assert "last action: place r5 trader" in text
+    route = s.board.route_name(5)
+    assert f"Last action: A player places a trader on {route}" in text
     plain = parse(render_svg(s))
     assert not find(plain, "highlight") and not find(plain, "panel", "highlighted")
     # an establish highlights its route and both cities
@@ -345,3 +346,68 @@ def test_no_route_is_drawn_through_a_city(side: str) -> None:
     # the posts sit on the drawn road
     for route in find(root, "route")[:5]:
         assert len(find(route, "post")) == b.routes[int(route.get("data-route", -1))].n_posts
+
+
+def _legend_symbols(root: ET.Element) -> set[str]:
+    return {el.get("data-symbol", "") for el in find(root, "legend-item")}
+
+
+@pytest.mark.parametrize("side", BOARD_SIDES)
+def test_the_legend_explains_every_symbol_drawn(side: str) -> None:
+    """Every kind of mark on the picture has its entry in the legend: pieces, posts,
+    offices, coins, Kontors, control stripes, ability icons, East-West badges, the
+    special route, printed bonuses, every bonus marker, the highlight."""
+    s = state_on(side, 4 if side.endswith("45p") or side == "east" else 3)
+    b = s.board
+    c = next(c for c in range(b.n_cities) if b.cities[c].offices)
+    s.offices[b.office_start[c]] = 0  # a Kontor of seat 0: it controls the city
+    s.extras[c] = (2,)
+    root = parse(render_svg(s, highlight_action=Action("place", 0, 0), highlight_player=0))
+    legend = _legend_symbols(root)
+    assert len(find(root, "legend")) == 1
+    drawn = {"trader", "merchant", "post", "office", "privilege", "kontor", "extra-kontor",
+             "control", "completed", "east-west", "highlight", "seat-outline"}
+    drawn |= {f"ability-{a.get('data-ability')}" for a in find(root, "ability")}
+    drawn |= {f"marker-{m}" for m in render_module.MARKER_LABELS}
+    drawn |= {f"permanent-{m.get('data-kind')}" for m in find(root, "marker", "permanent")}
+    if find(root, "post", "merchant-only"):
+        drawn.add("merchant-only")
+    if find(root, "coin"):
+        drawn.add("coin")
+    if b.special_route >= 0:
+        drawn.add("special-route")
+    if any(r.region for r in b.routes):
+        drawn.add("region-route")
+    assert drawn <= legend, drawn - legend
+    assert find(root, "control")  # the stripe the legend explains is drawn
+    # the empty board has the legend too
+    assert _legend_symbols(parse(render_board_svg(b))) >= drawn - {"highlight"}
+    assert not find(parse(render_svg(s, legend=False)), "legend")
+
+
+def test_game_end_shows_the_winner_and_final_scores() -> None:
+    from hansa_lab.engine.scoring import winners
+    from hansa_lab.play import play_game
+
+    rec = play_game(GameConfig(n_players=3, seed=5), ["random"] * 3)
+    final = rec.final
+    root = parse(render_svg(final, player_names=["random"] * 3))
+    banner = find(root, "winner-banner")
+    won = winners(final)
+    assert len(banner) == 1 and banner[0].get("data-winners") == ",".join(map(str, won))
+    text = "".join(banner[0].itertext())
+    assert f"Seat {won[0]} (random)" in text and "GAME OVER · FINAL SCORE" in text
+    assert len(find(root, "final")) == 3 and not find(root, "projected")
+    svg = render_svg(final)
+    assert "Final score" in svg and "Projected" not in svg and "If it ended now" not in svg
+    assert len(find(root, "winner-tag")) == len(won)
+    # during the game: no banner, the panels say what the score would be now
+    mid = parse(render_svg(states_of_game(rec, 40)))
+    assert not find(mid, "winner-banner") and len(find(mid, "projected")) == 3
+    assert "If it ended now" in "".join(mid.itertext())
+
+
+def states_of_game(rec, i: int) -> State:
+    from hansa_lab.play import states_of
+
+    return states_of(rec.config, rec.actions[:i])[-1]
