@@ -122,3 +122,12 @@ def test_describe_action_example():
         "Seat 2 places a trader on Arnheim–Münster")
     assert format_action(b, Action("place", r, 0)) == f"place r{r} trader"  # unchanged
     assert describe_action(b, Action("end"), 1) == "Seat 1 ends the turn"
+
+
+def test_describe_tells_what_the_last_action_caused_in_words():
+    from hansa_lab.engine.text import describe
+
+    rec = play_game(GameConfig(3, seed=7), ["random"] * 3)
+    text = describe(rec.final)
+    assert "last action caused:" in text and "Game over: " in text
+    assert "game_end" not in text
