@@ -138,3 +138,12 @@ def test_end_reasons_use_their_palette() -> None:
     assert faces == {plots.END_REASON_COLOURS["prestige"].lower(),
                      plots.END_REASON_COLOURS["cities"].lower()}
     assert np.isfinite(fig.axes[0].get_xlim()).all()
+
+
+def test_ratings_use_the_strategy_colours() -> None:
+    r = pd.DataFrame({"strategy": ["greedy", "random"], "n": [10, 10],
+                      "log_strength": [0.5, -0.5], "lo": [0.2, -0.8], "hi": [0.8, -0.2]})
+    fig = plots.plot_ratings(r)
+    colours = {to_hex(ln.get_color()) for ln in fig.axes[0].get_lines()}
+    assert {plots.STRATEGY_COLOURS["greedy"].lower(),
+            plots.STRATEGY_COLOURS["random"].lower()} <= colours

@@ -601,9 +601,12 @@ def plot_ratings(
     fig = Figure(figsize=(7, 1.2 + 0.45 * len(order)), layout="constrained")
     ax = fig.subplots()
     e, a, b = est.to_numpy(float)[order], lo.to_numpy(float)[order], hi.to_numpy(float)[order]
-    ax.errorbar(e, y, xerr=[e - a, b - e], fmt="o", capsize=4, color="C0")
-    ax.axvline(0, ls="--", color="grey", lw=1)
     labels = ratings[name].astype(str).to_numpy()[order]
+    colors = group_colours(str(name), list(labels))
+    for yi, (ei, ai, bi, lab) in enumerate(zip(e, a, b, labels, strict=True)):
+        ax.errorbar([ei], [yi], xerr=[[ei - ai], [bi - ei]], fmt="o", capsize=4,
+                    color=colors[lab])
+    ax.axvline(0, ls="--", color="grey", lw=1)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)

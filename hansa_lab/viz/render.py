@@ -950,11 +950,25 @@ def status_text(state: State) -> str:
     else:
         who = f"seat {state.current_player} to act"
         if state.pending:
-            who += f" ({state.pending[-1].KIND.replace('_', ' ')})"
+            kind = state.pending[-1].KIND
+            who += f" ({_PENDING.get(kind, kind.replace('_', ' '))})"
         else:
             who += f", {state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
     return (f"{head} · {who} · completed cities {state.completed}/{b.completed_cities_to_end}"
             f" · bonus markers in the bag {len(state.bag)}")
+
+
+#: What a seat is deciding, by pending decision kind, for the status line.
+_PENDING = {
+    "relocate": "placing displaced pieces",
+    "relocate_neutral": "placing the neutral colour's displaced piece",
+    "move": "moving pieces",
+    "move3": "moving opponents' pieces",
+    "remove3": "removing opponents' pieces",
+    "place_marker": "placing a new bonus marker",
+    "permanent": "using a printed bonus",
+    "favour_income": "income share",
+}
 
 
 # --------------------------------------------------------------------------- legend
