@@ -240,6 +240,16 @@ def test_exported_html_works_offline(browser: Any, tmp_path: Path) -> None:
         last = int(page.get_attribute("#slider", "max") or 0)
         assert _actions_shown(page) == last > after_turn
         assert "Game over" in page.inner_text("#log")
+        # the current action is in the log's view; the end shows the winner and final scores
+        assert page.evaluate("""() => {
+            const box = document.getElementById('log'), cur = box.querySelector('.cur');
+            const b = box.getBoundingClientRect(), c = cur.getBoundingClientRect();
+            return box.scrollHeight > box.clientHeight && c.top >= b.top - 1
+                && c.bottom <= b.bottom + 1;
+        }""")
+        assert page.locator("#board .winner-banner").count() == 1
+        assert "Final score" in page.inner_text("#board") and "Seat " in page.inner_text("#log")
+        assert page.locator("#board .legend-item").count() > 20
         cursor = page.get_attribute("#chart line.cursor", "x1")
         assert cursor is not None and float(cursor) > 400
         page.click("#prev")

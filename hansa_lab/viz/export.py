@@ -110,7 +110,7 @@ h1{font-size:18px;margin:0 0 4px 0}
 #controls button{font-size:13px;padding:3px 9px}
 #slider{flex:1;min-width:260px}
 #position{font-size:13px;min-width:15em}
-#board svg{max-width:100%;height:auto;display:block}
+#board svg{width:100%;max-width:1800px;height:auto;display:block}
 #lower{display:flex;gap:16px;flex-wrap:wrap;margin-top:8px}
 #log{font-size:12px;line-height:1.35;max-height:270px;overflow:auto;min-width:340px;flex:1;
   background:#fff;border:1px solid #ccc;padding:6px}
