@@ -811,7 +811,7 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
     special = state.board.city_names[state.board.special_city]
     words = {**_SHORT, "special": special}
     parts = " + ".join(f"{breakdown[c]} {words.get(c, c)}" for c in CATEGORIES
-                       if breakdown.get(c)) or "0"
+                       if breakdown.get(c))
     over = state.is_over
     label = "Final score" if over else "If it ended now"
     tip = (("final score: " if over else "final score if the game ended now: ")
@@ -822,7 +822,7 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
                f'<text x="{_n(x + 8)}" y="{_n(py + 30)}" font-size="11" font-weight="bold" '
                f'fill="#222222">{label} {total}</text>'
                f'<text x="{_n(x + 136)}" y="{_n(py + 30)}" font-size="8.5" fill="#555555"{fit}>'
-               f"= {_t(parts)}</text></g>")
+               f"{'= ' + _t(parts) if parts else ''}</text></g>")
     out.append("</g>")
     return out
 
@@ -1102,7 +1102,7 @@ def render_parts(
     if caption is None and highlight_action is not None:
         caption = "Last action: " + describe_action(board, highlight_action, None, None)
     cfg = state.config
-    title = (f"{board.title} ({board.name}) · {n} players · {cfg.edition} bonus markers · "
+    title = (f"{board.title} · {n} players · {cfg.edition} bonus markers · "
              f"seed {cfg.seed}")
     head = [f'<g class="header"><rect x="0" y="0" width="{total_w}" height="{HEADER}" '
             f'fill="#3d3427"/><text x="12" y="18" font-size="14" font-weight="bold" '
