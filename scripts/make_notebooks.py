@@ -222,6 +222,9 @@ upsets.head()[["game_id", "seat", "projected", "behind"]]"""),
 
 viewer = GameViewer.from_results(res, game_id)
 viewer"""),
+        ("md", """The final position as a picture (it also shows in an HTML export of this notebook,
+where the interactive viewer above cannot run)."""),
+        ("code", "viewer.timeline.final"),
         ("code", """path = viewer.export_html(study.results_dir("inspect") / f"game_{game_id}.html")
 print("offline replay written to", path)"""),
     ],

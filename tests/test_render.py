@@ -376,6 +376,10 @@ def test_the_legend_explains_every_symbol_drawn(side: str) -> None:
         drawn.add("coin")
     if b.special_route >= 0:
         drawn.add("special-route")
+    if find(root, "special-space"):
+        drawn.add("special-spaces")
+    if find(root, "route-label"):
+        drawn.add("route-label")
     if any(r.region for r in b.routes):
         drawn.add("region-route")
     assert drawn <= legend, drawn - legend

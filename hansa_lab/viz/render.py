@@ -1018,6 +1018,17 @@ def _legend_items(board: Board, state: State | None) -> list[tuple[str, str, str
             f'stroke-width="11" opacity="0.55"/><line x1="-15" y1="0" x2="15" y2="0" '
             f'stroke="{ROAD}" stroke-width="4"/>',
             f"route to {board.city_names[board.special_city]}: special prestige spaces")
+    if board.special_spaces:
+        where = board.city_names[board.special_city]
+        add("special-spaces", '<rect x="-20" y="-9" width="40" height="18" rx="5" '
+            'fill="#fff4c2" stroke="#8a6d1d"/><circle cx="-8" r="6.5" fill="#fbfbf7" '
+            'stroke="#444444"/><text x="-8" y="3" font-size="7.5" font-weight="bold" '
+            'text-anchor="middle">7</text><circle cx="8" r="6.5" fill="#f6b26b" '
+            'stroke="#444444"/><text x="8" y="3" font-size="7.5" font-weight="bold" '
+            'text-anchor="middle">8</text>',
+            f"special prestige spaces of {where} (points; colour: Privilege needed)")
+    add("route-label", '<text y="3" font-size="9" text-anchor="middle" '
+        'fill="#6b5d45">r5</text>', "route number (as in the action codes: r5)")
     if any(r.region for r in board.routes):
         add("region-route", '<line x1="-15" y1="0" x2="15" y2="0" stroke="#6f8f4e" '
             'stroke-width="4" stroke-dasharray="6 3"/>', "route in Wales or Scotland")
