@@ -1026,7 +1026,7 @@ def _legend_items(board: Board, state: State | None) -> list[tuple[str, str, str
             'text-anchor="middle">7</text><circle cx="8" r="6.5" fill="#f6b26b" '
             'stroke="#444444"/><text x="8" y="3" font-size="7.5" font-weight="bold" '
             'text-anchor="middle">8</text>',
-            f"special prestige spaces of {where} (points; colour: Privilege needed)")
+            f"{where}'s special prestige spaces (points)")
     add("route-label", '<text y="3" font-size="9" text-anchor="middle" '
         'fill="#6b5d45">r5</text>', "route number (as in the action codes: r5)")
     if any(r.region for r in board.routes):
