@@ -12,6 +12,7 @@ How the layout is made (deterministic, stdlib only):
      fitted into a canvas WIDTH px wide (height follows the aspect ratio), MARGIN px
      margin on every side. SVG convention: y grows downwards (north is up).
   3. Small per-board hand tweaks (HAND_TWEAKS, pixel offsets) for the worst clusters.
+     (After step 4, FINAL_NUDGES move a few cities where a route would pass too close.)
   4. A small relaxation: overlapping city boxes are pushed apart along the axis of
      least penetration (in the direction of their geographic order, so west stays
      west and north stays north), cities sitting on another route's line are pushed
@@ -168,6 +169,16 @@ HAND_TWEAKS: dict[str, dict[str, tuple[int, int]]] = {
         "Southampton": (25, 10),
         "Dunbar": (20, 0),
     },
+}
+
+
+# Final nudges: pixel offsets (dx, dy) applied after the relaxation, where a route still
+# runs too close to a foreign city for the renderer to bend it clear (tests/test_render.py
+# checks every route against every other city's box). Minden–Brunswick passes between
+# Hannover and Hildesheim: open the gap.
+FINAL_NUDGES: dict[str, dict[str, tuple[int, int]]] = {
+    "base_3p": {"Hannover": (-8, -12), "Hildesheim": (-4, 14), "Goslar": (14, 0)},
+    "base_45p": {"Hannover": (-8, -12), "Hildesheim": (-4, 14), "Goslar": (14, 0)},
 }
 
 
@@ -351,6 +362,9 @@ def generate(facts: dict) -> dict:
             anchor[n][0] += tx
             anchor[n][1] += ty
         pos = relax(names_sorted, routes, anchor, width, height)
+        for n, (dx, dy) in FINAL_NUDGES.get(key, {}).items():
+            pos[n][0] += dx
+            pos[n][1] += dy
         out[key] = {
             "width": width,
             "height": height,

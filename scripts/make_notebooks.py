@@ -16,12 +16,15 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Figures show inline at every size (``%matplotlib inline`` also when MPLBACKEND=Agg is
+# set, as in the test suite) and are saved to files by their ``save=`` arguments; tables
+# show three decimals (no 1.387779e-17 for a zero, no six-decimal floats).
 SETUP = """\
-import matplotlib
-matplotlib.use("Agg") if __import__("os").environ.get("HANSA_LAB_SIZE") == "small" else None
+%matplotlib inline
 import pandas as pd
 from hansa_lab.tools import study
 pd.set_option("display.width", 120)
+pd.set_option("display.float_format", "{:.3f}".format)
 print("study size:", study.size())"""
 
 NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
@@ -181,14 +184,19 @@ events = pd.concat([r.events for r in runs.values()], ignore_index=True)
 turns = pd.concat([r.turns for r in runs.values()], ignore_index=True)
 players.groupby(["n_players", "strategy"])[["total", "track", "abilities", "markers",
                                               "special", "control", "network"]].mean().round(1)"""),
+        ("md", """The total and every category on one points scale, per strategy (colours), one
+panel per player count; the legend gives n and explains the marks."""),
         ("code", """plots.plot_score_breakdown(players, by="strategy", split="n_players",
                            save=study.results_dir("score_breakdowns") / "breakdown.png")"""),
+        ("md", "What the average score is made of: mean points per category, stacked per strategy."),
+        ("code", """plots.plot_score_composition(players, by="strategy", split="n_players",
+                             save=study.results_dir("score_breakdowns") / "composition.png")"""),
         ("code", """plots.plot_ability_timing(events, players,
                           save=study.results_dir("score_breakdowns") / "abilities.png")"""),
         ("code", """plots.plot_trajectories(turns, players,
                         save=study.results_dir("score_breakdowns") / "trajectories.png")"""),
         ("code", """ratings = stats.plackett_luce(players, by="strategy", n_boot=study.pick(50, 1000))
-plots.plot_ratings(ratings, save=study.results_dir("score_breakdowns") / "ratings.png")
+display(plots.plot_ratings(ratings, save=study.results_dir("score_breakdowns") / "ratings.png"))
 ratings"""),
     ],
     "05_inspect_a_game": [
@@ -214,6 +222,9 @@ upsets.head()[["game_id", "seat", "projected", "behind"]]"""),
 
 viewer = GameViewer.from_results(res, game_id)
 viewer"""),
+        ("md", """The final position as a picture (it also shows in an HTML export of this notebook,
+where the interactive viewer above cannot run)."""),
+        ("code", "viewer.timeline.final"),
         ("code", """path = viewer.export_html(study.results_dir("inspect") / f"game_{game_id}.html")
 print("offline replay written to", path)"""),
     ],

@@ -84,3 +84,50 @@ def test_repr_is_pasteable():
     a = parse_action(load_board("base_3p"), "establish r5 develop keys")
     assert eval(repr(a), {"Action": Action}) == a
     assert repr(a).startswith("Action.of('establish', route=")
+
+
+def test_every_legal_action_reads_as_a_plain_sentence():
+    """describe_action: on the boards and variants, every legal action at every
+    position is a sentence naming its seat and the game's places, without codes."""
+    import re
+
+    from hansa_lab.engine.narrate import describe_action
+
+    code = re.compile(r"\br\d+|_|\{")
+    seen: set[str] = set()
+    configs = [GameConfig(3, seed=3), GameConfig(4, "east", seed=47),
+               GameConfig(3, "britannia", seed=98), GameConfig(2, "base", seed=21),
+               GameConfig(4, seed=125, options=(("emperor", True),))]
+    for config in configs:
+        def on_step(before, action, after):
+            seat = before.current_player
+            for a in legal_actions(before):
+                text = describe_action(before.board, a, seat, before)
+                assert text.startswith(f"Seat {seat} "), text
+                assert not code.search(text), text
+                seen.add(a.kind)
+
+        play_game(config, ["random"] * config.n_players, on_step=on_step)
+    assert {"income", "place", "displace", "move", "move_piece", "establish", "end",
+            "marker", "relocate", "favour"} <= seen
+
+
+def test_describe_action_example():
+    from hansa_lab.engine.actions import Action
+    from hansa_lab.engine.narrate import describe_action
+
+    b = load_board("base_3p")
+    r = next(r for r in range(b.n_routes) if b.route_name(r) == "Arnheim–Münster")
+    assert describe_action(b, Action("place", r, 0), 2) == (
+        "Seat 2 places a trader on Arnheim–Münster")
+    assert format_action(b, Action("place", r, 0)) == f"place r{r} trader"  # unchanged
+    assert describe_action(b, Action("end"), 1) == "Seat 1 ends the turn"
+
+
+def test_describe_tells_what_the_last_action_caused_in_words():
+    from hansa_lab.engine.text import describe
+
+    rec = play_game(GameConfig(3, seed=7), ["random"] * 3)
+    text = describe(rec.final)
+    assert "last action caused:" in text and "Game over: " in text
+    assert "game_end" not in text

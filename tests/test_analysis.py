@@ -672,8 +672,14 @@ def test_plots_return_figures_and_save(tmp_path: object) -> None:
     for name, fig in figs.items():
         assert isinstance(fig, Figure), name
         assert fig.get_suptitle() or any(ax.get_title() for ax in fig.axes), name
-    assert [ax.get_title() for ax in figs["breakdown"].axes if ax.get_visible()] == [
-        "track", "abilities", "markers", "special", "control", "network"]
+    # one panel per player count on one shared scale; the total and every category,
+    # labelled in the game's words
+    bd = figs["breakdown"]
+    assert [ax.get_title() for ax in bd.axes] == ["2 players", "3 players"]
+    assert bd.axes[0].get_shared_y_axes().joined(bd.axes[0], bd.axes[1])
+    assert [t.get_text() for t in bd.axes[0].get_xticklabels()] == [
+        "total", "prestige track", "abilities", "bonus markers",
+        "Coellen / special prestige", "city control", "network"]
     path = out / "ratings.png"
     plots.plot_ratings(ratings, save=path)
     assert path.stat().st_size > 1000

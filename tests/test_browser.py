@@ -73,7 +73,9 @@ def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pytest.importorskip("voila")
     port = _free_port()
     log = tmp_path_factory.mktemp("voila") / "voila.log"
-    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "PYTHONUNBUFFERED": "1"}
+    exports = tmp_path_factory.mktemp("exports")
+    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "PYTHONUNBUFFERED": "1",
+           "HANSA_LAB_EXPORT_DIR": str(exports)}
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser",
@@ -153,6 +155,55 @@ def test_voila_viewer_slider_moves_the_board(browser: Any, voila_url: str) -> No
         page.close()
 
 
+def test_voila_viewer_polish(browser: Any, voila_url: str) -> None:
+    """The board fills the available width, the log keeps the current action in view,
+    the page shows no developer text, and the export button says where it wrote the
+    replay (an absolute path outside the repository) and offers it as a download."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1100}, accept_downloads=True)
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+        (voila_url, "data:")) else route.abort())
+    try:
+        page.goto(voila_url, wait_until="domcontentloaded", timeout=60_000)
+        page.wait_for_selector(f".hansa-board-view {BOARD}", timeout=60_000)
+        widths = page.evaluate(
+            "() => [document.querySelector('.hansa-board-view svg').getBoundingClientRect()"
+            ".width, document.querySelector('.hansa-viewer').getBoundingClientRect().width]")
+        assert widths[0] >= 0.95 * widths[1] and widths[0] > 1000, widths
+        handle = page.locator(".hansa-action-slider .noUi-handle")
+        handle.focus()
+        for _ in range(30):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            f"document.querySelector('{BOARD}').getAttribute('data-actions') === '30'",
+            timeout=30_000)
+        page.wait_for_function(
+            "document.querySelector('.hansa-log-view .log-entry.current')"
+            "?.getAttribute('data-index') === '30'", timeout=10_000)
+        overflowing, in_view = page.evaluate("""() => {
+            const box = document.querySelector('.hansa-log-view .hansa-log');
+            const cur = box.querySelector('.log-entry.current');
+            const b = box.getBoundingClientRect(), c = cur.getBoundingClientRect();
+            return [box.scrollHeight > box.clientHeight + 10,
+                    c.top >= b.top - 1 && c.bottom <= b.bottom + 1];
+        }""")
+        assert overflowing and in_view
+        text = page.inner_text(".hansa-viewer")
+        for dev in ("test_browser", "what_if", "ended by", "HANSA_LAB", "r0."):
+            assert dev not in text, dev
+        assert "Seat " in page.inner_text(".hansa-log-view")
+        page.click(".hansa-export-button")
+        page.wait_for_selector(".hansa-download", timeout=60_000)
+        shown = Path(page.inner_text(".hansa-export-path"))
+        assert shown.is_absolute() and shown.exists() and ROOT not in shown.parents
+        with page.expect_download() as info:
+            page.click(".hansa-download")
+        data = Path(info.value.path()).read_text(encoding="utf-8")
+        assert data.startswith("<!DOCTYPE html>") and data == shown.read_text(encoding="utf-8")
+        _screenshot(page, "viewer_voila_polish.png")
+    finally:
+        page.close()
+
+
 def test_exported_html_works_offline(browser: Any, tmp_path: Path) -> None:
     html = export_replay(tmp_path / "replay.html", GameConfig(n_players=3, seed=5), "random")
     context = browser.new_context(viewport={"width": 1500, "height": 1300})
@@ -188,7 +239,17 @@ def test_exported_html_works_offline(browser: Any, tmp_path: Path) -> None:
             "#slider", "e => { e.value = e.max; e.dispatchEvent(new Event('input')); }")
         last = int(page.get_attribute("#slider", "max") or 0)
         assert _actions_shown(page) == last > after_turn
-        assert "game over" in page.inner_text("#log")
+        assert "Game over" in page.inner_text("#log")
+        # the current action is in the log's view; the end shows the winner and final scores
+        assert page.evaluate("""() => {
+            const box = document.getElementById('log'), cur = box.querySelector('.cur');
+            const b = box.getBoundingClientRect(), c = cur.getBoundingClientRect();
+            return box.scrollHeight > box.clientHeight && c.top >= b.top - 1
+                && c.bottom <= b.bottom + 1;
+        }""")
+        assert page.locator("#board .winner-banner").count() == 1
+        assert "Final score" in page.inner_text("#board") and "Seat " in page.inner_text("#log")
+        assert page.locator("#board .legend-item").count() > 20
         cursor = page.get_attribute("#chart line.cursor", "x1")
         assert cursor is not None and float(cursor) > 400
         page.click("#prev")

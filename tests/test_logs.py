@@ -6,6 +6,7 @@ every row the slow, obvious way from the replayed states and compare the whole t
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 import numpy as np
@@ -175,8 +176,10 @@ def test_every_event_kind_is_documented_and_reads_as_text():
             for ev in s.events:
                 seen.setdefault(ev.kind, ev)
                 assert ev.kind in EVENT_KINDS
-                text = event_text(s.board, ev)
+                text = event_text(s.board, ev, s.neutral)
                 assert "{" not in text and ev.kind not in text.split()[:1]
+                # plain words: a capital first letter, no route codes or code names
+                assert text[0].isupper() and not re.search(r"\br\d+|_", text), text
     assert {"permit", "permanent", "neutral_placed", "establish", "kontor"} <= set(seen)
     for kind in ("permit", "permanent", "neutral_placed"):
         assert seen[kind].seat >= 0, kind

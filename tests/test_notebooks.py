@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -10,6 +11,13 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("0*.ipynb"))
+#: The figures each study shows (at least): executed notebooks must contain them as
+#: images, at the small size too (not ``<Figure size ...>`` text).
+FIGURES = {"01_quickstart": 1, "02_strategy_tips": 1, "03_balance": 1,
+           "04_score_breakdowns": 5, "05_inspect_a_game": 0}
+#: Board pictures (SVG) each study shows: notebook 05's game also as a static picture,
+#: so that an HTML export of the notebook (where widgets do not run) is not blank.
+BOARDS = {"05_inspect_a_game": 1}
 
 
 def test_the_five_studies_exist():
@@ -38,3 +46,17 @@ def test_notebook_runs(path, monkeypatch):
     ]
     assert not errors
     assert os.environ["HANSA_LAB_SIZE"] == "small"
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    images = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert len(images) >= FIGURES[path.stem], f"{len(images)} images in {path.stem}"
+    boards = [o for o in outputs if "hansa-board" in str(o.get("data", {}).get(
+        "image/svg+xml", ""))]
+    assert len(boards) >= BOARDS.get(path.stem, 0)
+    # a figure shown only as text ("<Figure size 1260x720 with 6 Axes>") was not drawn
+    as_text = [o for o in outputs if str(o.get("data", {}).get("text/plain", "")).startswith(
+        "<Figure size") and "image/png" not in o.get("data", {})]
+    as_text += [o for o in outputs if "<Figure size" in str(o.get("text", ""))]
+    assert not as_text
+    # tables show three decimals: no 1.387779e-17, no six-decimal floats
+    tables = "".join(str(o.get("data", {}).get("text/html", "")) for o in outputs)
+    assert not re.search(r"\d\.\d{6}|\de-\d\d", tables)

@@ -5,6 +5,7 @@ attributes, on every board side."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from itertools import pairwise
 
 import pytest
 
@@ -204,7 +205,8 @@ def test_highlights(base: State) -> None:
     other = parse(render_svg(s, highlight_player=1))
     assert not [el for post in find(other, "post") for el in find(post, "piece", "hl")]
     text = render_svg(s, highlight_action=Action("place", 5, 0))
-    assert "last action: place r5 trader" in text
+    route = s.board.route_name(5)
+    assert f"Last action: A player places a trader on {route}" in text
     plain = parse(render_svg(s))
     assert not find(plain, "highlight") and not find(plain, "panel", "highlighted")
     # an establish highlights its route and both cities
@@ -226,6 +228,9 @@ def test_width_scales(base: State) -> None:
 
 def test_player_colours_distinct() -> None:
     assert len(set(PLAYER_COLOURS)) == 5
+    # the highlight glow is no seat's colour (nor the neutral colour's)
+    used = {c.lower() for c in (*PLAYER_COLOURS, render_module.NEUTRAL_COLOUR)}
+    assert render_module.HIGHLIGHT.lower() not in used
 
 
 @pytest.mark.parametrize("side", BOARD_SIDES)
@@ -285,3 +290,128 @@ def test_neutral_colour_pieces(base: State) -> None:
     root = parse(render_svg(s))
     assert find(root, "piece", "neutral")
     assert find(root, "neutral-pool", traders=5)
+
+
+def _segment_meets_box(p: tuple[float, float], q: tuple[float, float],
+                       box: tuple[float, float, float, float]) -> bool:
+    """Whether segment p–q meets the box (left, top, right, bottom): sample it densely
+    (independent of the renderer's own clipping code)."""
+    left, top, right, bottom = box
+    steps = max(2, int(abs(q[0] - p[0]) + abs(q[1] - p[1])))
+    for k in range(steps + 1):
+        x = p[0] + (q[0] - p[0]) * k / steps
+        y = p[1] + (q[1] - p[1]) * k / steps
+        if left <= x <= right and top <= y <= bottom:
+            return True
+    return False
+
+
+def _road_points(route: ET.Element) -> list[tuple[float, float]]:
+    """The points of a route's road (its last line or polyline: drawn on top)."""
+    shapes = [el for el in route if el.tag in (SVG + "line", SVG + "polyline")]
+    road = shapes[-1]
+    if road.tag == SVG + "line":
+        return [(float(road.get("x1", 0)), float(road.get("y1", 0))),
+                (float(road.get("x2", 0)), float(road.get("y2", 0)))]
+    pts = road.get("points", "").split()
+    return [(float(a), float(b)) for a, b in (pt.split(",") for pt in pts)]
+
+
+@pytest.mark.parametrize("side", BOARD_SIDES)
+def test_no_route_is_drawn_through_a_city(side: str) -> None:
+    """Every route's drawn polyline keeps clear of every other city's box, by half a
+    post on each side (so no post covers a box) and the badges' height above it."""
+    b = load_board(side)
+    root = parse(render_board_svg(b))
+    boxes = {}
+    for city in find(root, "city"):
+        rect = next(el for el in city.iter() if "city-box" in classes(el))
+        x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
+        w, h = float(rect.get("width", 0)), float(rect.get("height", 0))
+        half_post = render_module.POST / 2
+        boxes[int(city.get("data-index", -1))] = (x - half_post, y - half_post - 9.5,
+                                                  x + w + half_post, y + h + half_post)
+    assert len(boxes) == b.n_cities
+    bad = []
+    for route in find(root, "route"):
+        r = int(route.get("data-route", -1))
+        ends = b.route_cities[r]
+        pts = _road_points(route)
+        for c, box in boxes.items():
+            if c in ends:
+                continue
+            if any(_segment_meets_box(p, q, box) for p, q in pairwise(pts)):
+                bad.append(f"{b.route_name(r)} through {b.city_names[c]}")
+    assert not bad, bad
+    # the posts sit on the drawn road
+    for route in find(root, "route")[:5]:
+        assert len(find(route, "post")) == b.routes[int(route.get("data-route", -1))].n_posts
+
+
+def _legend_symbols(root: ET.Element) -> set[str]:
+    return {el.get("data-symbol", "") for el in find(root, "legend-item")}
+
+
+@pytest.mark.parametrize("side", BOARD_SIDES)
+def test_the_legend_explains_every_symbol_drawn(side: str) -> None:
+    """Every kind of mark on the picture has its entry in the legend: pieces, posts,
+    offices, coins, Kontors, control stripes, ability icons, East-West badges, the
+    special route, printed bonuses, every bonus marker, the highlight."""
+    s = state_on(side, 4 if side.endswith("45p") or side == "east" else 3)
+    b = s.board
+    c = next(c for c in range(b.n_cities) if b.cities[c].offices)
+    s.offices[b.office_start[c]] = 0  # a Kontor of seat 0: it controls the city
+    s.extras[c] = (2,)
+    root = parse(render_svg(s, highlight_action=Action("place", 0, 0), highlight_player=0))
+    legend = _legend_symbols(root)
+    assert len(find(root, "legend")) == 1
+    drawn = {"trader", "merchant", "post", "office", "privilege", "kontor", "extra-kontor",
+             "control", "completed", "east-west", "highlight", "seat-outline"}
+    drawn |= {f"ability-{a.get('data-ability')}" for a in find(root, "ability")}
+    drawn |= {f"marker-{m}" for m in render_module.MARKER_LABELS}
+    drawn |= {f"permanent-{m.get('data-kind')}" for m in find(root, "marker", "permanent")}
+    if find(root, "post", "merchant-only"):
+        drawn.add("merchant-only")
+    if find(root, "coin"):
+        drawn.add("coin")
+    if b.special_route >= 0:
+        drawn.add("special-route")
+    if find(root, "special-space"):
+        drawn.add("special-spaces")
+    if find(root, "route-label"):
+        drawn.add("route-label")
+    if any(r.region for r in b.routes):
+        drawn.add("region-route")
+    assert drawn <= legend, drawn - legend
+    assert find(root, "control")  # the stripe the legend explains is drawn
+    # the empty board has the legend too
+    assert _legend_symbols(parse(render_board_svg(b))) >= drawn - {"highlight"}
+    assert not find(parse(render_svg(s, legend=False)), "legend")
+
+
+def test_game_end_shows_the_winner_and_final_scores() -> None:
+    from hansa_lab.engine.scoring import winners
+    from hansa_lab.play import play_game
+
+    rec = play_game(GameConfig(n_players=3, seed=5), ["random"] * 3)
+    final = rec.final
+    root = parse(render_svg(final, player_names=["random"] * 3))
+    banner = find(root, "winner-banner")
+    won = winners(final)
+    assert len(banner) == 1 and banner[0].get("data-winners") == ",".join(map(str, won))
+    text = "".join(banner[0].itertext())
+    assert f"Seat {won[0]} (random)" in text and "GAME OVER · FINAL SCORE" in text
+    assert len(find(root, "final")) == 3 and not find(root, "projected")
+    svg = render_svg(final)
+    assert "Final score" in svg and "Projected" not in svg and "If it ended now" not in svg
+    assert len(find(root, "winner-tag")) == len(won)
+    # during the game: no banner, the panels say what the score would be now
+    mid = parse(render_svg(states_of_game(rec, 40)))
+    assert not find(mid, "winner-banner") and len(find(mid, "projected")) == 3
+    assert "If it ended now" in "".join(mid.itertext())
+
+
+def states_of_game(rec, i: int) -> State:
+    from hansa_lab.play import states_of
+
+    return states_of(rec.config, rec.actions[:i])[-1]

@@ -811,3 +811,21 @@ def test_scoring_example_emperors_favour() -> None:
     s = ready(s)
     bd = score_breakdown(s)[0]
     assert (bd["abilities"], bd["control"], bd["markers"], bd["network"]) == (7, 8, 3, 2)
+
+
+def test_load_board_accepts_the_names_a_game_config_accepts():
+    from hansa_lab.engine.board import BOARD_FAMILIES, KNOWN_BOARDS, load_board
+    from hansa_lab.engine.state import GameConfig
+
+    assert load_board("base").name == "base_45p"  # the documented default: 4 players
+    assert load_board("base", n_players=3) is load_board("base_3p")
+    for family, sides in BOARD_FAMILIES.items():
+        for n in sides:
+            assert load_board(family, n_players=n) is GameConfig(n, board=family).load_board()
+    for name in KNOWN_BOARDS:
+        assert load_board(name).name in {"base_45p", "east", "britannia_45p", "base_3p",
+                                         "britannia_3p"}
+    with pytest.raises(ValueError, match="known: base"):
+        load_board("atlantis")
+    with pytest.raises(ValueError, match="not 2"):
+        load_board("east", n_players=2)

@@ -94,13 +94,15 @@ def test_timeline_scores_and_log(timeline: Timeline) -> None:
     establishes = [k for k, a in enumerate(tl.actions) if a.kind == "establish"]
     assert establishes
     k = establishes[0]
-    assert any("established r" in e for e in tl.events[k])
-    assert tl.texts[k].startswith("establish r")
+    route = tl.final.board.route_name(tl.actions[k].a)
+    assert any(f"established {route}" in e for e in tl.events[k])
+    assert tl.codes[k].startswith("establish r")
+    assert tl.texts[k].startswith(f"Seat {tl.actor[k]} establishes {route}")
     log = tl.log_entries(k + 1, n=3)
     assert [e["index"] for e in log] == [k - 1, k, k + 1]
     assert log[-1]["seat"] == tl.actor[k] == tl.states[k].current_player
     assert f"#{k + 1} · turn" in tl.log_html(k + 1)
-    assert "game over" in " ".join(tl.events[-1])
+    assert "Game over" in " ".join(tl.events[-1])
 
 
 def test_chart(timeline: Timeline) -> None:
@@ -171,6 +173,19 @@ def test_cli_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 # ---------------------------------------------------------------------- viewer
+def test_viewer_board_fills_the_width_and_log_shows_the_current_action() -> None:
+    v = GameViewer.from_seed(CONFIG, "random")
+    v.goto(60)
+    head = v.board.value.split(">", 1)[0]
+    assert 'width="100%"' in head and "height:auto" in head
+    assert v.board.layout.width == "100%"
+    log = v.log.value
+    assert "column-reverse" in log  # a scroll box that starts at its end
+    current = re.findall(r'class="log-entry current" data-index="(\d+)"', log)
+    assert current == ["60"]
+    assert log.rindex('class="log-entry') == log.index('class="log-entry current"')
+
+
 def test_viewer_slider_moves_everything() -> None:
     v = GameViewer.from_seed(CONFIG, "random")
     tl = v.timeline
@@ -200,7 +215,8 @@ def test_viewer_what_if_button() -> None:
     v.run_what_if()
     table = v.what_if_table
     assert table is not None and len(table) == 3
-    assert "<table" in v.what_if_result.value and "what_if_score" in v.what_if_result.value
+    assert "<table" in v.what_if_result.value and "what-if final score" in v.what_if_result.value
+    assert "what_if" not in v.what_if_result.value  # no code names in the app
     assert v.last_what_if is not None and v.last_what_if.extra["start_action"] == 100
     v.lineup_box.value = "greedy,random"
     v.run_what_if()
@@ -230,7 +246,29 @@ def test_viewer_from_results() -> None:
         find_game(pd.concat([games, games]), 7)
 
 
-def test_viewer_export(tmp_path: Path) -> None:
+def test_viewer_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     v = GameViewer.from_seed(CONFIG, "random")
     out = v.export_html(tmp_path / "v.html")
     assert out.exists() and "<svg" in out.read_text(encoding="utf-8")
+
+
+def test_viewer_export_button_writes_outside_the_repository(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default the button writes to an absolute path outside the repository, says
+    which, and offers the file as a download link."""
+    from hansa_lab.viz.viewer import default_export_dir
+
+    repo = Path(__file__).resolve().parents[1]
+    monkeypatch.delenv("HANSA_LAB_EXPORT_DIR", raising=False)
+    default = Path(GameViewer.from_seed(CONFIG, "random").export_path.value)
+    assert default.is_absolute() and repo not in default.parents
+    assert default.parent == default_export_dir()
+    monkeypatch.setenv("HANSA_LAB_EXPORT_DIR", str(tmp_path))
+    v = GameViewer.from_seed(CONFIG, "random")
+    v.export_path.value = "mine.html"  # a bare name goes to the export folder
+    v.export_button.click()
+    written = tmp_path / "mine.html"
+    assert written.exists()
+    result = v.export_result.value
+    assert str(written.resolve()) in result and "download=" in result
+    assert "data:text/html;base64," in result

@@ -211,14 +211,31 @@ def _ability_index(name: str) -> int:
     return ABILITIES.index(name)
 
 
+#: The player count a board family resolves with when :func:`load_board` is given none.
+DEFAULT_PLAYERS = 4
+
+
+def load_board(name: str, variant: str = "primary", n_players: int | None = None) -> Board:
+    """Load a board by the names a :class:`~hansa_lab.engine.state.GameConfig` accepts:
+    a side (``base_3p``, ``base_45p``, ``east``, ``britannia_3p``, ``britannia_45p``) or
+    a family (``base``, ``east``, ``britannia``), which is resolved to its side for
+    ``n_players`` (default :data:`DEFAULT_PLAYERS`, 4: ``base`` is ``base_45p``).
+    ``variant="alternative"`` uses the other source's values for the disputed cities
+    (East only). The same side gives the same (cached) board.
+
+    >>> load_board("base").name, load_board("base", n_players=3).name
+    ('base_45p', 'base_3p')
+    """
+    if (name in BOARD_FAMILIES and name not in BOARD_SIDES) or n_players is not None:
+        name = resolve_side(name, DEFAULT_PLAYERS if n_players is None else n_players)
+    return _load_side(name, variant)
+
+
 @cache
-def load_board(name: str, variant: str = "primary") -> Board:
-    """Load a board side (``base_3p``, ``base_45p``, ``east``, ``britannia_3p``,
-    ``britannia_45p``). ``variant="alternative"`` uses the other source's values for the
-    disputed cities (East only)."""
+def _load_side(name: str, variant: str = "primary") -> Board:
     boards = _raw()["boards"]
     if name not in boards:
-        raise ValueError(f"unknown board side {name!r}; known: {', '.join(boards)}")
+        raise ValueError(f"unknown board {name!r}; known: {', '.join(KNOWN_BOARDS)}")
     if variant not in ("primary", "alternative"):
         raise ValueError(f"unknown board variant {variant!r} (primary or alternative)")
     raw = boards[name]

@@ -71,9 +71,19 @@ def board_lines(s: State) -> list[str]:
     return out
 
 
+def event_lines(s: State) -> list[str]:
+    """What the last action caused, in plain words (one line per event)."""
+    from hansa_lab.engine.events import event_text
+
+    return [event_text(s.board, ev, s.neutral) for ev in s.events]
+
+
 def describe(s: State) -> str:
-    """A multi-line text picture of the state."""
-    return "\n".join([summary_line(s), *board_lines(s)])
+    """A multi-line text picture of the state, then what the last action caused in
+    plain words (``Seat 1 established Hamburg–Lübeck``, ``Game over: …``)."""
+    happened = event_lines(s)
+    tail = ["last action caused:", *("  " + line for line in happened)] if happened else []
+    return "\n".join([summary_line(s), *board_lines(s), *tail])
 
 
-__all__ = ["PIECE_NAMES", "board_lines", "describe", "occupant", "summary_line"]
+__all__ = ["PIECE_NAMES", "board_lines", "describe", "event_lines", "occupant", "summary_line"]

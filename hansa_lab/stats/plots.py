@@ -5,7 +5,9 @@ nothing is left open; Jupyter shows a returned figure inline) and takes ``save=N
 a path: the figure is then written there (format from the suffix, e.g. ``.png``,
 ``.pdf``), creating the folder, e.g. ``save="results/strategy_tips/ratings.png"``.
 
-- :func:`plot_score_breakdown` — final score per category, per strategy and player count
+- :func:`plot_score_breakdown` — final score and every category on one scale, per
+  strategy, a panel per player count
+- :func:`plot_score_composition` — mean points per category stacked, per strategy
 - :func:`plot_ability_timing` — when each ability level is reached, per strategy
 - :func:`plot_trajectories` — prestige and projected score over the rounds, with bands
 - :func:`plot_seat_advantage` — win rate and score per seat with intervals
@@ -18,8 +20,12 @@ a path: the figure is then written there (format from the suffix, e.g. ``.png``,
 >>> from hansa_lab.stats.synthetic import synthetic_tables
 >>> t = synthetic_tables(["plus5", "base"], n_deals=10, n_players=2)
 >>> fig = plot_score_breakdown(t["players"])
->>> [ax.get_title() for ax in fig.axes][:3]
-['track', 'abilities', 'markers']
+>>> [ax.get_title() for ax in fig.axes]
+['2 players']
+
+Colours have one meaning each, defined here once: strategies always in
+:data:`STRATEGY_COLOURS`, score categories in :data:`CATEGORY_COLOURS`, end reasons in
+:data:`END_REASON_COLOURS`; category labels are the game's words (:data:`CATEGORY_LABELS`).
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from hansa_lab.engine.board import ABILITIES
+from hansa_lab.engine.board import ABILITIES, player_board
+from hansa_lab.engine.narrate import ABILITY_NAMES
 from hansa_lab.engine.scoring import CATEGORIES
 from hansa_lab.stats.quality import end_reason_mix, leader_wins
 from hansa_lab.stats.ratings import ELO_PER_LOG
@@ -45,12 +52,19 @@ from hansa_lab.stats.sequential import SequentialResult
 from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS
 
 __all__ = [
+    "CATEGORY_COLOURS",
+    "CATEGORY_LABELS",
+    "END_REASON_COLOURS",
+    "STRATEGY_COLOURS",
+    "category_label",
+    "group_colours",
     "plot_ability_timing",
     "plot_comparison",
     "plot_end_reasons",
     "plot_leader_wins",
     "plot_ratings",
     "plot_score_breakdown",
+    "plot_score_composition",
     "plot_seat_advantage",
     "plot_sequential",
     "plot_trajectories",
@@ -68,10 +82,87 @@ def _finish(fig: Figure, save: Save, dpi: int = 120) -> Figure:
     return fig
 
 
-def _colors(labels: Sequence[Any]) -> dict[Any, Any]:
-    """A stable colour per label (tab10, then tab20)."""
-    cmap = mpl.colormaps["tab10" if len(labels) <= 10 else "tab20"]
-    return {lab: cmap(i % cmap.N) for i, lab in enumerate(labels)}
+#: One colour per strategy, the same in every figure (Okabe–Ito and Tableau hues; a
+#: strategy not listed takes the next free colour of :data:`EXTRA_COLOURS`).
+STRATEGY_COLOURS: dict[str, str] = {
+    "greedy": "#0072B2",
+    "random": "#7f7f7f",
+    "actions_first": "#D55E00",
+    "blocker": "#009E73",
+    "network_keys": "#CC79A7",
+    "keep_supply": "#E69F00",
+    "mcts": "#56B4E9",
+}
+#: Colours for other groups (arms, conditions, unlisted strategies), in order.
+EXTRA_COLOURS = ("#4E79A7", "#F28E2B", "#59A14F", "#B07AA1", "#9C755F", "#EDC948",
+                 "#76B7B2", "#FF9DA7", "#E15759", "#BAB0AC", "#1F3B5C", "#8C6D31")
+#: One colour per score category (and the total), the same in every figure.
+CATEGORY_COLOURS: dict[str, str] = {
+    "total": "#3d3427",
+    "track": "#4E79A7",
+    "abilities": "#F28E2B",
+    "markers": "#EDC948",
+    "special": "#B07AA1",
+    "control": "#59A14F",
+    "network": "#76B7B2",
+    "regions": "#9C755F",
+}
+#: The score categories in the game's words (the data columns keep their names).
+CATEGORY_LABELS: dict[str, str] = {
+    "total": "total",
+    "track": "prestige track",
+    "abilities": "abilities",
+    "markers": "bonus markers",
+    "special": "Coellen / special prestige",
+    "control": "city control",
+    "network": "network",
+    "regions": "regions",
+}
+#: One colour per end reason.
+END_REASON_COLOURS: dict[str, str] = {
+    "prestige": "#0072B2",
+    "cities": "#E69F00",
+    "markers": "#009E73",
+    "cap": "#7f7f7f",
+}
+
+
+def _colors(labels: Sequence[Any], palette: dict[str, str] | None = None) -> dict[Any, Any]:
+    """A colour per label: from ``palette`` when it lists the label, the others from
+    :data:`EXTRA_COLOURS` in order, skipping the colours already taken."""
+    palette = palette or {}
+    out: dict[Any, Any] = {lab: palette[str(lab)] for lab in labels if str(lab) in palette}
+    free = [c for c in EXTRA_COLOURS if c not in out.values()]
+    rest = [lab for lab in labels if lab not in out]
+    if len(rest) > len(free):
+        cmap = mpl.colormaps["tab20"]
+        free += [mpl.colors.to_hex(cmap(i % cmap.N)) for i in range(len(rest) - len(free))]
+    out.update(zip(rest, free, strict=False))
+    return {lab: out[lab] for lab in labels}
+
+
+def group_colours(by: str, labels: Sequence[Any]) -> dict[Any, Any]:
+    """The colours of the groups of a ``by`` column: strategies get their fixed
+    :data:`STRATEGY_COLOURS`, anything else the next :data:`EXTRA_COLOURS`."""
+    return _colors(labels, STRATEGY_COLOURS if by in ("strategy", "strategy_name") else None)
+
+
+def category_label(cat: str) -> str:
+    """A score category in the game's words (``track`` → ``prestige track``)."""
+    return CATEGORY_LABELS.get(cat, cat.replace("_", " "))
+
+
+def _integer_axis(ax: Axes, axis: str, values: Sequence[float] | np.ndarray) -> None:
+    """Integer ticks and a range of at least one unit around ``values`` on ``axis``
+    (no 0.945–1.050 axis when all the values are equal)."""
+    vals = np.asarray(values, dtype=float)
+    vals = vals[np.isfinite(vals)]
+    getattr(ax, f"{axis}axis").set_major_locator(mpl.ticker.MaxNLocator(integer=True))
+    if vals.size:
+        lo, hi = float(vals.min()), float(vals.max())
+        if hi - lo < 2:
+            mid = (lo + hi) / 2
+            getattr(ax, f"set_{axis}lim")(mid - 1.25, mid + 1.25)
 
 
 def _grid(fig: Figure, n: int, ncols: int) -> list[Axes]:
@@ -92,6 +183,28 @@ def _with_players_column(df: pd.DataFrame, players: pd.DataFrame, column: str) -
 # --------------------------------------------------------------------------------------
 
 
+def _breakdown_frame(players: pd.DataFrame, split: str | None,
+                     categories: Sequence[str] | None) -> tuple[pd.DataFrame, list[str]]:
+    """The players table with ``n_players`` (counted from the seats when missing) and
+    ``total``, and the categories to show (regions only when anyone scored there)."""
+    df = players
+    if split == "n_players" and split not in df.columns:
+        df = df.assign(n_players=df.groupby(KEYS)["seat"].transform("size"))
+    cats = list(categories) if categories is not None else [
+        c for c in CATEGORIES if c in df.columns and (c != "regions" or bool((df[c] != 0).any()))]
+    if "total" not in df.columns:
+        df = df.assign(total=df[cats].sum(axis=1))
+    return df, cats
+
+
+def _facet_title(split: str | None, value: Any) -> str:
+    if split is None:
+        return "all games"
+    if split == "n_players":
+        return f"{value} players"
+    return f"{split} = {value}"
+
+
 def plot_score_breakdown(
     players: pd.DataFrame,
     by: str = "strategy",
@@ -100,59 +213,139 @@ def plot_score_breakdown(
     *,
     save: Save = None,
 ) -> Figure:
-    """Distribution of the final score per category (one panel each: track,
-    abilities, markers, special, control, network, and regions when any player scored
-    there), as box plots per ``by`` value (x axis) and, side by side in colours, per
-    ``split`` value (default the player count, counted from the seats when ``players``
-    has no ``n_players`` column; ``None``: no split). Boxes span the quartiles,
-    whiskers 1.5 IQR, the white dot is the mean.
+    """Distribution of the final score and of every scoring category on **one shared
+    points scale**: one panel per ``split`` value (default the player count, counted
+    from the seats when ``players`` has no ``n_players`` column; ``None``: one panel),
+    and in each panel a group of boxes per category — the total first, then prestige
+    track, abilities, bonus markers, Coellen / special prestige, city control, network
+    (and regions when anyone scored there) — one box per ``by`` value in its fixed
+    colour (:func:`group_colours`). The legend gives each group's n (player-games) and
+    explains the marks: boxes span the quartiles, the line is the median, whiskers reach
+    1.5 IQR, the white diamond is the mean. Data columns keep their names (``track``,
+    ``control``, …); only the labels use the game's words (:data:`CATEGORY_LABELS`).
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["plus5", "base"], n_deals=10, n_players=2)
-    >>> len(plot_score_breakdown(t["players"], split=None).axes)
-    6
+    >>> fig = plot_score_breakdown(t["players"])
+    >>> [ax.get_title() for ax in fig.axes]
+    ['2 players']
+    >>> [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
+    ['total', 'prestige track', 'abilities']
     """
-    df = players
-    if split == "n_players" and split not in df.columns:
-        df = df.assign(n_players=df.groupby(KEYS)["seat"].transform("size"))
-    cats = list(categories) if categories is not None else [
-        c for c in CATEGORIES if c in df.columns and (c != "regions" or bool((df[c] != 0).any()))]
+    df, cats = _breakdown_frame(players, split, categories)
+    cols = ["total", *[c for c in cats if c != "total"]]
     groups = sorted(pd.unique(df[by]).tolist(), key=str)
     splits = sorted(pd.unique(df[split]).tolist()) if split else [None]
-    colors = _colors(splits)
-    ncols = 3 if len(cats) <= 6 else 4
-    fig = Figure(figsize=(4.2 * ncols + 0.6 * max(0, len(groups) - 3),
-                          3.4 * math.ceil(len(cats) / ncols) + 0.4), layout="constrained")
-    width = 0.8 / len(splits)
-    for ax, cat in zip(_grid(fig, len(cats), ncols), cats, strict=True):
-        for j, sv in enumerate(splits):
-            sub = df if sv is None else df[df[split] == sv]
-            data = [sub.loc[sub[by] == g, cat].to_numpy(float) for g in groups]
-            pos = np.arange(len(groups)) - 0.4 + width * (j + 0.5)
-            keep = [i for i, d in enumerate(data) if len(d)]
-            if not keep:
+    colors = group_colours(by, groups)
+    width = 0.8 / max(1, len(groups))
+    fig = Figure(figsize=(max(9.0, 1.2 + len(cols) * (0.45 + 0.28 * len(groups))),
+                          1.6 + 3.3 * len(splits)), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(len(splits), 1, sharey=True, squeeze=False)).ravel()
+    top = 1.0
+    for ax, sv in zip(axes, splits, strict=True):
+        sub = df if sv is None else df[df[split] == sv]
+        counts = sub.groupby(by).size()
+        for j, g in enumerate(groups):
+            rows = sub[sub[by] == g]
+            if rows.empty:
                 continue
-            bp = ax.boxplot([data[i] for i in keep], positions=pos[keep], widths=width * 0.85,
-                            patch_artist=True, showfliers=False, manage_ticks=False)
+            data = [rows[c].to_numpy(float) for c in cols]
+            pos = np.arange(len(cols)) - 0.4 + width * (j + 0.5)
+            bp = ax.boxplot(data, positions=pos, widths=width * 0.82, patch_artist=True,
+                            showfliers=False, manage_ticks=False)
             for box in bp["boxes"]:
-                box.set_facecolor(colors[sv])
-                box.set_alpha(0.75)
+                box.set_facecolor(colors[g])
+                box.set_alpha(0.8)
+                box.set_edgecolor("#333333")
             for med in bp["medians"]:
                 med.set_color("black")
-            ax.plot(pos[keep], [data[i].mean() for i in keep], "o", ms=3.5, mfc="white",
-                    mec="black", mew=0.6, zorder=3)
-        ax.set_xticks(range(len(groups)), [str(g) for g in groups],
-                      rotation=30 if len(groups) > 3 else 0, ha="right" if len(groups) > 3
-                      else "center")
-        ax.set_title(cat)
+            top = max(top, *(float(np.max(w.get_ydata())) for w in bp["whiskers"]))
+            ax.plot(pos, [d.mean() for d in data], "D", ms=4, mfc="white", mec="black",
+                    mew=0.7, zorder=3)
+        ax.set_xticks(range(len(cols)), [category_label(c) for c in cols], rotation=15,
+                      ha="right")
+        ax.get_xticklabels()[0].set_fontweight("bold")
+        ax.axvline(0.5, color="#999999", lw=0.8)
+        ns = ", ".join(f"{g} {counts[g]}" for g in groups if counts.get(g, 0))
+        ax.set_title(_facet_title(split, sv))
+        ax.text(0.995, 0.98, f"n (player-games): {ns}", transform=ax.transAxes,
+                ha="right", va="top", fontsize=8.5, color="#444444")
         ax.set_ylabel("points")
         ax.grid(axis="y", alpha=0.3)
-    if split:
-        handles = [mpl.patches.Patch(color=colors[s], alpha=0.75, label=f"{split} = {s}")
-                   for s in splits]
-        fig.legend(handles=handles, loc="outside upper right", ncols=len(splits),
-                   frameon=False)
-    fig.suptitle(f"Final score by category per {by}", fontweight="bold")
+    axes[0].set_ylim(0, top * 1.12)  # shared: every panel, the total and the categories
+    n_all = df.groupby(by).size()
+    handles: list[Any] = [mpl.patches.Patch(facecolor=colors[g], edgecolor="#333333",
+                                            alpha=0.8, label=f"{g} (n = {n_all.get(g, 0)})")
+                          for g in groups]
+    handles += [mpl.lines.Line2D([], [], color="black", lw=1.2, label="median"),
+                mpl.lines.Line2D([], [], ls="", marker="D", ms=5, mfc="white", mec="black",
+                                 label="mean"),
+                mpl.patches.Patch(facecolor="white", edgecolor="#333333",
+                                  label="box: middle half (quartiles); whiskers: 1.5 IQR")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 4),
+               frameon=False, fontsize=9)
+    fig.suptitle(f"Final score and where it comes from, per {by} (one shared scale)",
+                 fontweight="bold")
+    return _finish(fig, save)
+
+
+def plot_score_composition(
+    players: pd.DataFrame,
+    by: str = "strategy",
+    split: str | None = "n_players",
+    categories: Sequence[str] | None = None,
+    *,
+    save: Save = None,
+) -> Figure:
+    """What the average score is made of: per ``by`` value one bar of the mean points
+    of every category stacked (prestige track at the bottom; colours of
+    :data:`CATEGORY_COLOURS`), the mean total on top, n (player-games) under the bar;
+    one panel per ``split`` value (default the player count), all on one scale.
+
+    >>> from hansa_lab.stats.synthetic import synthetic_tables
+    >>> t = synthetic_tables(["plus5", "base"], n_deals=10, n_players=2)
+    >>> fig = plot_score_composition(t["players"])
+    >>> fig.axes[0].get_ylabel(), fig.axes[0].get_title()
+    ('mean points', '2 players')
+    """
+    df, cats = _breakdown_frame(players, split, categories)
+    cats = [c for c in cats if c != "total"]
+    groups = sorted(pd.unique(df[by]).tolist(), key=str)
+    splits = sorted(pd.unique(df[split]).tolist()) if split else [None]
+    colors = _colors(cats, CATEGORY_COLOURS)
+    fig = Figure(figsize=(max(7.0, 2.2 + 1.0 * len(groups) * len(splits) + 1.5 * len(splits)),
+                          5.2), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(splits), sharey=True, squeeze=False)).ravel()
+    for ax, sv in zip(axes, splits, strict=True):
+        sub = df if sv is None else df[df[split] == sv]
+        present = [g for g in groups if (sub[by] == g).any()]
+        means = sub.groupby(by)[cats].mean().reindex(present)
+        counts = sub.groupby(by).size().reindex(present)
+        x = np.arange(len(present))
+        bottom = np.zeros(len(present))
+        for c in cats:
+            v = means[c].to_numpy(float)
+            ax.bar(x, v, bottom=bottom, color=colors[c], edgecolor="white", width=0.7,
+                   label=category_label(c))
+            for xi, (b0, vi) in enumerate(zip(bottom, v, strict=True)):
+                if vi >= 3:
+                    ax.text(xi, b0 + vi / 2, f"{vi:.0f}", ha="center", va="center",
+                            fontsize=8, color="white" if c != "markers" else "#333333")
+            bottom += v
+        for xi, total in enumerate(bottom):
+            ax.text(xi, total + 0.6, f"{total:.1f}", ha="center", va="bottom", fontsize=9,
+                    fontweight="bold")
+        ax.set_xticks(x, [f"{g}\nn = {counts[g]}" for g in present],
+                      rotation=0 if len(present) <= 4 else 20)
+        ax.set_title(_facet_title(split, sv))
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_axisbelow(True)
+    axes[0].set_ylabel("mean points")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles[::-1], labels[::-1], loc="outside right center", frameon=False,
+               title="category (top to bottom)", fontsize=9)
+    fig.suptitle(f"Mean final score by category, per {by} (numbers: mean points)",
+                 fontweight="bold")
     return _finish(fig, save)
 
 
@@ -175,14 +368,15 @@ def plot_ability_timing(
     >>> t = synthetic_tables(["plus5", "base"], n_deals=10, n_players=2)
     >>> fig = plot_ability_timing(t["events"], t["players"])
     >>> [ax.get_title() for ax in fig.axes][:2]
-    ['actions', 'bank']
+    ['Actions', 'Bank']
     """
     ev = events[events["kind"] == "develop"][[*KEYS, "seat", time, "detail", "value"]]
     ev = _with_players_column(ev, players, by)
     groups = sorted(pd.unique(players[by]).tolist(), key=str)
-    colors = _colors(groups)
+    colors = group_colours(by, groups)
     n_pg = players.groupby(by).size()
     abilities = [a for a in ABILITIES if a in set(ev["detail"])] or list(ABILITIES)
+    pb = player_board()
     fig = Figure(figsize=(3.3 * len(abilities), 6.2), layout="constrained")
     axes = fig.subplots(2, len(abilities), squeeze=False, sharex="col",
                         height_ratios=[2, 1])
@@ -200,21 +394,21 @@ def plot_ability_timing(
             # a player reaches a level once: count distinct player-games per level
             reached = s.drop_duplicates([*KEYS, "seat", "value"]).groupby("value").size()
             bottom.plot(reached.index, reached / n_pg[g], "o-", color=colors[g], ms=4)
-        top.set_title(ab)
+        top.set_title(ABILITY_NAMES.get(ab, ab))
         top.grid(alpha=0.3)
         bottom.grid(alpha=0.3)
         bottom.set_xlabel("level reached")
         bottom.set_ylim(0, 1.02)
+        # the whole track of the ability (level 1 … its last), whatever was reached
+        bottom.set_xlim(0.5, len(pb[ab]) - 0.5)
         bottom.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
+        _integer_axis(top, "y", sub[time].to_numpy(float))
     axes[0, 0].set_ylabel(f"{time} reached (median, 25–75%)")
     axes[1, 0].set_ylabel("share of player-games")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    if not handles:
-        for ax in axes[0]:
-            handles, labels = ax.get_legend_handles_labels()
-            if handles:
-                break
-    fig.legend(handles, labels, loc="outside upper right", ncols=min(len(groups), 6),
+    # every group in the legend, also one that never developed an ability here
+    handles = [mpl.lines.Line2D([], [], color=colors[g], marker="o", ms=4,
+                                label=f"{g} (n = {n_pg.get(g, 0)})") for g in groups]
+    fig.legend(handles=handles, loc="outside upper right", ncols=min(len(groups), 6),
                frameon=False, title=by)
     fig.suptitle("When ability levels are reached", fontweight="bold")
     return _finish(fig, save)
@@ -240,7 +434,7 @@ def plot_trajectories(
     >>> t = synthetic_tables(["plus5", "base"], n_deals=10, n_players=2)
     >>> fig = plot_trajectories(t["turns"], t["players"])
     >>> [ax.get_ylabel() for ax in fig.axes]
-    ['prestige', 'projected']
+    ['prestige', 'points']
     """
     cols = list(dict.fromkeys([*KEYS, "round", "turn", "seat", *values]))
     t = turns[cols]
@@ -248,7 +442,7 @@ def plot_trajectories(
     t = t[t["turn"].to_numpy() == last.to_numpy()]
     t = _with_players_column(t, players, by)
     groups = sorted(pd.unique(t[by]).tolist(), key=str)
-    colors = _colors(groups)
+    colors = group_colours(by, groups)
     fig = Figure(figsize=(6.0 * len(values), 4.4), layout="constrained")
     axes = _grid(fig, len(values), len(values))
     for ax, v in zip(axes, values, strict=True):
@@ -262,9 +456,9 @@ def plot_trajectories(
             ax.plot(r, q[0.5], color=colors[g], label=str(g), lw=1.8)
             ax.fill_between(r, q[0.25], q[0.75], color=colors[g], alpha=0.18, lw=0)
         ax.set_xlabel("round")
-        ax.set_ylabel(v)
+        ax.set_ylabel({"prestige": "prestige", "projected": "points"}.get(v, v))
         ax.set_title({"prestige": "prestige track", "projected":
-                      "projected final score"}.get(v, v))
+                      "final score if the game ended then"}.get(v, v))
         ax.grid(alpha=0.3)
     axes[0].legend(title=by, frameon=False)
     fig.suptitle(f"Score over the rounds (median, 25–75%; rounds reached by ≥ "
@@ -353,7 +547,7 @@ def plot_end_reasons(
                             fill_value=0.0, sort=True)
     totals = mix.groupby("_group")["total"].first()
     reasons = sorted(table.columns, key=lambda r: -table[r].sum())
-    colors = _colors(reasons)
+    colors = _colors(reasons, END_REASON_COLOURS)
     fig = Figure(figsize=(8, 1.0 + 0.55 * len(table)), layout="constrained")
     ax = fig.subplots()
     left = np.zeros(len(table))
@@ -407,9 +601,12 @@ def plot_ratings(
     fig = Figure(figsize=(7, 1.2 + 0.45 * len(order)), layout="constrained")
     ax = fig.subplots()
     e, a, b = est.to_numpy(float)[order], lo.to_numpy(float)[order], hi.to_numpy(float)[order]
-    ax.errorbar(e, y, xerr=[e - a, b - e], fmt="o", capsize=4, color="C0")
-    ax.axvline(0, ls="--", color="grey", lw=1)
     labels = ratings[name].astype(str).to_numpy()[order]
+    colors = group_colours(str(name), list(labels))
+    for yi, (ei, ai, bi, lab) in enumerate(zip(e, a, b, labels, strict=True)):
+        ax.errorbar([ei], [yi], xerr=[[ei - ai], [bi - ei]], fmt="o", capsize=4,
+                    color=colors[lab])
+    ax.axvline(0, ls="--", color="grey", lw=1)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
@@ -486,7 +683,8 @@ def plot_leader_wins(
         table = leader_wins(table, players, games)
     keys = [c for c in table.columns[: list(table.columns).index("round")]]
     groups = list(table.groupby(keys, sort=True)) if keys else [((), table)]
-    colors = _colors([g for g, _ in groups])
+    colors = (group_colours(keys[0], [g for g, _ in groups]) if len(keys) == 1
+              else _colors([g for g, _ in groups]))
     fig = Figure(figsize=(7, 4.4), layout="constrained")
     ax = fig.subplots()
     for key, g in groups:

@@ -33,6 +33,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from hansa_lab.engine.narrate import END_REASONS
+from hansa_lab.engine.scoring import winners
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.strategies import Strategy
 from hansa_lab.viz.timeline import Timeline
@@ -101,17 +103,19 @@ body{font-family:DejaVu Sans,Verdana,Arial,sans-serif;margin:12px;background:#f7
 h1{font-size:18px;margin:0 0 4px 0}
 .summary{font-size:12.5px;margin-bottom:8px;color:#444}
 .summary table{border-collapse:collapse;margin-top:4px}
+.winner{font-size:15px;font-weight:bold;color:#3d3427;margin:2px 0 4px 0}
 .summary td,.summary th{border:1px solid #ccc;padding:2px 8px;text-align:right}
 #controls{display:flex;gap:6px;align-items:center;flex-wrap:wrap;margin:6px 0;
   position:sticky;top:0;background:#f7f3ea;padding:4px 0;z-index:1}
 #controls button{font-size:13px;padding:3px 9px}
 #slider{flex:1;min-width:260px}
 #position{font-size:13px;min-width:15em}
-#board svg{max-width:100%;height:auto;display:block}
+#board svg{width:100%;max-width:1800px;height:auto;display:block}
 #lower{display:flex;gap:16px;flex-wrap:wrap;margin-top:8px}
 #log{font-size:12px;line-height:1.35;max-height:270px;overflow:auto;min-width:340px;flex:1;
   background:#fff;border:1px solid #ccc;padding:6px}
-#log .cur{font-weight:bold}
+#log .cur{font-weight:bold;background:#fdf1c7;border-left:3px solid #b03a00}
+#log .ev{font-weight:normal}
 #log .ev{margin-left:1.6em;color:#555}
 .sw{display:inline-block;width:.8em;height:.8em;margin-right:.4em}
 """
@@ -165,11 +169,11 @@ function show(i){
     const c = COLOURS[D.actor[k] %% COLOURS.length];
     html += '<div class="' + (k === i - 1 ? 'cur' : '') + '">' +
       '<span class="sw" style="background:' + c + '"></span>#' + (k + 1) + ' · turn ' +
-      D.turn[k] + ' · seat ' + D.actor[k] + ': ' + esc(D.texts[k]) + '</div>' +
-      D.events[k].map(e => '<div class="ev">· ' + esc(e) + '</div>').join('');
+      D.turn[k] + ' · ' + esc(D.texts[k]) +
+      D.events[k].map(e => '<div class="ev">· ' + esc(e) + '</div>').join('') + '</div>';
   }
-  log.innerHTML = html || '<div>set-up: no actions yet</div>';
-  log.scrollTop = log.scrollHeight;
+  log.innerHTML = html || '<div>Set-up: no actions yet</div>';
+  log.scrollTop = log.scrollHeight;  // the current action (last) in view
 }
 function stop(){
   if (timer) { clearInterval(timer); timer = null; }
@@ -217,10 +221,17 @@ def replay_html(tl: Timeline, *, title: str | None = None) -> str:
         f"<tr><td>{p}</td><td style='text-align:left'>{escape(tl.strategies[p] or '-')}</td>"
         f"<td>{scores[p]}</td></tr>" for p in range(cfg.n_players))
     opts = ", ".join(f"{k}={v}" for k, v in cfg.options) or "default rules"
-    summary = (f"<div class='summary'>{escape(s.board.title)} · {cfg.edition} · {escape(opts)}"
-               f" · ended by {escape(s.end_reason or 'cap')} after {len(tl.actions)} actions "
-               f"({s.turn} turns)<table><tr><th>seat</th><th>strategy</th><th>final score"
-               f"</th></tr>{rows}</table></div>")
+    reason = s.end_reason or "cap"
+    won = winners(s) if s.is_over else []
+    winner = " and ".join(f"Seat {p}" + (f" ({tl.strategies[p]})" if tl.strategies[p] else "")
+                          for p in won)
+    banner = (f"<div class='winner'>\u2605 {escape(winner)} "
+              f"{'wins' if len(won) == 1 else 'share the win'} with {scores[won[0]]} points"
+              f"</div>" if won else "")
+    summary = (f"<div class='summary'>{banner}{escape(s.board.title)} · {cfg.edition} bonus "
+               f"markers · {escape(opts)} · game over: {escape(END_REASONS.get(reason, reason))}"
+               f" after {len(tl.actions)} actions ({s.turn} turns)<table><tr><th>seat</th>"
+               f"<th>strategy</th><th>final score</th></tr>{rows}</table></div>")
     first = "".join(data["parts"][k] for k in data["first"])
     chart = _inline(tl.chart_svg(0))
     js = _JS % {"colours": json.dumps(list(PLAYER_COLOURS))}

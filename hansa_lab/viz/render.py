@@ -40,15 +40,25 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from html import escape
 from importlib import resources
+from itertools import pairwise
 from typing import Any
 
-from hansa_lab.engine.actions import Action, format_action
+from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import ABILITIES, COLOURS, Board, player_board
-from hansa_lab.engine.scoring import CATEGORIES, city_controller, score_breakdown
+from hansa_lab.engine.narrate import (
+    ABILITY_NAMES,
+    END_REASONS,
+    FAVOUR_NAMES,
+    MARKER_NAMES,
+    PERMANENT_NAMES,
+    describe_action,
+)
+from hansa_lab.engine.scoring import CATEGORIES, city_controller, score_breakdown, winners
 from hansa_lab.engine.state import EMPTY, State
 
 #: Player colours by seat (Okabe–Ito palette: distinguishable with colour-blindness).
@@ -72,15 +82,6 @@ MARKER_LABELS = {
     "plus3": "+3",
     "plus4": "+4",
 }
-MARKER_NAMES = {
-    "extra": "extra Kontor",
-    "swap": "swap Kontors",
-    "move3": "move 3 opponents' pieces",
-    "remove3": "remove 3 opponents' pieces",
-    "develop": "develop an ability",
-    "plus3": "+3 actions",
-    "plus4": "+4 actions",
-}
 #: Printed (permanent) route bonuses of the East and Britannia boards.
 PERMANENT_LABELS = {
     "place2_from_route": "P2",
@@ -90,16 +91,10 @@ PERMANENT_LABELS = {
     "place2_regions": "P2",
 }
 ABILITY_LABELS = {"actions": "A", "bank": "$", "book": "B", "privilege": "P", "keys": "K"}
-ABILITY_TITLES = {
-    "actions": "Actions",
-    "bank": "Bank",
-    "book": "Book",
-    "privilege": "Privilege",
-    "keys": "City Keys",
-}
+ABILITY_TITLES = ABILITY_NAMES
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-HEADER = 44  # height of the status bar above the board
+HEADER = 62  # height of the status bar above the board (title, status, last action)
 BOX_H = 40  # city box height
 MIN_BOX_W = 90
 SLOT = 20  # office pitch inside a city box
@@ -110,7 +105,12 @@ PANEL_W = 340
 PANEL_H = 160
 PANEL_GAP = 8
 ROAD = "#9c8a6a"
-HIGHLIGHT = "#ffd400"
+#: Highlights (what the last action touched): magenta, a colour no seat uses.
+HIGHLIGHT = "#e040fb"
+#: A route keeps this far from other cities' boxes (half a post and a little more), and
+#: BADGE_ROOM more above a box (its ability and East-West badges).
+ROUTE_CLEARANCE = POST / 2 + 3
+BADGE_ROOM = 8
 
 _LAYOUT_KEYS = {"east": "east_expansion"}
 
@@ -153,33 +153,117 @@ def board_layout(side: str) -> tuple[int, int, dict[str, tuple[int, int]]]:
     return int(raw["width"]), int(raw["height"]), cities
 
 
+def segment_hits_rect(p: tuple[float, float], q: tuple[float, float],
+                      rect: tuple[float, float, float, float]) -> bool:
+    """Whether the segment p–q meets the rectangle (left, top, right, bottom)
+    (Liang–Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    left, top, right, bottom = rect
+    for pk, qk in ((-dx, p[0] - left), (dx, right - p[0]), (-dy, p[1] - top),
+                   (dy, bottom - p[1])):
+        if pk == 0:
+            if qk < 0:
+                return False
+            continue
+        t = qk / pk
+        if pk < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
 def box_width(n_offices: int) -> int:
     """Width of a city box holding ``n_offices`` printed offices."""
     return max(MIN_BOX_W, 12 + n_offices * SLOT)
 
 
 class _Geometry:
-    """Positions of the board's elements (city boxes, route segments, posts)."""
+    """Positions of the board's elements (city boxes, route paths, posts).
+
+    A route is drawn straight between its cities' boxes unless that line would come
+    closer than :data:`ROUTE_CLEARANCE` to another city's box (or its badges above it):
+    then it bends once, at the first point beside the straight line's middle from
+    which both legs keep clear (:meth:`clear`)."""
 
     def __init__(self, board: Board) -> None:
         self.width, self.height, names = board_layout(board.name)
         self.centre = [names[c.name] for c in board.cities]
         self.box_w = [box_width(len(c.offices)) for c in board.cities]
-        self.segments: list[tuple[float, float, float, float]] = []
+        self.paths: list[list[tuple[float, float]]] = []
         self.posts: list[tuple[float, float]] = [(0.0, 0.0)] * board.n_posts
         for r, (a, b) in enumerate(board.route_cities):
-            (ax, ay), (bx, by) = self.centre[a], self.centre[b]
-            ta = self._exit(ax, ay, bx, by, self.box_w[a])
-            tb = self._exit(bx, by, ax, ay, self.box_w[b])
-            x0, y0 = ax + (bx - ax) * ta, ay + (by - ay) * ta
-            x1, y1 = bx + (ax - bx) * tb, by + (ay - by) * tb
-            self.segments.append((x0, y0, x1, y1))
+            path = self._route_path(a, b)
+            self.paths.append(path)
             n = board.routes[r].n_posts
             for k, i in enumerate(board.route_posts(r)):
-                f = (k + 0.5) / n
-                self.posts[i] = (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
+                self.posts[i] = self.point_at(r, (k + 0.5) / n)[:2]
         self.special = self.special_anchor(board, board.special_city,
                                            len(board.special_spaces), SPECIAL_PITCH)
+
+    @property
+    def segments(self) -> list[tuple[float, float, float, float]]:
+        """Each route's first and last point (x0, y0, x1, y1)."""
+        return [(p[0][0], p[0][1], p[-1][0], p[-1][1]) for p in self.paths]
+
+    def padded_box(self, c: int) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of city ``c``'s box grown by the clearance a route
+        keeps from it (more above, where the ability and East-West badges sit)."""
+        cx, cy = self.centre[c]
+        hw = self.box_w[c] / 2 + ROUTE_CLEARANCE
+        return (cx - hw, cy - BOX_H / 2 - ROUTE_CLEARANCE - BADGE_ROOM, cx + hw,
+                cy + BOX_H / 2 + ROUTE_CLEARANCE)
+
+    def clear(self, p: tuple[float, float], q: tuple[float, float], skip: Sequence[int]) -> bool:
+        """Whether the segment p–q keeps clear of every city's padded box but ``skip``'s."""
+        return not any(segment_hits_rect(p, q, self.padded_box(c))
+                       for c in range(len(self.centre)) if c not in skip)
+
+    def _route_path(self, a: int, b: int) -> list[tuple[float, float]]:
+        (ax, ay), (bx, by) = self.centre[a], self.centre[b]
+
+        def ends(wx: float, wy: float) -> tuple[tuple[float, float], tuple[float, float]]:
+            ta = self._exit(ax, ay, wx, wy, self.box_w[a])
+            tb = self._exit(bx, by, wx, wy, self.box_w[b])
+            return ((ax + (wx - ax) * ta, ay + (wy - ay) * ta),
+                    (bx + (wx - bx) * tb, by + (wy - by) * tb))
+
+        p, q = self._straight(a, b)
+        if self.clear(p, q, (a, b)):
+            return [p, q]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        nx, ny = -(by - ay) / length, (bx - ax) / length
+        for d in range(10, 161, 6):
+            for s in (1, -1):
+                w = (mx + s * d * nx, my + s * d * ny)
+                p, q = ends(*w)
+                if self.clear(p, w, (a, b)) and self.clear(w, q, (a, b)):
+                    return [p, w, q]
+        return list(self._straight(a, b))
+
+    def _straight(self, a: int, b: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        (ax, ay), (bx, by) = self.centre[a], self.centre[b]
+        ta = self._exit(ax, ay, bx, by, self.box_w[a])
+        tb = self._exit(bx, by, ax, ay, self.box_w[b])
+        return (ax + (bx - ax) * ta, ay + (by - ay) * ta), (bx + (ax - bx) * tb,
+                                                             by + (ay - by) * tb)
+
+    def point_at(self, r: int, f: float) -> tuple[float, float, int]:
+        """(x, y, leg) of the point a fraction ``f`` along route ``r``'s path."""
+        path = self.paths[r]
+        legs = [math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in pairwise(path)]
+        target = f * sum(legs)
+        for k, length in enumerate(legs):
+            if target <= length or k == len(legs) - 1:
+                t = target / length if length else 0.0
+                (x0, y0), (x1, y1) = path[k], path[k + 1]
+                return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, k
+            target -= length
+        raise AssertionError("unreachable")
 
     @staticmethod
     def _exit(ax: float, ay: float, bx: float, by: float, w: int) -> float:
@@ -190,9 +274,10 @@ class _Geometry:
         ty = hh / dy if dy else math.inf
         return min(tx, ty, 0.45)
 
-    def normal(self, r: int) -> tuple[float, float]:
-        """Unit normal of route ``r`` (pointing up, or right for vertical routes)."""
-        x0, y0, x1, y1 = self.segments[r]
+    def normal(self, r: int, leg: int = 0) -> tuple[float, float]:
+        """Unit normal of leg ``leg`` of route ``r`` (pointing up, or right when the leg
+        is vertical)."""
+        (x0, y0), (x1, y1) = self.paths[r][leg], self.paths[r][leg + 1]
         dx, dy = x1 - x0, y1 - y0
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
@@ -296,7 +381,7 @@ FAVOUR_LABELS = {
 
 def _favour_badge(tile: str, x: float, y: float, *, cls: str = "favour", attrs: str = "") -> str:
     label = FAVOUR_LABELS.get(tile, tile[:3])
-    tip = _title("Emperor's Favour: " + tile.replace("_", " "))
+    tip = _title("Emperor's Favour: " + FAVOUR_NAMES.get(tile, tile.replace("_", " ")))
     return (f'<g class="{cls}" data-tile="{_t(tile)}"{attrs}>{tip}'
             f'<rect x="{_n(x - 11)}" y="{_n(y - 7)}" width="22" height="14" rx="1" '
             f'fill="#3d3427" stroke="#c9a227" stroke-width="1.5"/>'
@@ -307,7 +392,8 @@ def _favour_badge(tile: str, x: float, y: float, *, cls: str = "favour", attrs: 
 def _marker_badge(kind: str, x: float, y: float, *, cls: str, attrs: str = "",
                   permanent: bool = False) -> str:
     label = (PERMANENT_LABELS if permanent else MARKER_LABELS).get(kind, kind[:2])
-    name = kind.replace("_", " ") if permanent else MARKER_NAMES.get(kind, kind)
+    name = (PERMANENT_NAMES.get(kind, kind.replace("_", " ")) if permanent
+            else MARKER_NAMES.get(kind, kind))
     fill, text, stroke = ("#5b4a2f", "#ffffff", "#2d2416") if permanent else (
         "#fff4c2", "#5b4a2f", "#8a6d1d")
     return (f'<g class="{cls}" data-kind="{_t(kind)}"{attrs}>'
@@ -352,28 +438,34 @@ def _route_parts(board: Board, g: _Geometry, r: int, state: State | None,
     """A route as pieces: its line, labels and markers; each post; the closing tag."""
     route = board.routes[r]
     neutral = _neutral(state)
-    x0, y0, x1, y1 = g.segments[r]
-    nx, ny = g.normal(r)
     classes = _cls("route", "tavern" if route.tavern else "",
                    "special-route" if r == board.special_route else "",
                    f"region-{route.region.lower()}" if route.region else "")
     out = [f'<g class="{classes}" data-route="{r}" '
            f'data-cities="{_t(board.route_name(r))}">'
            f'{_title(f"r{r}: {board.route_name(r)}" + (" (tavern)" if route.tavern else ""))}']
-    line = f'x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" y2="{_n(y1)}"'
+    path = g.paths[r]
+    if len(path) == 2:
+        (x0, y0), (x1, y1) = path
+        tag, line = "line", f'x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" y2="{_n(y1)}"'
+    else:
+        tag = "polyline"
+        line = ('points="' + " ".join(f"{_n(x)},{_n(y)}" for x, y in path)
+                + '" fill="none" stroke-linejoin="round"')
     if r in hl_routes:
-        out.append(f'<line class="highlight" data-route="{r}" {line} stroke="{HIGHLIGHT}" '
-                   f'stroke-width="22" stroke-linecap="round" opacity="0.75"/>')
+        out.append(f'<{tag} class="highlight" data-route="{r}" {line} stroke="{HIGHLIGHT}" '
+                   f'stroke-width="22" stroke-linecap="round" opacity="0.6"/>')
     if r == board.special_route:
-        out.append(f'<line {line} stroke="#c9a227" stroke-width="11" stroke-linecap="round" '
+        out.append(f'<{tag} {line} stroke="#c9a227" stroke-width="11" stroke-linecap="round" '
                    f'opacity="0.55"/>')
     colour = "#6f8f4e" if route.region else ROAD
     dash = ' stroke-dasharray="6 3"' if route.region else ""
-    out.append(f'<line {line} stroke="{colour}" stroke-width="4" stroke-linecap="round"{dash}/>')
+    out.append(f'<{tag} {line} stroke="{colour}" stroke-width="4" stroke-linecap="round"{dash}/>')
     # route label (index) on one side, bonus marker on the other, both between two posts
     n_posts = route.n_posts
     f = (n_posts // 2) / n_posts if n_posts > 1 else 0.5
-    gx, gy = x0 + (x1 - x0) * f, y0 + (y1 - y0) * f
+    gx, gy, leg = g.point_at(r, f)
+    nx, ny = g.normal(r, leg)
     lx, ly = gx - nx * 11, gy - ny * 11
     out.append(f'<text class="route-label" x="{_n(lx)}" y="{_n(ly + 3)}" font-size="8" '
                f'text-anchor="middle" fill="#6b5d45">r{r}</text>')
@@ -623,7 +715,7 @@ def _track_row(x: float, y: float, name: str, values: Sequence[Any], level: int,
 
 
 def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, int],
-                 name: str | None, highlighted: bool) -> list[str]:
+                 name: str | None, highlighted: bool, winner: bool = False) -> list[str]:
     """A player's panel as pieces (so that frames of a game share the unchanged ones)."""
     colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
     total = sum(breakdown.values())
@@ -645,6 +737,12 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
     out.append(f'<text x="{_n(x + 27)}" y="{_n(y + 18.5)}" font-size="12.5" font-weight="bold" '
                f'fill="#222222">{_t(label)}</text>')
     out = [head, "".join(out), ""]
+    if winner:
+        out[-1] = (f'<g class="winner-tag"><rect x="{_n(x + PANEL_W - 70)}" y="{_n(y + 6)}" '
+                   f'width="62" height="17" rx="4" fill="#c9a227"/>'
+                   f'<text x="{_n(x + PANEL_W - 39)}" y="{_n(y + 18.5)}" font-size="10.5" '
+                   f'font-weight="bold" text-anchor="middle" fill="#3d3427">\u2605 winner'
+                   f"</text></g>")
     if active:
         out[-1] = (f'<text class="to-act" x="{_n(x + PANEL_W - 8)}" y="{_n(y + 18.5)}" '
                    f'font-size="10.5" font-weight="bold" text-anchor="end" fill="#b03a00">'
@@ -710,20 +808,28 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
     track.append(f'<text x="{_n(x + PANEL_W - 8)}" y="{_n(py + 10)}" font-size="11" '
                  f'font-weight="bold" text-anchor="end">{state.prestige[p]}</text></g>')
     out.append("".join(track))
-    parts = " + ".join(f"{breakdown[c]} {_SHORT.get(c, c[:4])}" for c in CATEGORIES
-                       if breakdown.get(c)) or "0"
-    tip = "projected final score: " + ", ".join(f"{c} {v}" for c, v in breakdown.items())
-    out.append(f'<g class="projected" data-total="{total}">{_title(tip)}'
+    special = state.board.city_names[state.board.special_city]
+    words = {**_SHORT, "special": special}
+    parts = " + ".join(f"{breakdown[c]} {words.get(c, c)}" for c in CATEGORIES
+                       if breakdown.get(c))
+    over = state.is_over
+    label = "Final score" if over else "If it ended now"
+    tip = (("final score: " if over else "final score if the game ended now: ")
+           + ", ".join(f"{words.get(c, c)} {v}" for c, v in breakdown.items()))
+    fit = ' textLength="196" lengthAdjust="spacingAndGlyphs"' if len(parts) > 40 else ""
+    out.append(f'<g class="{"final" if over else "projected"}" data-total="{total}">'
+               f"{_title(tip)}"
                f'<text x="{_n(x + 8)}" y="{_n(py + 30)}" font-size="11" font-weight="bold" '
-               f'fill="#222222">Projected final {total}</text>'
-               f'<text x="{_n(x + 128)}" y="{_n(py + 30)}" font-size="8.5" fill="#555555">'
-               f"= {_t(parts)}</text></g>")
+               f'fill="#222222">{label} {total}</text>'
+               f'<text x="{_n(x + 136)}" y="{_n(py + 30)}" font-size="8.5" fill="#555555"{fit}>'
+               f"{'= ' + _t(parts) if parts else ''}</text></g>")
     out.append("</g>")
     return out
 
 
-_SHORT = {"track": "trk", "abilities": "abil", "markers": "mk", "special": "sp",
-          "control": "ctl", "network": "net", "regions": "reg"}
+#: Score categories in the panel's sum (the special one is named by the board's city).
+_SHORT = {"track": "prestige", "abilities": "abilities", "markers": "markers",
+          "control": "control", "network": "network", "regions": "regions"}
 
 
 def _east_west_part(board: Board, state: State, x: float, y: float) -> str:
@@ -795,19 +901,32 @@ def _board_parts(board: Board, state: State | None, hl_action: Action | None,
     return parts
 
 
+def fluid_svg(svg: str) -> str:
+    """The picture scaled to the width of its container (its height follows), for
+    pages and widgets that should use the available width."""
+    head, sep, rest = svg.partition(">")
+    head = re.sub(r' width="[^"]*" height="[^"]*"', ' width="100%" '
+                  'style="height:auto;display:block"', head, count=1)
+    return head + sep + rest
+
+
 def render_board_parts(board: Board) -> list[str]:
     """The pieces of :func:`render_board_svg` (joined, they are its output)."""
     g = _geometry(board)
-    height = HEADER + g.height
+    legend, legend_h = legend_svg(board, None, 0, HEADER + g.height + 8, g.width)
+    height = HEADER + g.height + legend_h + 12
     head = (f'<g class="header"><rect x="0" y="0" width="{g.width}" height="{HEADER}" '
-            f'fill="#3d3427"/><text x="12" y="27" font-size="16" font-weight="bold" '
+            f'fill="#3d3427"/><text x="12" y="36" font-size="16" font-weight="bold" '
             f'fill="#ffffff">{_t(board.title)} — {_t(board.name)}</text></g>')
-    return [_open_svg(g.width, height, None, f' data-board="{board.name}"'), head,
-            *_board_parts(board, None, None, None), "</svg>"]
+    return [_open_svg(g.width, height, None, f' data-board="{board.name}"'),
+            f'<rect class="background" x="0" y="0" width="{g.width}" height="{height}" '
+            f'fill="#f7f3ea"/>', head, *_board_parts(board, None, None, None), legend,
+            "</svg>"]
 
 
 def render_board_svg(board: Board, *, width: int | None = None) -> str:
-    """The empty board of a side as SVG (any of the five sides, playable or not).
+    """The empty board of a side as SVG (any of the five sides, playable or not), with
+    its legend below.
 
     >>> from hansa_lab.engine.board import load_board
     >>> svg = render_board_svg(load_board("britannia_45p"), width=600)
@@ -816,25 +935,150 @@ def render_board_svg(board: Board, *, width: int | None = None) -> str:
     """
     parts = render_board_parts(board)
     if width is not None:
-        g = _geometry(board)
-        parts[0] = _open_svg(g.width, HEADER + g.height, width, f' data-board="{board.name}"')
+        vb = parts[0].split('viewBox="')[1].split('"')[0].split()
+        parts[0] = _open_svg(float(vb[2]), float(vb[3]), width, f' data-board="{board.name}"')
     return "".join(parts)
 
 
 def status_text(state: State) -> str:
     """One line: round, turn, who acts, completed cities, bag — or how the game ended."""
     b = state.board
-    head = f"round {state.round} · turn {state.turn} · {state.n_actions} actions"
+    head = f"Round {state.round} · turn {state.turn} · {state.n_actions} actions"
     if state.is_over:
-        who = f"game over ({state.end_reason})"
+        reason = state.end_reason or "cap"
+        who = f"game over: {END_REASONS.get(reason, reason)}"
     else:
         who = f"seat {state.current_player} to act"
         if state.pending:
-            who += f" ({state.pending[-1].KIND.replace('_', ' ')})"
+            kind = state.pending[-1].KIND
+            who += f" ({_PENDING.get(kind, kind.replace('_', ' '))})"
         else:
             who += f", {state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
     return (f"{head} · {who} · completed cities {state.completed}/{b.completed_cities_to_end}"
-            f" · markers in bag {len(state.bag)}")
+            f" · bonus markers in the bag {len(state.bag)}")
+
+
+#: What a seat is deciding, by pending decision kind, for the status line.
+_PENDING = {
+    "relocate": "placing displaced pieces",
+    "relocate_neutral": "placing the neutral colour's displaced piece",
+    "move": "moving pieces",
+    "move3": "moving opponents' pieces",
+    "remove3": "removing opponents' pieces",
+    "place_marker": "placing a new bonus marker",
+    "permanent": "using a printed bonus",
+    "favour_income": "income share",
+}
+
+
+# --------------------------------------------------------------------------- legend
+def _legend_items(board: Board, state: State | None) -> list[tuple[str, str, str]]:
+    """(symbol key, SVG of the symbol centred at 0,0, explanation) of every kind of mark
+    the picture can show on this board (and, given a state, for its markers)."""
+    items: list[tuple[str, str, str]] = []
+
+    def add(key: str, svg: str, text: str) -> None:
+        items.append((key, svg, text))
+
+    seat1 = _colour(1)[0]
+    add("trader", _piece(0, 0, 0, 12, title="trader"),
+        "trader (square; colour and digit: its seat)")
+    add("merchant", _piece(3, 0, 0, 12, title="merchant"), "merchant (circle)")
+    add("post", '<rect x="-7" y="-7" width="14" height="14" rx="2" fill="#ffffff" '
+        'stroke="#6b5d45" stroke-width="1.2"/>', "post on a route (any piece)")
+    if any(board.post_merchant_only):
+        add("merchant-only", '<circle r="7" fill="#ffffff" stroke="#6b5d45" '
+            'stroke-width="1.2"/>', "round post: merchants only")
+    add("office", _office_shape(-6, 0, 0, 0) + _office_shape(10, 0, 1, 0),
+        "office for a trader (square) or merchant (round)")
+    add("privilege", "".join(_office_shape(-13.5 + 9 * k, 0, 0, k) for k in range(4)),
+        "office colour: Privilege level needed")
+    add("coin", '<circle r="5" fill="#e8c547" stroke="#8a6d1d" stroke-width="0.8"/>'
+        '<text y="2.6" font-size="7" font-weight="bold" text-anchor="middle" '
+        'fill="#3b2f0b">1</text>', "prestige for the Kontor on this office")
+    add("kontor", _office_shape(0, 0, 0, 0) + _piece(0, 0, 0, 10), "Kontor (piece on an office)")
+    add("extra-kontor", '<rect x="-7.5" y="-7.5" width="15" height="15" rx="3" '
+        'fill="#fffaf0" stroke="#7a6a50" stroke-dasharray="2 1.5"/>' + _piece(0, 0, 0, 10),
+        "extra Kontor (left of the offices)")
+    add("control", f'<rect x="-15" y="-3" width="30" height="6" rx="3" fill="{seat1}"/>',
+        "stripe over a city: the seat controlling it")
+    add("completed", '<circle r="7" fill="#8a6d1d"/><path d="M-3.5 0 l2.5 3 l4.5 -6" '
+        'fill="none" stroke="#ffffff" stroke-width="2"/>', "completed city (all offices full)")
+    for name in ABILITIES:
+        if any(ABILITIES.index(name) in c.abilities for c in board.cities):
+            add(f"ability-{name}", f'<circle r="7.5" fill="#3d5a80" stroke="#ffffff" '
+                f'stroke-width="1.2"/><text y="3.5" font-size="9.5" font-weight="bold" '
+                f'text-anchor="middle" fill="#ffffff">{ABILITY_LABELS[name]}</text>',
+                f"establishing here may develop {ABILITY_TITLES[name]}")
+    add("east-west", '<rect x="-12" y="-6.5" width="24" height="13" rx="4" fill="#7b3294"/>'
+        '<text y="3" font-size="8.5" font-weight="bold" text-anchor="middle" '
+        'fill="#ffffff">E-W</text>', "East–West city (connect both: 7/4/2 prestige)")
+    if board.special_route >= 0:
+        add("special-route", '<line x1="-15" y1="0" x2="15" y2="0" stroke="#c9a227" '
+            f'stroke-width="11" opacity="0.55"/><line x1="-15" y1="0" x2="15" y2="0" '
+            f'stroke="{ROAD}" stroke-width="4"/>',
+            f"route to {board.city_names[board.special_city]}: special prestige spaces")
+    if board.special_spaces:
+        where = board.city_names[board.special_city]
+        add("special-spaces", '<rect x="-20" y="-9" width="40" height="18" rx="5" '
+            'fill="#fff4c2" stroke="#8a6d1d"/><circle cx="-8" r="6.5" fill="#fbfbf7" '
+            'stroke="#444444"/><text x="-8" y="3" font-size="7.5" font-weight="bold" '
+            'text-anchor="middle">7</text><circle cx="8" r="6.5" fill="#f6b26b" '
+            'stroke="#444444"/><text x="8" y="3" font-size="7.5" font-weight="bold" '
+            'text-anchor="middle">8</text>',
+            f"{where}'s special prestige spaces (points)")
+    add("route-label", '<text y="3" font-size="9" text-anchor="middle" '
+        'fill="#6b5d45">r5</text>', "route number (as in the action codes: r5)")
+    if any(r.region for r in board.routes):
+        add("region-route", '<line x1="-15" y1="0" x2="15" y2="0" stroke="#6f8f4e" '
+            'stroke-width="4" stroke-dasharray="6 3"/>', "route in Wales or Scotland")
+    if any(c.yellow_green for c in board.cities):
+        add("yellow-green", '<rect x="-4" y="-4" width="8" height="8" rx="1" fill="#b5d334" '
+            'stroke="#6b7f1a"/>', "yellow/green city (Kontors without offices)")
+    for kind in MARKER_NAMES:
+        add(f"marker-{kind}", _marker_badge(kind, 0, 0, cls="legend-marker"),
+            f"bonus marker: {MARKER_NAMES[kind]}")
+    for kind in sorted({r.permanent_marker for r in board.routes if r.permanent_marker}):
+        add(f"permanent-{kind}", _marker_badge(kind, 0, 0, cls="legend-marker",
+                                               permanent=True),
+            f"printed bonus: {PERMANENT_NAMES.get(kind, kind)}")
+    favours = sorted({*getattr(state, "favour_display", ()),
+                      *(f for held in getattr(state, "favours", ()) for f in held)})
+    for tile in favours:
+        add(f"favour-{tile}", _favour_badge(tile, 0, 0, cls="legend-favour"),
+            f"Emperor's Favour: {FAVOUR_NAMES.get(tile, tile)}")
+    add("highlight", f'<rect x="-14" y="-8" width="28" height="16" rx="6" fill="{HIGHLIGHT}" '
+        f'opacity="0.75"/>', "glow: what the last action touched")
+    add("seat-outline", _piece(0, 0, 0, 12, hl=True) + "",
+        "thick outline: the chosen seat's pieces")
+    return items
+
+
+def legend_svg(board: Board, state: State | None, x: float, y: float, width: float,
+               ) -> tuple[str, int]:
+    """The legend of every symbol (``g.legend``, one ``g.legend-item[data-symbol]`` per
+    symbol) laid out in columns from (x, y) over ``width`` pixels; returns it and its
+    height."""
+    items = _legend_items(board, state)
+    col_w = 300
+    cols = max(1, int((width - 16) // col_w))
+    rows = -(-len(items) // cols)
+    row_h = 21
+    height = 26 + rows * row_h
+    out = [f'<g class="legend" transform="translate({_n(x)},{_n(y)})">'
+           f'<rect x="4" y="0" width="{_n(width - 8)}" height="{height}" rx="6" '
+           f'fill="#ffffff" stroke="#c9bfa8"/>'
+           f'<text x="14" y="16" font-size="11.5" font-weight="bold" fill="#3d3427">Legend'
+           f"</text>"]
+    for k, (key, symbol, text) in enumerate(items):
+        col, row = divmod(k, rows)
+        sx, sy = 14 + col * col_w + 22, 26 + row * row_h + row_h / 2
+        out.append(f'<g class="legend-item" data-symbol="{_t(key)}">'
+                   f'<g transform="translate({_n(sx)},{_n(sy)})">{symbol}</g>'
+                   f'<text x="{_n(sx + 30)}" y="{_n(sy + 3.5)}" font-size="10" '
+                   f'fill="#333333">{_t(text)}</text></g>')
+    out.append("</g>")
+    return "".join(out), height
 
 
 def render_parts(
@@ -845,6 +1089,7 @@ def render_parts(
     width: int | None = None,
     player_names: Sequence[str] | None = None,
     caption: str | None = None,
+    legend: bool = True,
 ) -> list[str]:
     """The pieces of :func:`render_svg` (``"".join(...)`` of them is its output).
 
@@ -855,7 +1100,10 @@ def render_parts(
     n = state.n_players
     panels_h = PANEL_GAP + n * (PANEL_H + PANEL_GAP) + 60
     total_w = g.width + PANEL_W + 2 * 14
-    total_h = HEADER + max(g.height, panels_h)
+    body_h = HEADER + max(g.height, panels_h)
+    legend_part, legend_h = (legend_svg(board, state, 0, body_h + 6, total_w) if legend
+                             else ("", 0))
+    total_h = body_h + (legend_h + 12 if legend else 0)
     attrs = (f' data-board="{board.name}" data-actions="{state.n_actions}" '
              f'data-turn="{state.turn}" data-round="{state.round}"'
              f' data-current="{-1 if state.is_over else state.current_player}"')
@@ -863,32 +1111,60 @@ def render_parts(
     parts.append(f'<rect class="background" x="0" y="0" width="{total_w}" height="{total_h}" '
                  f'fill="#f7f3ea"/>')
     if caption is None and highlight_action is not None:
-        caption = "last action: " + format_action(board, highlight_action)
+        caption = "Last action: " + describe_action(board, highlight_action, None, None)
     cfg = state.config
-    title = (f"{board.title} ({board.name}) · {n} players · {cfg.edition} · seed {cfg.seed}")
+    title = (f"{board.title} · {n} players · {cfg.edition} bonus markers · "
+             f"seed {cfg.seed}")
     head = [f'<g class="header"><rect x="0" y="0" width="{total_w}" height="{HEADER}" '
             f'fill="#3d3427"/><text x="12" y="18" font-size="14" font-weight="bold" '
             f'fill="#ffffff">{_t(title)}</text>',
             f'<text class="status" x="12" y="36" font-size="11.5" fill="#f3e7c9">'
             f"{_t(status_text(state))}</text>", ""]
     if caption:
-        head[-1] = (f'<text class="caption" x="{total_w - 12}" y="36" font-size="11.5" '
-                    f'font-weight="bold" text-anchor="end" fill="{HIGHLIGHT}">'
-                    f"{_t(caption)}</text>")
+        head[-1] = (f'<text class="caption" x="12" y="54" font-size="12" '
+                    f'font-weight="bold" fill="#ffd9fb">{_t(caption)}</text>')
     head.append("</g>")
     parts.extend(head)
     parts.extend(_board_parts(board, state, highlight_action, highlight_player))
     bd = score_breakdown(state)
+    won = set(winners(state)) if state.is_over else set()
     px = g.width + 14
+    if won:
+        parts.append(_winner_banner(state, won, bd, player_names, px, HEADER + PANEL_GAP))
+    top = HEADER + PANEL_GAP + (BANNER_H + PANEL_GAP if won else 0)
     for p in range(n):
         name = player_names[p] if player_names is not None and p < len(player_names) else None
-        py = HEADER + PANEL_GAP + p * (PANEL_H + PANEL_GAP)
-        parts.extend(_panel_parts(state, p, px, py, bd[p], name, highlight_player == p))
-    ey = HEADER + PANEL_GAP + n * (PANEL_H + PANEL_GAP) + 12
+        py = top + p * (PANEL_H + PANEL_GAP)
+        parts.extend(_panel_parts(state, p, px, py, bd[p], name, highlight_player == p,
+                                  p in won))
+    ey = top + n * (PANEL_H + PANEL_GAP) + 12
     parts.append(_east_west_part(board, state, px + 6, ey))
     parts.append(_side_extras_part(state, px + 6, ey + 26))
+    parts.append(legend_part)
     parts.append("</svg>")
     return parts
+
+
+BANNER_H = 40
+
+
+def _winner_banner(state: State, won: set[int], bd: list[dict[str, int]],
+                   names: Sequence[str] | None, x: float, y: float) -> str:
+    """At the game's end, above the panels: who won, with what final score."""
+    who = []
+    for p in sorted(won):
+        name = names[p] if names is not None and p < len(names) and names[p] else ""
+        who.append(f"Seat {p}" + (f" ({name})" if name else ""))
+    total = sum(bd[min(won)].values())
+    verb = "wins" if len(who) == 1 else "share the win"
+    text = f"{' and '.join(who)} {verb} with {total} points"
+    return (f'<g class="winner-banner" data-winners="{",".join(map(str, sorted(won)))}">'
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{PANEL_W}" height="{BANNER_H}" rx="7" '
+            f'fill="#3d3427" stroke="#c9a227" stroke-width="2.5"/>'
+            f'<text x="{_n(x + 12)}" y="{_n(y + 16)}" font-size="10.5" fill="#f3d97a">'
+            f"GAME OVER · FINAL SCORE</text>"
+            f'<text x="{_n(x + 12)}" y="{_n(y + 32)}" font-size="13" font-weight="bold" '
+            f'fill="#ffffff">\u2605 {_t(text)}</text></g>')
 
 
 def render_svg(
@@ -899,8 +1175,11 @@ def render_svg(
     width: int | None = None,
     player_names: Sequence[str] | None = None,
     caption: str | None = None,
+    legend: bool = True,
 ) -> str:
-    """A state as an SVG string: the board and a panel per player.
+    """A state as an SVG string: the board, a panel per player (at the end of the game,
+    a winner banner above them) and a legend of every symbol below (``legend=False``:
+    none).
 
     ``highlight_action`` marks what an action touched (its route, posts or cities) and
     shows its text in the status bar (``caption`` overrides the text);
@@ -917,12 +1196,15 @@ def render_svg(
     """
     return "".join(render_parts(state, highlight_action=highlight_action,
                                 highlight_player=highlight_player, width=width,
-                                player_names=player_names, caption=caption))
+                                player_names=player_names, caption=caption,
+                                legend=legend))
 
 
 __all__ = [
     "PLAYER_COLOURS",
     "board_layout",
+    "fluid_svg",
+    "legend_svg",
     "render_board_svg",
     "render_parts",
     "render_svg",

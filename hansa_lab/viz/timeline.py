@@ -29,6 +29,7 @@ import pandas as pd
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.board import ABILITIES
 from hansa_lab.engine.events import event_text
+from hansa_lab.engine.narrate import describe_action
 from hansa_lab.engine.scoring import KontorCache, ranking, score_rows
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.play import GameRecord, play_game, play_on, states_of
@@ -71,11 +72,12 @@ class Timeline:
     strategies: list[str]
     states: list[State] = field(repr=False)
     actor: list[int] = field(repr=False)
-    texts: list[str] = field(repr=False)
+    texts: list[str] = field(repr=False)  # per action: in plain words (describe_action)
     events: list[list[str]] = field(repr=False)  # per action: its events as text
     prestige: list[list[int]] = field(repr=False)  # per position, per seat
     projected: list[list[int]] = field(repr=False)  # per position, per seat
     turn_starts: list[int] = field(repr=False)  # position where each turn starts
+    codes: list[str] = field(repr=False, default_factory=list)  # per action: format_action
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -92,13 +94,14 @@ class Timeline:
             projected.append([sum(r) for r in score_rows(s, cache)])
         board = states[0].board
         actor = [states[i].current_player for i in range(len(acts))]
-        texts = [format_action(board, a) for a in acts]
-        events = [[event_text(board, ev) for ev in states[i + 1].events]
+        texts = [describe_action(board, a, actor[i], states[i]) for i, a in enumerate(acts)]
+        codes = [format_action(board, a) for a in acts]
+        events = [[event_text(board, ev, states[i + 1].neutral) for ev in states[i + 1].events]
                   for i in range(len(acts))]
         turn_starts = [0] + [i for i in range(1, len(states))
                              if states[i].turn != states[i - 1].turn]
         return cls(config, acts, names, states, actor, texts, events, prestige, projected,
-                   turn_starts)
+                   turn_starts, codes)
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Timeline:
@@ -154,7 +157,10 @@ class Timeline:
         """What led to position ``i`` (for the status bar)."""
         if i == 0:
             return "set-up"
-        return f"action {i}/{len(self.actions)} · seat {self.actor[i - 1]}: {self.texts[i - 1]}"
+        text = f"action {i}/{len(self.actions)}: {self.texts[i - 1]}"
+        if i == self.n_positions - 1 and self.final.is_over:
+            text += " · game over"
+        return text
 
     def frame_svg(self, i: int, *, highlight_player: int | None = None,
                   width: int | None = None) -> str:
@@ -171,32 +177,41 @@ class Timeline:
                             player_names=self.strategies, caption=self.caption(i))
 
     def log_entries(self, i: int, n: int = 12) -> list[dict[str, Any]]:
-        """The last ``n`` actions up to position ``i``: index, turn, seat, text, events."""
+        """The last ``n`` actions up to position ``i``: index, turn, seat, text (plain
+        words), code (:func:`~hansa_lab.engine.actions.format_action`), events."""
         out = []
         for k in range(max(0, i - n), i):
             out.append({"index": k + 1, "turn": self.states[k].turn, "seat": self.actor[k],
-                        "text": self.texts[k], "events": self.events[k]})
+                        "text": self.texts[k], "code": self.codes[k] if self.codes else "",
+                        "events": self.events[k]})
         return out
 
-    def log_html(self, i: int, n: int = 12) -> str:
-        """:meth:`log_entries` as an HTML list, newest last and bold."""
+    def log_html(self, i: int, n: int = 40, *, height: int = 290) -> str:
+        """:meth:`log_entries` as an HTML list, oldest first, the action that led to
+        position ``i`` last, bold and shaded (``.log-entry.current``). The list is its
+        own scroll box ``height`` pixels high that starts scrolled to its end (CSS
+        ``column-reverse``, no script needed), so the current action is always in view."""
         rows = []
         entries = self.log_entries(i, n)
         for k, e in enumerate(entries):
             colour = PLAYER_COLOURS[e["seat"] % len(PLAYER_COLOURS)]
-            weight = "bold" if k == len(entries) - 1 else "normal"
-            ev = "".join(f'<div style="margin-left:1.6em;color:#555">· {escape(t)}</div>'
-                         for t in e["events"])
+            current = k == len(entries) - 1
+            style = ("font-weight:bold;background:#fdf1c7;border-left:3px solid #b03a00;"
+                     "padding-left:3px" if current else "padding-left:6px")
+            ev = "".join(f'<div class="log-event" style="margin-left:1.6em;color:#555;'
+                         f'font-weight:normal">· {escape(t)}</div>' for t in e["events"])
             rows.append(
-                f'<div class="log-entry" data-index="{e["index"]}" style="font-weight:{weight}">'
+                f'<div class="log-entry{" current" if current else ""}" '
+                f'data-index="{e["index"]}" title="{escape(e["code"])}" style="{style}">'
                 f'<span style="display:inline-block;width:0.8em;height:0.8em;'
                 f'background:{colour};margin-right:0.4em"></span>'
-                f'#{e["index"]} · turn {e["turn"]} · seat {e["seat"]}: {escape(e["text"])}'
-                f"{ev}</div>")
+                f'#{e["index"]} · turn {e["turn"]} · {escape(e["text"])}{ev}</div>')
         if not rows:
-            rows.append('<div class="log-entry">set-up: no actions yet</div>')
-        return ('<div class="hansa-log" style="font-family:DejaVu Sans,Verdana,sans-serif;'
-                'font-size:12px;line-height:1.35">' + "".join(rows) + "</div>")
+            rows.append('<div class="log-entry">Set-up: no actions yet</div>')
+        return (f'<div class="hansa-log" style="font-family:DejaVu Sans,Verdana,sans-serif;'
+                f'font-size:12px;line-height:1.35;max-height:{height}px;overflow-y:auto;'
+                f'display:flex;flex-direction:column-reverse"><div>' + "".join(rows)
+                + "</div></div>")
 
     def chart_svg(self, i: int | None = None, *, width: int = 560, height: int = 260) -> str:
         """Every player's track score (dashed) and projected final score (solid) at the
@@ -304,7 +319,8 @@ def score_chart_svg(tl: Timeline, i: int | None = None, *, width: int = 560,
                    f'<text x="{lx + 13:.1f}" y="15" fill="#222222">{escape(label)}</text>')
         lx += 18 + 6.2 * len(label)
     out.append(f'<text x="{width - 12}" y="{top + 12:.1f}" text-anchor="end" '
-               f'fill="#555555">solid: projected final · dashed: track</text>')
+               f'fill="#555555">solid: final score if the game ended now · '
+               f"dashed: prestige track</text>")
     if i is not None:
         x = left + pw * tl.turn_x(i) / turns
         out.append(f'<g class="cursor-group" data-position="{i}">'

@@ -25,8 +25,10 @@ The last expression of a cell shows the viewer (or ``display(viewer)``).
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import tempfile
 import warnings
 from collections.abc import Sequence
 from html import escape
@@ -36,15 +38,37 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
+from hansa_lab.engine.narrate import END_REASONS
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import GameRecord, play_game
 from hansa_lab.strategies import Strategy
 from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.export import export_replay
+from hansa_lab.viz.render import fluid_svg
 from hansa_lab.viz.timeline import Timeline
 
-BOARD_WIDTH = 1060  # px of the board picture in the viewer
+BOARD_WIDTH = 1060  # px of the board picture at its natural size (it fills the width)
 CHART_WIDTH = 560
+#: Files bigger than this are not offered as an in-page download link (only the path).
+DOWNLOAD_LIMIT = 40_000_000
+
+
+def default_export_dir() -> Path:
+    """Where the viewer's export button writes replays: ``$HANSA_LAB_EXPORT_DIR`` or
+    the system's temporary folder (``hansa_lab_replays`` in it) — never the repository;
+    the page also offers the file as a download."""
+    env = os.environ.get("HANSA_LAB_EXPORT_DIR")
+    return Path(env).expanduser().resolve() if env else (
+        Path(tempfile.gettempdir()) / "hansa_lab_replays")
+
+
+#: Column names of the what-if table as the viewer shows them.
+WHAT_IF_LABELS = {
+    "seat": "seat", "real_strategy": "strategy", "real_score": "final score",
+    "real_rank": "rank", "what_if_strategy": "what-if strategy",
+    "what_if_score": "what-if final score", "what_if_rank": "what-if rank",
+    "score_change": "change",
+}
 
 
 def config_from_row(row: pd.Series | dict[str, Any]) -> GameConfig:
@@ -112,15 +136,15 @@ class GameViewer:
                                              description="play by",
                                              style={"button_width": "70px"})
         self._link = widgets.jslink((self.play, "value"), (self.slider, "value"))
-        seat_options: list[tuple[str, int]] = [("nobody", -1)]
+        seat_options: list[tuple[str, int]] = [("no seat", -1)]
         seat_options += [(f"seat {p}" + (f" · {s}" if s else ""), p)
                          for p, s in enumerate(tl.strategies)]
         self.player_box = widgets.Dropdown(options=seat_options, value=-1,
                                            description="highlight")
-        self.board = widgets.HTML(layout=widgets.Layout(width=f"{BOARD_WIDTH + 10}px"))
+        self.board = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.board.add_class("hansa-board-view")
         self.log = widgets.HTML(layout=widgets.Layout(
-            width="520px", height="300px", overflow="auto", border="1px solid #ccc"))
+            flex="1 1 420px", min_width="320px", border="1px solid #ccc", padding="2px"))
         self.log.add_class("hansa-log-view")
         self.chart = widgets.HTML()
         self.chart.add_class("hansa-chart-view")
@@ -132,10 +156,14 @@ class GameViewer:
         self.what_if_button = widgets.Button(description="play on from here",
                                              button_style="info", icon="forward")
         self.what_if_result = widgets.HTML()
-        self.export_button = widgets.Button(description="export HTML", icon="download")
-        self.export_path = widgets.Text(value="replay.html", description="file",
-                                        layout=widgets.Layout(width="320px"))
+        self.export_button = widgets.Button(description="export replay", icon="download")
+        self.export_button.add_class("hansa-export-button")
+        self.export_path = widgets.Text(
+            value=str(default_export_dir() / f"{tl.final.board.name}_{tl.config.n_players}p_"
+                      f"seed{tl.config.seed}.html"),
+            description="save as", layout=widgets.Layout(width="560px"))
         self.export_result = widgets.HTML()
+        self.export_result.add_class("hansa-export-result")
 
         self.slider.observe(self._on_slider, names="value")
         self.turn_slider.observe(self._on_turn_slider, names="value")
@@ -144,24 +172,30 @@ class GameViewer:
         self.what_if_button.on_click(lambda _: self.run_what_if())
         self.export_button.on_click(lambda _: self._on_export())
 
+        reason = tl.final.end_reason or "cap"
+        seats = ", ".join(f"seat {p}: {name}" for p, name in enumerate(tl.strategies) if name)
         header = widgets.HTML(f"<b style='font-size:15px'>{escape(self.title)}</b> · "
-                              f"{escape(', '.join(tl.strategies))} · "
-                              f"{len(tl.actions)} actions, {tl.n_turns} turns, ended by "
-                              f"{escape(tl.final.end_reason or 'cap')}")
+                              f"{escape(seats)} · {len(tl.actions)} actions, {tl.n_turns} "
+                              f"turns · game over: {escape(END_REASONS.get(reason, reason))}")
         controls = widgets.HBox([self.play, self.slider, self.turn_slider])
         options = widgets.HBox([self.step_by, self.player_box])
         what_if = widgets.VBox([
-            widgets.HTML("<b>What-if</b>: from the shown position, let a line-up play on "
-                         "(comma-separated strategies, one per seat or one for all; "
-                         "the seed fixes their random streams)"),
+            widgets.HTML("<b>What-if</b>: from the shown position, let other players play "
+                         "on (strategies separated by commas, one per seat or one for all, "
+                         "e.g. <i>greedy,random,random</i>; the seed fixes their luck)"),
             widgets.HBox([self.lineup_box, self.seed_box, self.what_if_button]),
             self.what_if_result,
         ])
-        export = widgets.HBox([self.export_path, self.export_button, self.export_result])
+        export = widgets.VBox([
+            widgets.HTML("<b>Export</b>: the whole replay as one HTML file that opens "
+                         "offline in any browser"),
+            widgets.HBox([self.export_path, self.export_button]), self.export_result])
         self.widget = widgets.VBox([
             header, controls, options, self.board,
-            widgets.HBox([self.chart, self.log]), what_if, export,
-        ])
+            widgets.HBox([self.chart, self.log], layout=widgets.Layout(
+                width="100%", flex_flow="row wrap", align_items="flex-start")),
+            what_if, export,
+        ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("hansa-viewer")
         self._refresh()
 
@@ -243,9 +277,8 @@ class GameViewer:
     def _refresh(self) -> None:
         i = self.position
         tl = self.timeline
-        self.board.value = tl.frame_svg(i, highlight_player=self.highlight_player,
-                                        width=BOARD_WIDTH)
-        self.log.value = tl.log_html(i, n=14)
+        self.board.value = fluid_svg(tl.frame_svg(i, highlight_player=self.highlight_player))
+        self.log.value = tl.log_html(i)
         self.chart.value = tl.chart_svg(i, width=CHART_WIDTH)
 
     # ------------------------------------------------------------------ what-if
@@ -273,10 +306,11 @@ class GameViewer:
         real = self.timeline.final
         self.what_if_result.value = (
             f"<div class='hansa-what-if'>From action {i} (turn {self.timeline.states[i].turn}):"
-            f" real game ended by {escape(real.end_reason or 'cap')} after "
-            f"{len(self.timeline.actions)} actions; what-if ended by "
-            f"{escape(rec.end_reason)} after {i + len(rec.actions)} actions (seed "
-            f"{rec.extra['seed']}).{table.to_html(index=False, border=0)}</div>")
+            f" the real game ended after {len(self.timeline.actions)} actions "
+            f"({escape(_reason(real.end_reason))}); the what-if ended after "
+            f"{i + len(rec.actions)} actions ({escape(_reason(rec.end_reason))}; seed "
+            f"{rec.extra['seed']})."
+            f"{table.rename(columns=WHAT_IF_LABELS).to_html(index=False, border=0)}</div>")
 
     # ------------------------------------------------------------------ export
     def export_html(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
@@ -284,9 +318,26 @@ class GameViewer:
         return export_replay(path, self.timeline, title=title or self.title)
 
     def _on_export(self) -> None:
-        out = self.export_html(self.export_path.value)
-        self.export_result.value = (f"wrote {escape(str(out))} "
-                                    f"({out.stat().st_size / 1e6:.1f} MB)")
+        """The export button: write the file (an absolute path; a bare name goes to
+        :func:`default_export_dir`), say where, and offer it as a download."""
+        target = Path(self.export_path.value).expanduser()
+        if not target.is_absolute():
+            target = default_export_dir() / target
+        try:
+            out = self.export_html(target).resolve()
+        except OSError as e:
+            self.export_result.value = (f"<span style='color:#b00'>could not write "
+                                        f"{escape(str(target))}: {escape(str(e))}</span>")
+            return
+        size = out.stat().st_size
+        link = ""
+        if size <= DOWNLOAD_LIMIT:
+            data = base64.b64encode(out.read_bytes()).decode("ascii")
+            link = (f" · <a class='hansa-download' download='{escape(out.name)}' "
+                    f"href='data:text/html;base64,{data}'>download it</a>")
+        self.export_result.value = (f"Saved the replay ({size / 1e6:.1f} MB) to "
+                                    f"<code class='hansa-export-path'>{escape(str(out))}</code>"
+                                    f"{link}")
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -298,4 +349,8 @@ class GameViewer:
                 f"{tl.config.seed}: position {self.position}/{tl.n_positions - 1}>")
 
 
-__all__ = ["GameViewer", "config_from_row", "find_game"]
+def _reason(reason: str | None) -> str:
+    return END_REASONS.get(reason or "cap", reason or "cap")
+
+
+__all__ = ["GameViewer", "config_from_row", "default_export_dir", "find_game"]

@@ -1,0 +1,149 @@
+"""The figures read at a glance: one shared scale, game terms, n per group, explained
+marks, one colour per meaning in every figure, no legend that drops a group, no
+degenerate axes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.colors import to_hex
+
+from hansa_lab.stats import plots
+from hansa_lab.stats.synthetic import synthetic_tables
+
+
+def _players(n_deals: int = 8) -> dict[str, pd.DataFrame]:
+    """Synthetic 3- and 4-player tables whose strategies carry real strategy names."""
+    names = {"plus5": "greedy", "base": "random", "plus2": "blocker"}
+    out: dict[str, list[pd.DataFrame]] = {"players": [], "events": [], "turns": []}
+    for n, lineup, start in ((3, ["plus5", "base", "plus2"], 0),
+                             (4, ["plus5", "base", "plus2", "base"], 10_000)):
+        t = synthetic_tables(lineup, n_deals=n_deals, n_players=n, game_id_start=start)
+        for key in out:
+            df = t[key]
+            if "strategy" in df.columns:
+                df = df.assign(strategy=df["strategy"].astype(str).map(names))
+            out[key].append(df)
+    return {k: pd.concat(v, ignore_index=True) for k, v in out.items()}
+
+
+@pytest.fixture(scope="module")
+def tables() -> dict[str, pd.DataFrame]:
+    return _players()
+
+
+def test_breakdown_one_shared_scale_facets_by_player_count(tables) -> None:
+    players = tables["players"]
+    fig = plots.plot_score_breakdown(players)
+    axes = fig.axes
+    assert [ax.get_title() for ax in axes] == ["3 players", "4 players"]
+    assert axes[0].get_shared_y_axes().joined(axes[0], axes[1])
+    labels = [t.get_text() for t in axes[0].get_xticklabels()]
+    assert labels[0] == "total" and "prestige track" in labels and "city control" in labels
+    assert "Coellen / special prestige" in labels and "bonus markers" in labels
+    assert not {"track", "control", "markers", "special"} & set(labels)
+    # the total fits on the same axis as the categories
+    assert axes[0].get_ylim()[1] >= players["total"].quantile(0.75)
+    # colours mean strategies (the same in both panels), not player counts
+    texts = [t.get_text() for t in fig.legends[0].get_texts()]
+    n = players.groupby("strategy").size()
+    for s in ("greedy", "random", "blocker"):
+        assert f"{s} (n = {n[s]})" in texts
+    assert "mean" in texts and "median" in texts and any("quartiles" in t for t in texts)
+    faces = {to_hex(p.get_facecolor(), keep_alpha=False) for ax in axes for p in ax.patches}
+    assert faces == {plots.STRATEGY_COLOURS[s].lower() for s in ("greedy", "random", "blocker")}
+    # n per group in each panel
+    three = players[players.groupby(["experiment", "arm", "game_id"])["seat"]
+                    .transform("size") == 3]
+    note = " ".join(t.get_text() for t in axes[0].texts)
+    assert f"greedy {int((three.strategy == 'greedy').sum())}" in note
+
+
+def test_breakdown_keeps_the_data_column_names(tables) -> None:
+    players = tables["players"]
+    before = list(players.columns)
+    plots.plot_score_breakdown(players, split=None)
+    assert list(players.columns) == before
+
+
+def test_composition_stacks_mean_points_per_category(tables) -> None:
+    players = tables["players"]
+    fig = plots.plot_score_composition(players)
+    ax = fig.axes[0]
+    assert ax.get_title() == "3 players" and len(fig.axes) == 2
+    three = players[players.groupby(["experiment", "arm", "game_id"])["seat"]
+                    .transform("size") == 3]
+    cats = [c for c in ("track", "abilities", "markers", "special", "control", "network")]
+    means = three.groupby("strategy")[cats].mean()
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks[0].startswith("blocker\nn = ")
+    # the stacked bars of a strategy add up to its mean total over the categories
+    heights: dict[float, float] = {}
+    for bar in ax.patches:
+        x = round(bar.get_x() + bar.get_width() / 2, 3)
+        heights[x] = heights.get(x, 0.0) + bar.get_height()
+    order = sorted(means.index)
+    for k, s in enumerate(order):
+        assert heights[float(k)] == pytest.approx(means.loc[s].sum())
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "prestige track" in legend and "city control" in legend
+    colours = {to_hex(b.get_facecolor(), keep_alpha=False) for b in ax.patches}
+    assert to_hex(plots.CATEGORY_COLOURS["track"]) in colours
+
+
+def test_one_colour_per_strategy_in_every_figure(tables) -> None:
+    want = {s: plots.STRATEGY_COLOURS[s].lower() for s in ("greedy", "random", "blocker")}
+    traj = plots.plot_trajectories(tables["turns"], tables["players"])
+    lines = {ln.get_label(): to_hex(ln.get_color()) for ln in traj.axes[0].get_lines()}
+    assert {s: lines[s] for s in want} == want
+    timing = plots.plot_ability_timing(tables["events"], tables["players"])
+    handles = {t.get_text().split(" (")[0]: to_hex(h.get_color())
+               for t, h in zip(timing.legends[0].get_texts(),
+                               timing.legends[0].legend_handles, strict=True)}
+    assert handles == want
+    # an unknown group takes a colour no listed strategy uses
+    extra = plots.group_colours("strategy", ["greedy", "my_bot"])
+    assert extra["greedy"] == plots.STRATEGY_COLOURS["greedy"]
+    assert extra["my_bot"] not in plots.STRATEGY_COLOURS.values()
+
+
+def test_ability_timing_legend_keeps_every_group_and_axes_are_not_degenerate(
+        tables) -> None:
+    players, events = tables["players"], tables["events"]
+    keys = ["experiment", "arm", "game_id", "seat"]
+    # random never develops anything; every greedy/blocker player-game reaches only
+    # City Keys level 1, on turn 3
+    dev = events.merge(players[[*keys, "strategy"]], on=keys)
+    dev = dev[dev["strategy"] != "random"].drop(columns="strategy")
+    dev = dev.drop_duplicates(keys).assign(detail="keys", value=1, turn=3, round=1)
+    fig = plots.plot_ability_timing(dev, players)
+    texts = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any(t.startswith("random (n = ") for t in texts)
+    assert len(texts) == 3
+    top, bottom = fig.axes[0], fig.axes[1]
+    assert top.get_title() == "City Keys"
+    lo, hi = bottom.get_xlim()
+    assert lo <= 1 and hi >= 4  # the whole track, not 0.945–1.050
+    ylo, yhi = top.get_ylim()
+    assert yhi - ylo >= 2
+    assert all(float(t).is_integer() for t in top.get_yticks())
+
+
+def test_end_reasons_use_their_palette() -> None:
+    g = pd.DataFrame({"n_players": [3, 3, 4], "arm": "a",
+                      "end_reason": ["prestige", "cities", "prestige"]})
+    fig = plots.plot_end_reasons(g)
+    faces = {to_hex(b.get_facecolor(), keep_alpha=False) for b in fig.axes[0].patches}
+    assert faces == {plots.END_REASON_COLOURS["prestige"].lower(),
+                     plots.END_REASON_COLOURS["cities"].lower()}
+    assert np.isfinite(fig.axes[0].get_xlim()).all()
+
+
+def test_ratings_use_the_strategy_colours() -> None:
+    r = pd.DataFrame({"strategy": ["greedy", "random"], "n": [10, 10],
+                      "log_strength": [0.5, -0.5], "lo": [0.2, -0.8], "hi": [0.8, -0.2]})
+    fig = plots.plot_ratings(r)
+    colours = {to_hex(ln.get_color()) for ln in fig.axes[0].get_lines()}
+    assert {plots.STRATEGY_COLOURS["greedy"].lower(),
+            plots.STRATEGY_COLOURS["random"].lower()} <= colours
