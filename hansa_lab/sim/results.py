@@ -123,9 +123,15 @@ class Results:
         import pyarrow.dataset as ds
 
         dataset = ds.dataset([str(f) for f in files], format="parquet")
-        arrow = dataset.to_table(columns=cols, filter=_expression(filters))
+        stored = set(dataset.schema.names)
+        arrow = dataset.to_table(columns=[c for c in cols if c in stored],
+                                 filter=_expression(filters))
         strings = {pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype()}
-        return arrow.to_pandas(types_mapper=strings.get).astype(dtypes).reset_index(drop=True)
+        df = arrow.to_pandas(types_mapper=strings.get)
+        for c in cols:  # a run written before a column existed: the column's "unknown"
+            if c not in stored:
+                df[c] = _UNKNOWN.get(dtypes[c], -1)
+        return df[cols].astype(dtypes).reset_index(drop=True)
 
     def _table(self, table: str) -> pd.DataFrame:
         if self.path is None:  # in memory: the frames themselves
@@ -328,6 +334,10 @@ def _where(row: Any) -> str:
              *(str(getattr(row, c)) for c in ("board", "edition", "options") if hasattr(row, c))]
     text = ", ".join(p for p in parts if p)
     return f"{text}: " if text else ""
+
+
+#: The value of a column that a run written by an older version does not have.
+_UNKNOWN: dict[str, Any] = {"string": "", "bool": False, "float64": float("nan")}
 
 
 def _expression(filters: Any) -> Any:

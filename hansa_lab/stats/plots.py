@@ -622,8 +622,8 @@ def plot_comparison(
 ) -> Figure:
     """Forest plot of paired comparisons (:func:`hansa_lab.stats.paired_comparison`
     or :func:`~hansa_lab.stats.compare_arms`): score difference (left) and
-    win-share difference (right) of each arm against its base, with bootstrap
-    intervals; filled markers are significant after Holm when ``significant`` is
+    win-share difference (right) of each arm against its base, with their t intervals over
+    deals; filled markers are significant after Holm when ``significant`` is
     present.
 
     >>> from hansa_lab import stats
@@ -657,7 +657,7 @@ def plot_comparison(
     axes[0].set_yticks(y, labels)
     axes[0].set_ylim(len(cmp) - 0.5, -0.5)
     note = " (filled: significant after Holm)" if sig is not None else ""
-    fig.suptitle(f"Paired comparisons, 95% bootstrap intervals{note}", fontweight="bold")
+    fig.suptitle(f"Paired comparisons, 95% t intervals over deals{note}", fontweight="bold")
     return _finish(fig, save)
 
 
