@@ -212,15 +212,53 @@ def test_viewer_what_if_button() -> None:
     v.goto(100)
     v.lineup_box.value = "greedy,random,random"
     v.seed_box.value = 3
+    v.runs_box.value = 3
     v.run_what_if()
     table = v.what_if_table
     assert table is not None and len(table) == 3
     assert "<table" in v.what_if_result.value and "what-if final score" in v.what_if_result.value
     assert "what_if" not in v.what_if_result.value  # no code names in the app
     assert v.last_what_if is not None and v.last_what_if.extra["start_action"] == 100
+    dist = v.what_if_distribution
+    assert dist is not None and list(dist.seat) == [0, 1, 2] and (dist.n == 3).all()
+    assert "Over 3 continuations" in v.what_if_result.value
     v.lineup_box.value = "greedy,random"
     v.run_what_if()
     assert "2 strategies cannot fill 3 seats" in v.what_if_result.value
+
+
+def test_viewer_what_if_is_a_distribution() -> None:
+    v = GameViewer.from_seed(CONFIG, "random")
+    table = v.what_if_many("random", n=8, position=120)
+    assert list(table.columns[:3]) == ["seat", "final score", "n"]
+    assert (table["n"] == 8).all() and abs(table["win_rate"].sum() - 1) < 1e-9
+    assert (table["min"] <= table["median"]).all() and (table["median"] <= table["max"]).all()
+    assert ((table.score_lo <= table.mean_score) & (table.mean_score <= table.score_hi)).all()
+
+
+def test_viewer_move_analysis_and_costly_decisions() -> None:
+    v = GameViewer.from_seed(CONFIG, "random")
+    v.goto(60)
+    v.lineup_box.value = "random"
+    v.runs_box.value = 4
+    v.top_k_box.value = 3
+    v.run_analysis()
+    table = v.analysis_table
+    assert table is not None and table["actual"].sum() == 1
+    html = v.analysis_result.value
+    assert "★" in html and "Seat " in html and "expected final score" in html
+    assert " r0." not in html  # plain words, not action codes
+    v.goto(len(v.timeline.actions))
+    v.run_analysis()
+    assert "game is over" in v.analysis_result.value
+    v.every_box.value = 25
+    v.player_box.value = 1
+    v.run_costly()
+    options = v.costly_list.options
+    assert options and all("seat 1" in label for label, _ in options)
+    label, position = options[0]
+    v.costly_list.value = position
+    assert v.position == position and "cost" in label
 
 
 def test_viewer_from_results() -> None:

@@ -42,7 +42,8 @@ from hansa_lab.stats.intervals import t_quantile, wilson_interval
 from hansa_lab.strategies import Strategy, make_strategy
 from hansa_lab.strategies.lineup import parse_lineup
 
-__all__ = ["analyse_moves", "continuations", "costly_decisions", "redeal"]
+__all__ = ["analyse_moves", "continuation_summary", "continuations", "costly_decisions",
+           "redeal"]
 
 
 def redeal(state: State, key: str) -> State:
@@ -76,6 +77,25 @@ def continuations(state: State, strategies: str | Sequence[str | Strategy], n: i
         scores, wins = _outcome(state, lineup, seed + j, key)
         rows += [(j, p, scores[p], wins[p]) for p in range(state.n_players)]
     return pd.DataFrame(rows, columns=["continuation", "seat", "score", "win_share"])
+
+
+def continuation_summary(dist: pd.DataFrame, ci: float = 0.95) -> pd.DataFrame:
+    """Per seat, the final scores of :func:`continuations`: ``n``, ``mean_score`` with its
+    t interval ``score_lo``/``score_hi``, ``median``, ``min``, ``max`` and ``win_rate``
+    with its Wilson interval ``win_lo``/``win_hi``."""
+    rows = []
+    for seat, g in dist.groupby("seat", sort=True):
+        x = g["score"].to_numpy(dtype=float)
+        n = len(x)
+        half = (t_quantile(0.5 + ci / 2, n - 1) * float(x.std(ddof=1)) / math.sqrt(n)
+                if n > 1 else math.nan)
+        lo, hi = wilson_interval(float(g["win_share"].sum()), n, ci)
+        rows.append({"seat": int(seat), "n": n, "mean_score": float(x.mean()),
+                     "score_lo": float(x.mean()) - half, "score_hi": float(x.mean()) + half,
+                     "median": float(np.median(x)), "min": float(x.min()),
+                     "max": float(x.max()), "win_rate": float(g["win_share"].mean()),
+                     "win_lo": lo, "win_hi": hi})
+    return pd.DataFrame(rows)
 
 
 def _candidates(state: State, lineup: Sequence[str | Strategy], top_k: int | None,
@@ -126,7 +146,8 @@ def analyse_moves(
     values positions, else ``greedy``); ``actual`` (the move really played) is always
     included and marked.
 
-    One row per candidate, best expected score first: ``action`` (text), ``n``,
+    One row per candidate, best expected score first: ``action`` (text), ``move`` (the
+    :class:`Action`), ``n``,
     ``mean_score`` with its t interval ``score_lo``/``score_hi``, ``win_rate`` (win
     shares) with its Wilson interval ``win_lo``/``win_hi``, ``vs_best`` — the paired
     mean difference to the best candidate (0 for the best) with its t interval
@@ -156,7 +177,7 @@ def analyse_moves(
         d_half = q * float(d.std(ddof=1)) / math.sqrt(n)
         w_lo, w_hi = wilson_interval(float(wins[i].sum()), n, ci)
         rows.append({
-            "action": format_action(state.board, a), "n": n,
+            "action": format_action(state.board, a), "move": a, "n": n,
             "mean_score": float(means[i]),
             "score_lo": float(means[i]) - q * sd / math.sqrt(n),
             "score_hi": float(means[i]) + q * sd / math.sqrt(n),

@@ -3,8 +3,10 @@
 Open a game from a results table by its id, or by replaying a seed and line-up; a
 slider and play/pause move over its actions (or whole turns), and the board, the player
 panels, the event log and the score chart follow. *What-if* lets another line-up play on
-from the shown position and compares the outcome with what really happened; *export*
-writes the replay as one offline HTML file.
+from the shown position, many times, and compares the distribution of outcomes with what
+really happened; *move analysis* values each choice of the shown position by paired
+continuations (:mod:`hansa_lab.sim.moves`) and lists the game's costliest decisions, each
+one click away; *export* writes the replay as one offline HTML file.
 
 >>> from hansa_lab.engine.state import GameConfig
 >>> v = GameViewer.from_seed(GameConfig(n_players=3, seed=4), "random")
@@ -38,9 +40,16 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
-from hansa_lab.engine.narrate import END_REASONS
+from hansa_lab.engine.narrate import END_REASONS, describe_action
+from hansa_lab.engine.scoring import final_scores
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import GameRecord, play_game
+from hansa_lab.sim.moves import (
+    analyse_moves,
+    continuation_summary,
+    continuations,
+    costly_decisions,
+)
 from hansa_lab.strategies import Strategy
 from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.export import export_replay
@@ -155,7 +164,28 @@ class GameViewer:
                                         layout=widgets.Layout(width="170px"))
         self.what_if_button = widgets.Button(description="play on from here",
                                              button_style="info", icon="forward")
+        self.runs_box = widgets.BoundedIntText(value=10, min=1, max=500,
+                                               description="continuations",
+                                               layout=widgets.Layout(width="200px"),
+                                               style={"description_width": "initial"})
         self.what_if_result = widgets.HTML()
+        self.what_if_distribution: pd.DataFrame | None = None
+        # move analysis
+        self.top_k_box = widgets.BoundedIntText(value=5, min=1, max=100, description="best",
+                                                layout=widgets.Layout(width="140px"))
+        self.analyse_button = widgets.Button(description="analyse this move",
+                                             button_style="info", icon="search")
+        self.analysis_result = widgets.HTML()
+        self.analysis_table: pd.DataFrame | None = None
+        self.every_box = widgets.BoundedIntText(value=5, min=1, max=1000,
+                                                description="every", layout=widgets.Layout(
+                                                    width="150px"))
+        self.costly_button = widgets.Button(description="find costly decisions",
+                                            icon="exclamation-triangle")
+        self.costly_list = widgets.Select(options=[], rows=6,
+                                          layout=widgets.Layout(width="100%"))
+        self.costly_list.add_class("hansa-costly-list")
+        self.costly_table: pd.DataFrame | None = None
         self.export_button = widgets.Button(description="export replay", icon="download")
         self.export_button.add_class("hansa-export-button")
         self.export_path = widgets.Text(
@@ -170,6 +200,9 @@ class GameViewer:
         self.step_by.observe(self._on_step_by, names="value")
         self.player_box.observe(self._on_player, names="value")
         self.what_if_button.on_click(lambda _: self.run_what_if())
+        self.analyse_button.on_click(lambda _: self.run_analysis())
+        self.costly_button.on_click(lambda _: self.run_costly())
+        self.costly_list.observe(self._on_costly, names="value")
         self.export_button.on_click(lambda _: self._on_export())
 
         reason = tl.final.end_reason or "cap"
@@ -181,10 +214,22 @@ class GameViewer:
         options = widgets.HBox([self.step_by, self.player_box])
         what_if = widgets.VBox([
             widgets.HTML("<b>What-if</b>: from the shown position, let other players play "
-                         "on (strategies separated by commas, one per seat or one for all, "
-                         "e.g. <i>greedy,random,random</i>; the seed fixes their luck)"),
-            widgets.HBox([self.lineup_box, self.seed_box, self.what_if_button]),
+                         "on, many times (strategies separated by commas, one per seat or "
+                         "one for all, e.g. <i>greedy,random,random</i>; the seed fixes their "
+                         "luck; the hidden bonus markers are shuffled anew each time)"),
+            widgets.HBox([self.lineup_box, self.seed_box, self.runs_box,
+                          self.what_if_button]),
             self.what_if_result,
+        ])
+        analysis = widgets.VBox([
+            widgets.HTML("<b>Move analysis</b>: what each choice of the shown position is "
+                         "worth for the player deciding — the best choices by that player's "
+                         "own evaluation and the move really played, each followed by the "
+                         "same continuations with the line-up above"),
+            widgets.HBox([self.top_k_box, self.analyse_button]), self.analysis_result,
+            widgets.HTML("The decisions that cost the highlighted seat (or every seat) the "
+                         "most, checking every n-th decision; pick one to go there"),
+            widgets.HBox([self.every_box, self.costly_button]), self.costly_list,
         ])
         export = widgets.VBox([
             widgets.HTML("<b>Export</b>: the whole replay as one HTML file that opens "
@@ -194,7 +239,7 @@ class GameViewer:
             header, controls, options, self.board,
             widgets.HBox([self.chart, self.log], layout=widgets.Layout(
                 width="100%", flex_flow="row wrap", align_items="flex-start")),
-            what_if, export,
+            what_if, analysis, export,
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("hansa-viewer")
         self._refresh()
@@ -292,25 +337,117 @@ class GameViewer:
         self.last_what_if, self.what_if_table = rec, table
         return table
 
+    def what_if_many(self, strategies: str | Sequence[str], n: int = 10, seed: int | None = None,
+                     position: int | None = None) -> pd.DataFrame:
+        """Play on ``n`` times from ``position`` (default: the shown one): per seat the real
+        final score next to the what-if's mean (t interval), median, range and win rate
+        (Wilson interval); also kept in ``what_if_distribution``."""
+        i = self.position if position is None else position
+        state = self.timeline.states[i]
+        dist = continuations(state, strategies, n,
+                             seed=self.timeline.config.seed if seed is None else seed)
+        table = continuation_summary(dist)
+        real = final_scores(self.timeline.final)
+        table.insert(1, "final score", [real[s] for s in table["seat"]])
+        self.what_if_distribution = table
+        return table
+
     def run_what_if(self) -> None:
-        """The what-if button: line-up and seed from the boxes, result as a table."""
+        """The what-if button: line-up, seed and continuations from the boxes; the
+        distribution of outcomes and one continuation as tables."""
         i = self.position
         self.what_if_result.value = f"<i>playing on from action {i} …</i>"
         try:
             table = self.what_if(self.lineup_box.value, int(self.seed_box.value), i)
+            runs = int(self.runs_box.value)
+            many = (self.what_if_many(self.lineup_box.value, runs, int(self.seed_box.value), i)
+                    if runs > 1 else None)
         except ValueError as e:
             self.what_if_result.value = f"<span style='color:#b00'>{escape(str(e))}</span>"
             return
         rec = self.last_what_if
         assert rec is not None
         real = self.timeline.final
+        spread = ""
+        if many is not None:
+            spread = (f"<p>Over {runs} continuations (the hidden bonus markers shuffled anew "
+                      f"each time; 95% intervals):</p>{_distribution_html(many)}"
+                      "<p>One of them in detail:</p>")
         self.what_if_result.value = (
             f"<div class='hansa-what-if'>From action {i} (turn {self.timeline.states[i].turn}):"
             f" the real game ended after {len(self.timeline.actions)} actions "
-            f"({escape(_reason(real.end_reason))}); the what-if ended after "
-            f"{i + len(rec.actions)} actions ({escape(_reason(rec.end_reason))}; seed "
-            f"{rec.extra['seed']})."
+            f"({escape(_reason(real.end_reason))}).{spread}"
+            f"<p>The what-if with seed {rec.extra['seed']} ended after {i + len(rec.actions)} "
+            f"actions ({escape(_reason(rec.end_reason))}).</p>"
             f"{table.rename(columns=WHAT_IF_LABELS).to_html(index=False, border=0)}</div>")
+
+    # ------------------------------------------------------------------ move analysis
+    def analyse(self, position: int | None = None, *, strategies: str | None = None,
+                n: int = 10, top_k: int = 5, seed: int | None = None) -> pd.DataFrame:
+        """:func:`hansa_lab.sim.moves.analyse_moves` for the shown position (or
+        ``position``): the ``top_k`` best choices by the deciding seat's own strategy and
+        the move really played, each followed by ``n`` paired continuations of the
+        line-up ``strategies`` (default: the what-if box); kept in ``analysis_table``."""
+        i = self.position if position is None else position
+        tl = self.timeline
+        if i >= len(tl.actions):
+            raise ValueError("the game is over at this position: nothing to decide")
+        state = tl.states[i]
+        lineup = strategies if strategies is not None else self.lineup_box.value
+        table = analyse_moves(state, lineup, n, top_k=top_k, actual=tl.actions[i],
+                              rank_by=tl.strategies[state.current_player] or None,
+                              seed=tl.config.seed if seed is None else seed)
+        self.analysis_table = table
+        return table
+
+    def run_analysis(self) -> None:
+        """The analyse button: the table of candidates, the move played marked."""
+        i = self.position
+        self.analysis_result.value = f"<i>analysing the decision at action {i} …</i>"
+        try:
+            table = self.analyse(i, n=int(self.runs_box.value), top_k=int(self.top_k_box.value),
+                                 seed=int(self.seed_box.value))
+        except ValueError as e:
+            self.analysis_result.value = f"<span style='color:#b00'>{escape(str(e))}</span>"
+            return
+        seat = self.timeline.states[i].current_player
+        self.analysis_result.value = (
+            f"<div class='hansa-analysis'>Seat {seat} decides at action {i}; expected final "
+            f"score and win chance over {int(self.runs_box.value)} continuations each "
+            f"(95% intervals), ★ = the move played:"
+            f"{_analysis_html(table, self.timeline.states[i])}</div>")
+
+    def find_costly(self, seat: int | None = None, *, strategies: str | None = None,
+                    n: int = 6, top_k: int = 3, every: int = 5) -> pd.DataFrame:
+        """:func:`hansa_lab.sim.moves.costly_decisions` of this game for ``seat`` (default:
+        the highlighted seat, else every seat); kept in ``costly_table``."""
+        tl = self.timeline
+        table = costly_decisions(tl.config, tl.actions,
+                                 strategies if strategies is not None else self.lineup_box.value,
+                                 seat=seat, n=n, top_k=top_k, every=every,
+                                 seed=tl.config.seed)
+        self.costly_table = table
+        return table
+
+    def run_costly(self) -> None:
+        """The costly-decisions button: fill the list; picking an entry goes there."""
+        seat = self.highlight_player
+        try:
+            table = self.find_costly(seat, n=max(2, int(self.runs_box.value) // 2),
+                                     top_k=min(3, int(self.top_k_box.value)),
+                                     every=int(self.every_box.value))
+        except ValueError as e:
+            self.costly_list.options = [(f"error: {e}", -1)]
+            return
+        self.costly_list.options = [
+            (f"action {r.position} (round {r['round']}, seat {r.seat}): cost {r.cost:.1f} "
+             f"points [{r.cost_lo:.1f}, {r.cost_hi:.1f}] — played {r.actual}, best {r.best}",
+             int(r.position))
+            for _, r in table.head(20).iterrows()] or [("no decision to check", -1)]
+
+    def _on_costly(self, change: dict[str, Any]) -> None:
+        if isinstance(change["new"], int) and change["new"] >= 0:
+            self.goto(change["new"])
 
     # ------------------------------------------------------------------ export
     def export_html(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
@@ -347,6 +484,36 @@ class GameViewer:
         tl = self.timeline
         return (f"<GameViewer {tl.final.board.name} {tl.config.n_players}p seed "
                 f"{tl.config.seed}: position {self.position}/{tl.n_positions - 1}>")
+
+
+def _interval(mean: float, lo: float, hi: float, pct: bool = False) -> str:
+    if pct:
+        return f"{100 * mean:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}]"
+    return f"{mean:.1f} [{lo:.1f}, {hi:.1f}]"
+
+
+def _distribution_html(table: pd.DataFrame) -> str:
+    rows = "".join(
+        f"<tr><td>seat {int(r.seat)}</td><td>{r['final score']}</td>"
+        f"<td>{_interval(r.mean_score, r.score_lo, r.score_hi)}</td>"
+        f"<td>{r['median']:.0f} ({r['min']:.0f}–{r['max']:.0f})</td>"
+        f"<td>{_interval(r.win_rate, r.win_lo, r.win_hi, pct=True)}</td></tr>"
+        for _, r in table.iterrows())
+    return ("<table><tr><th>seat</th><th>real final score</th><th>what-if mean</th>"
+            "<th>median (range)</th><th>what-if wins</th></tr>" + rows + "</table>")
+
+
+def _analysis_html(table: pd.DataFrame, state: Any) -> str:
+    seat = state.current_player
+    rows = "".join(
+        f"<tr{' class=played' if r.actual else ''}><td>{'★ ' if r.actual else ''}"
+        f"{escape(describe_action(state.board, r.move, seat, state))}</td>"
+        f"<td>{_interval(r.mean_score, r.score_lo, r.score_hi)}</td>"
+        f"<td>{_interval(r.win_rate, r.win_lo, r.win_hi, pct=True)}</td>"
+        f"<td>{_interval(r.vs_best, r.vs_best_lo, r.vs_best_hi)}</td></tr>"
+        for _, r in table.iterrows())
+    return ("<table><tr><th>move</th><th>expected final score</th><th>win chance</th>"
+            "<th>vs the best</th></tr>" + rows + "</table>")
 
 
 def _reason(reason: str | None) -> str:
