@@ -88,23 +88,11 @@ score = stats.compare_arms(players, games, base="base", focal=0, value="total")
 wins = stats.compare_arms(players, games, base="base", focal=0, value="win_share")
 score"""),
         ("code", "wins"),
-        ("md", "## Verdicts\nGenerated from the numbers above (score effect, Holm-adjusted)."),
-        ("code", """import math
-
-def verdict(row, unit, scale=1.0):
-    d, lo, hi, p = row["diff"] * scale, row["diff_lo"] * scale, row["diff_hi"] * scale, row["p_holm"]
-    ci = f"95% CI {lo:+.2f} to {hi:+.2f}, Holm-adjusted p = {p:.3g}"
-    if math.isnan(p):
-        return f"not enough paired games to judge ({d:+.2f} {unit})"
-    if p < 0.05 and lo > 0:
-        return f"helps: {d:+.2f} {unit} ({ci})"
-    if p < 0.05 and hi < 0:
-        return f"hurts: {d:+.2f} {unit} ({ci})"
-    return f"no clear effect: {d:+.2f} {unit} ({ci})"
-
-for (_, s), (_, w) in zip(score.iterrows(), wins.iterrows()):
-    print(f"{s['arm_a']:>14}: score {verdict(s, 'points')}")
-    print(f"{'':>14}  wins  {verdict(w, 'percentage points', 100)}")"""),
+        ("md", "## Verdicts\nThe same method as `hansa-lab run` prints: the focal player's final "
+               "score, paired over deals, Holm-adjusted over the tips; \"helps\"/\"hurts\" only "
+               "when the adjusted test rejects at 5%, with the deals still needed for ±1 point."),
+        ("code", """for line in stats.comparison_verdicts(score).itertuples():
+    print(f"{line.arm_a:>14}: {line.text}")"""),
         ("code", """from hansa_lab.stats import plots
 
 plots.plot_comparison(score, save=study.results_dir("strategy_tips") / "tips_score.png")"""),
@@ -121,8 +109,12 @@ from hansa_lab.stats import plots
 
 seats = run_experiment("../experiments/seat_balance.toml", games=study.pick(6, 600),
                        out=study.results_dir("seat_balance"), n_jobs=2, progress=False)
-table = stats.seat_advantage(seats.players, seats.games, by=["n_players", "side", "edition"])
+table = stats.seat_advantage(seats.players, seats.games)  # per arm, player count, edition
 table"""),
+        ("md", "## Verdicts\nBalanced unless equal seats are rejected (win counts or Friedman on "
+               "scores, Holm-adjusted over every table), then which seats are off their fair share."),
+        ("code", """for line in stats.seat_verdicts(table):
+    print(line)"""),
         ("code", 'plots.plot_seat_advantage(table, save=study.results_dir("seat_balance") / "seats.png")'),
         ("md", "## Editions: `bigbox` against `original` bonus markers"),
         ("code", """g = stats.with_games(seats.players, seats.games)
