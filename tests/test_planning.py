@@ -73,3 +73,15 @@ def test_run_command_line(tmp_path, capsys) -> None:
     assert cli.main(["run", str(path), "--players", "2", "--until-decided", "--effect", "30",
                      "--max-deals", "40", "--batch-deals", "10"]) == 0
     assert "lazy: base better after" in capsys.readouterr().out  # never establishing hurts
+
+
+def test_simulate_plans_its_games(capsys) -> None:
+    assert cli.main(["simulate", "--players", "3", "--strategies", "random",
+                     "--precision", "2", "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("plan: for ±2 points on each strategy's mean final score")
+    assert cli.main(["simulate", "--players", "3", "--strategies", "random"]) == 2
+    assert "--games: give the number of games" in capsys.readouterr().err
+    assert cli.main(["simulate", "--players", "3", "--strategies", "random", "--precision",
+                     "8", "--no-progress"]) == 0
+    assert "Seat balance:" in capsys.readouterr().out

@@ -226,8 +226,27 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not strategies:
         raise CliError("--strategies: give at least one strategy")
     options = _rule_options(args.option)
+    games = args.games
+    if args.precision is not None or args.plan:
+        from hansa_lab.sim.experiment import normalize_experiment
+        from hansa_lab.sim.planning import plan_experiment
+
+        try:
+            exp = normalize_experiment({
+                "games": games or 1, "players": args.players, "board": args.board,
+                "edition": args.edition, "options": options, "seed": args.seed,
+                "arms": {"main": strategies}}, default_name="simulate")
+        except Exception as e:
+            raise _flag_error(e) from e
+        plan = plan_experiment(exp, args.precision or 1.0, n_jobs=_jobs(args.jobs))
+        print(f"plan: {plan}", flush=True)
+        if args.plan:
+            return 0
+        games = plan.games
+    elif games is None:
+        raise CliError("--games: give the number of games (or --precision POINTS to plan it)")
     res = _run_guarded(lambda: simulate(
-        strategies, n_games=args.games, n_players=args.players, board=args.board,
+        strategies, n_games=games, n_players=args.players, board=args.board,
         edition=args.edition, options=options, seed=args.seed, n_jobs=args.jobs,
         backend=args.backend or ("dask" if args.dask_address else "loky"),
         dask_address=args.dask_address, out=args.out,
@@ -285,7 +304,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             exp = exp.select(arms, players)
         except Exception as e:
             raise _flag_error(e) from e
-        jobs = args.jobs if args.jobs is not None else 1
+        jobs = _jobs(args.jobs)
         if args.until_decided:
             return _decide(exp, args, jobs)
         from hansa_lab.sim.planning import plan_experiment
@@ -305,6 +324,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     assert isinstance(res, Results)
     print(res.report())
     return _exit_status(res)
+
+
+def _jobs(value: int | None) -> int:
+    """A --jobs value as a worker count (None: 1, negative: that many less than all cores,
+    as joblib counts)."""
+    if value is None:
+        return 1
+    if value < 0:
+        from joblib import cpu_count
+
+        return max(1, cpu_count() + 1 + value)
+    return max(1, value)
 
 
 def _decide(exp: Any, args: argparse.Namespace, jobs: int) -> int:
@@ -455,8 +486,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
     p.add_argument("--players", type=_positive_int("--players"), default=4,
                    help="number of players (3-5, default 4)")
-    p.add_argument("--games", type=_positive_int("--games"), required=True,
+    p.add_argument("--games", type=_positive_int("--games"), default=None,
                    help="games per arm (rounded up to whole seat rotations)")
+    p.add_argument("--precision", type=float, default=None, metavar="POINTS",
+                   help="instead of --games: play a short pilot, print the games and time a "
+                        "±POINTS interval of the mean scores needs, then play them")
+    p.add_argument("--plan", action="store_true", help="print the plan and stop")
     p.add_argument("--strategies", default="random",
                    help="comma-separated, one per seat or fewer repeated (default random)")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
