@@ -223,3 +223,12 @@ def test_an_unusable_out_is_named_before_any_game(where, tmp_path, monkeypatch, 
                      "--no-progress"])
     err = capsys.readouterr().err
     assert code == 2 and "--out" in err and str(target) in err and "Traceback" not in err
+
+
+def test_leftovers_of_a_killed_start_do_not_make_a_folder_foreign(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / ".probe-12345").write_bytes(b"")  # killed between the write check and its cleanup
+    (out / ".lock").write_text("{}")  # and before its lock was released
+    res = simulate(LINEUP, out=out, **KW)
+    assert res.complete and not (out / ".probe-12345").exists()

@@ -57,6 +57,8 @@ CHUNKS_DIR = "_chunks"
 LOCK = ".lock"
 #: Prefix of a folder of done-markers moved away by a forced clear (removed next).
 DISCARDED = ".discarded-"
+#: Prefix of the empty file that checks a folder is writable (removed at once).
+PROBE = ".probe-"
 
 #: The transitions of a results folder, in order (see :func:`fault_point`).
 TRANSITIONS = (
@@ -212,7 +214,8 @@ class ResultStore:
             except OSError as e:
                 raise ExperimentError("out", f"{self.path}: cannot read it ({e.strerror})") \
                     from None
-            if not self.has_manifest() and any(n != LOCK for n in entries):
+            ours = [n for n in entries if n != LOCK and not n.startswith(PROBE)]
+            if not self.has_manifest() and ours:
                 raise ExperimentError(
                     "out", f"{self.path} is not empty and holds no {MANIFEST}: not a hansa-lab "
                     "results folder; choose another out"
@@ -223,7 +226,7 @@ class ResultStore:
         read-only folder fails here, before any game, naming the folder)."""
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            probe = self.path / f".probe-{os.getpid()}"
+            probe = self.path / f"{PROBE}{os.getpid()}"
             probe.write_bytes(b"")
             probe.unlink()
         except OSError as e:
@@ -343,7 +346,7 @@ class ResultStore:
             for p in self.path.iterdir():
                 if p.name.startswith(DISCARDED):
                     shutil.rmtree(p, ignore_errors=True)
-                elif p.name.startswith(".") and ".tmp-" in p.name:
+                elif p.name.startswith(PROBE) or (p.name.startswith(".") and ".tmp-" in p.name):
                     p.unlink(missing_ok=True)
         for sub in [*TABLES, CHUNKS_DIR]:
             d = self.path / sub
