@@ -9,7 +9,6 @@ True
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 
 from hansa_lab.engine.actions import Action, format_action, parse_action
 from hansa_lab.engine.invariants import check_state, check_transition
+from hansa_lab.engine.rng import Rng, seat_stream
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
 from hansa_lab.engine.scoring import ranking, score_breakdown
 from hansa_lab.engine.state import GameConfig, State, new_game
@@ -28,9 +28,10 @@ from hansa_lab.strategies.lineup import parse_lineup
 DEFAULT_MAX_ACTIONS = 20_000
 
 
-def strategy_rng(seed: int, seat: int) -> random.Random:
-    """The random stream of the strategy in ``seat`` (independent of the game's setup)."""
-    return random.Random(f"hansa-lab/{seed}/seat{seat}")
+def strategy_rng(seed: int, seat: int) -> Rng:
+    """The random stream of the strategy in ``seat`` (independent of the game's setup):
+    :func:`hansa_lab.engine.rng.seat_stream`, the same in the Rust core."""
+    return seat_stream(seed, seat)
 
 
 @dataclass
@@ -80,7 +81,7 @@ class GameRecord:
 
 def _seat_players(
     config: GameConfig, strategies: str | Sequence[str | Strategy], seed: int
-) -> tuple[list[Strategy], list[random.Random]]:
+) -> tuple[list[Strategy], list[Rng]]:
     """One strategy and one random stream per seat (streams from ``seed``); the line-up
     as :func:`~hansa_lab.strategies.lineup.parse_lineup` reads it."""
     players = [make_strategy(s) for s in parse_lineup(strategies, config.n_players)]
@@ -90,7 +91,7 @@ def _seat_players(
 def _next_action(
     config: GameConfig,
     players: list[Strategy],
-    rngs: list[random.Random],
+    rngs: list[Rng],
     state: State,
     actions: list[Action],
 ) -> Action:
@@ -146,7 +147,7 @@ def _play(
     config: GameConfig,
     state: State,
     players: list[Strategy],
-    rngs: list[random.Random],
+    rngs: list[Rng],
     max_actions: int,
     *,
     check: bool = False,
