@@ -1,0 +1,40 @@
+//! Whole games in the core (twin of the loop of `hansa_lab/play.py`).
+
+use crate::actions::Action;
+use crate::random_policy;
+use crate::rng::Rng;
+use crate::rules::{apply_unchecked, legal_actions};
+use crate::state::{new_game, Config, State};
+
+/// Games that reach this many actions stop with end reason "cap" (`DEFAULT_MAX_ACTIONS`).
+pub const DEFAULT_MAX_ACTIONS: usize = 20_000;
+
+/// Play a game with the random strategy in every seat; the seats' streams are
+/// `Rng::seat_stream(seed, seat)`, `seed` being the configuration's seed.
+pub fn play_random(
+    config: &Config,
+    max_actions: usize,
+    record: bool,
+) -> Result<(State, Vec<Action>, usize), String> {
+    let mut s = new_game(config)?;
+    let mut rngs: Vec<Rng> = (0..config.n_players as u64)
+        .map(|p| Rng::seat_stream(config.seed, p))
+        .collect();
+    let mut legal = Vec::with_capacity(256);
+    let mut actions = Vec::new();
+    let mut n = 0usize;
+    while !s.is_over() && n < max_actions {
+        legal_actions(&s, &mut legal);
+        if legal.is_empty() {
+            return Err("no legal action in a running game".into());
+        }
+        let p = s.current_player();
+        let a = random_policy::choose(&s, &legal, &mut rngs[p]);
+        apply_unchecked(&mut s, &a);
+        if record {
+            actions.push(a);
+        }
+        n += 1;
+    }
+    Ok((s, actions, n))
+}

@@ -1,0 +1,95 @@
+//! The baseline `random` policy with its default biases (twin of
+//! `hansa_lab/strategies/random_policy.py`), drawing from the shared generator.
+
+use crate::actions::*;
+use crate::rng::Rng;
+use crate::state::{State, EMPTY};
+
+/// The action the random strategy chooses (`legal` non-empty).
+pub fn choose(s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+    // 1. a completed route is always established, with a reward when one is available
+    let est: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|a| a.kind == K_ESTABLISH)
+        .collect();
+    if !est.is_empty() {
+        let rewarded: Vec<Action> = est.iter().copied().filter(|a| a.b != R_NONE).collect();
+        let pool = if rewarded.is_empty() { &est } else { &rewarded };
+        return pool[rng.choice_index(pool.len())];
+    }
+    // 3./4. inside a Move, gather pieces (two players, stuck: toward completable routes)
+    if matches!(legal[0].kind, K_MOVE_PIECE | K_SWAP | K_STOP) {
+        let p = s.current_player();
+        let stuck =
+            s.neutral() >= 0 && s.supply_t[p] + s.supply_m[p] + s.stock_t[p] + s.stock_m[p] == 0;
+        let moves = if stuck {
+            completing_moves(s, legal)
+        } else {
+            gathering_moves(s, legal)
+        };
+        if !moves.is_empty() {
+            return moves[rng.choice_index(moves.len())];
+        }
+    }
+    // 2. `end` only when nothing else is legal
+    let n = legal.len();
+    if n > 1 && legal[n - 1].kind == K_END {
+        return legal[rng.below(n as u64 - 1) as usize];
+    }
+    legal[rng.choice_index(n)]
+}
+
+fn own_counts(s: &State, p: usize) -> (Vec<i32>, Vec<bool>) {
+    let b = s.board;
+    let mut own = vec![0i32; b.n_routes];
+    let mut other = vec![false; b.n_routes];
+    for (i, &o) in s.posts.iter().enumerate() {
+        if o != EMPTY {
+            if (o >> 1) as usize == p {
+                own[b.post_route[i]] += 1;
+            } else {
+                other[b.post_route[i]] = true;
+            }
+        }
+    }
+    (own, other)
+}
+
+fn gathering_moves(s: &State, legal: &[Action]) -> Vec<Action> {
+    let b = s.board;
+    let (own, _) = own_counts(s, s.current_player());
+    legal
+        .iter()
+        .copied()
+        .filter(|a| {
+            if a.kind != K_MOVE_PIECE {
+                return false;
+            }
+            let to = a.b as usize;
+            let from = b.post_route[a.a as usize];
+            own[to] >= own[from] && own[to] > 0 && b.route_n_posts[to] as i32 > own[to]
+        })
+        .collect()
+}
+
+fn completing_moves(s: &State, legal: &[Action]) -> Vec<Action> {
+    let b = s.board;
+    let (own, other) = own_counts(s, s.current_player());
+    let total: i32 = own.iter().sum();
+    let feasible = |r: usize| !other[r] && b.route_n_posts[r] as i32 <= total;
+    legal
+        .iter()
+        .copied()
+        .filter(|a| {
+            if a.kind != K_MOVE_PIECE {
+                return false;
+            }
+            let to = a.b as usize;
+            let from = b.post_route[a.a as usize];
+            feasible(to)
+                && b.route_n_posts[to] as i32 > own[to]
+                && (!feasible(from) || own[to] >= own[from])
+        })
+        .collect()
+}
