@@ -4,12 +4,13 @@ The Python engine (:mod:`hansa_lab.engine`) is the readable reference; the core 
 twin, module by module (``core/src/board.rs`` … ``variants/``), and the parity harness
 (:mod:`hansa_lab.tools.parity`, ``hansa-lab parity``) checks the two step by step.
 
-What the core covers (:func:`covers`): the base game — board sides ``base_3p`` (2 players
-with the neutral colour, 3 players) and ``base_45p`` (4-5 players) — in both editions, with
-every rule option of :data:`~hansa_lab.engine.state.RULE_OPTIONS` (``special_points``,
-``start_supply``, ``prestige_to_end``, ``emperor``: the Emperor's Favour module;
-``east_alternative`` applies to the East board only). East and Britannia are not covered
-yet: :class:`CoreGame` raises :class:`NotImplementedError` for them.
+What the core covers (:func:`covers`): every configuration of the Python engine — the five
+board sides (``base_3p`` with 2 players and the neutral colour or 3 players, ``base_45p``,
+``east``, ``britannia_3p``, ``britannia_45p``), both editions, every rule option of
+:data:`~hansa_lab.engine.state.RULE_OPTIONS` (``special_points``, ``start_supply``,
+``prestige_to_end``, ``east_alternative``, ``emperor``: the Emperor's Favour module).
+A configuration it did not cover would raise :class:`NotImplementedError` (never a wrong
+answer); a pending decision of a kind it does not know (none today) too.
 
 :class:`CoreGame` is one position: legal actions as :class:`Action` values in the Python
 engine's order, :meth:`CoreGame.apply` (an illegal action raises
@@ -32,6 +33,7 @@ from dataclasses import fields
 from typing import Any
 
 from hansa_lab.engine.actions import MARKER_KINDS, Action
+from hansa_lab.engine.board import BOARD_SIDES, PERMANENT_MARKERS
 from hansa_lab.engine.decisions import (
     Decision,
     Move,
@@ -46,6 +48,7 @@ from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.scoring import CATEGORIES
 from hansa_lab.engine.state import FAVOUR_TILES, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
+from hansa_lab.engine.variants.permanent import PermanentMarker
 from hansa_lab.errors import IllegalActionError
 
 _core: Any
@@ -61,7 +64,7 @@ __all__ = ["COVERED_SIDES", "CoreGame", "available", "covers", "play_random_game
            "play_random_games"]
 
 #: Board sides the core covers (every player count, edition and rule option of them).
-COVERED_SIDES = ("base_3p", "base_45p")
+COVERED_SIDES = BOARD_SIDES
 END_REASONS = ("prestige", "markers", "cities")
 _DECISIONS: dict[str, type[Decision]] = {
     "relocate": Relocate,
@@ -71,6 +74,7 @@ _DECISIONS: dict[str, type[Decision]] = {
     "remove3": RemoveOpponents,
     "place_marker": PlaceMarkers,
     "favour_income": FavourIncome,
+    "permanent": PermanentMarker,
 }
 
 
@@ -109,7 +113,15 @@ def _config_args(config: GameConfig) -> tuple[Any, ...]:
         int(config.option("start_supply")),
         int(config.option("prestige_to_end")),
         bool(config.option("emperor")),
+        bool(config.option("east_alternative")),
     )
+
+
+def _decision(t: tuple[Any, ...]) -> Decision:
+    kind, *values = t
+    if kind == "permanent":
+        values[1] = PERMANENT_MARKERS[values[1]]
+    return _DECISIONS[kind](*values)
 
 
 def _names(table: tuple[str, ...], codes: Any) -> tuple[str, ...]:
@@ -184,7 +196,7 @@ class CoreGame:
         engine's state after the same actions; no events)."""
         d = self._s.to_dict()
         config = self.config
-        pending = tuple(_DECISIONS[t[0]](*t[1:]) for t in d["pending"])
+        pending = tuple(_decision(t) for t in d["pending"])
         favours = tuple(_names(FAVOUR_TILES, f) for f in d["favours"])
         return State(
             config=config,
@@ -250,7 +262,10 @@ def state_fields(state: State) -> dict[str, Any]:
             raise NotImplementedError(
                 f"the compiled core has no pending decision like {f!s} yet"
             )
-        pending.append((kind, *(getattr(f, x.name) for x in fields(f))))
+        values = [getattr(f, x.name) for x in fields(f)]
+        if kind == "permanent":  # the marker's name as its index
+            values[1] = _codes(PERMANENT_MARKERS, [values[1]], "pending")[0]
+        pending.append((kind, *values))
     end = state.end_reason
     eaa = state.end_after_action
     return {

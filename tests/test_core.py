@@ -1,6 +1,6 @@
 """The compiled rules core (hansa_lab._core) against the Python engine: the shared
 generator, set-up, whole random games, conversions both ways, illegal and garbage input,
-configurations not covered yet, and the parity tiers (fast here, more games in ``slow``)."""
+every configuration covered, and the parity tiers (fast here, more games in ``slow``)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_setup_is_the_same(config):
     assert CoreGame(config).to_state() == new_game(config)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(20))
 def test_whole_random_games_are_the_same(seed):
     config = parity_configs(seed)
     game, actions = play_random_game(config)
@@ -59,21 +59,27 @@ def test_whole_random_games_are_the_same(seed):
     assert game.score_rows() == score_rows(rec.final)
 
 
-def test_conversion_both_ways_at_every_step():
-    config = parity_configs(5)
+@pytest.mark.parametrize("seed", [5, 7, 9])
+def test_conversion_both_ways_at_every_step(seed):
+    config = parity_configs(seed)
     rec = play_game(config, ["random"] * config.n_players)
-    for state in states_of(config, rec.actions)[::7]:
+    for state in states_of(config, rec.actions)[::3]:
         core = CoreGame.from_state(state)
         assert core.to_state() == state
         assert core.legal_actions() == legal_actions(state)
         assert core.score_rows() == score_rows(state)
 
 
-def test_configurations_not_covered_raise():
-    for config in (GameConfig(4, "east"), GameConfig(3, "britannia")):
-        assert not covers(config)
-        with pytest.raises(NotImplementedError, match="does not cover the board side"):
-            CoreGame(config)
+def test_every_configuration_is_covered():
+    sides = {(c.side, c.n_players, c.option("east_alternative")) for c in
+             map(parity_configs, range(200))}
+    assert {s for s, _, _ in sides} == {"base_3p", "base_45p", "east", "britannia_3p",
+                                         "britannia_45p"}
+    assert ("east", 4, True) in sides and ("base_3p", 2, False) in sides
+    for seed in range(200):
+        assert covers(parity_configs(seed))
+    assert CoreGame(GameConfig(4, "east", options=(("east_alternative", True),))).to_state() \
+        == new_game(GameConfig(4, "east", options=(("east_alternative", True),)))
 
 
 def _python_error(state, action):
@@ -92,8 +98,9 @@ def _core_error(game, action):
     return None
 
 
-def test_illegal_actions_raise_what_python_raises():
-    config = parity_configs(9)
+@pytest.mark.parametrize("seed", [3, 9])
+def test_illegal_actions_raise_what_python_raises(seed):
+    config = parity_configs(seed)
     rec = play_game(config, ["random"] * config.n_players)
     rng = Rng(1)
     checked = 0

@@ -47,6 +47,11 @@ pub const K_RELOCATE_EXTRA: u8 = 14;
 pub const K_DECLINE: u8 = 15;
 pub const K_PLACE_MARKER: u8 = 16;
 pub const K_FAVOUR_TAKE: u8 = 17;
+pub const K_PERM_MOVE: u8 = 18;
+pub const K_PERM_SWAP: u8 = 19;
+pub const K_PERM_DEVELOP: u8 = 20;
+pub const K_PERM_KONTOR: u8 = 21;
+pub const K_PERM_PLACE: u8 = 22;
 /// kinds before this one start from the turn itself
 pub const N_TURN_KINDS: u8 = 8;
 
@@ -198,6 +203,26 @@ pub fn format_action(b: &Board, act: &Action) -> Option<String> {
             name(&MARKER_KINDS, c)
         ),
         K_FAVOUR_TAKE => format!("favour take {}", name(&PIECE_NAMES, a)),
+        K_PERM_MOVE => format!("perm move {} r{bb}", post(b, a)),
+        K_PERM_SWAP => format!("perm swap {} {}", post(b, a), post(b, bb)),
+        K_PERM_DEVELOP => format!("perm develop {}", name(&ABILITIES, a)),
+        K_PERM_KONTOR => {
+            if a < 0 || a as usize >= b.n_cities {
+                return None;
+            }
+            format!(
+                "perm kontor {} {}",
+                city(a as usize),
+                name(&PIECE_NAMES, bb)
+            )
+        }
+        K_PERM_PLACE => {
+            if c >= 0 {
+                format!("perm place r{a} from {}", post(b, c))
+            } else {
+                format!("perm place r{a} {}", name(&PIECE_NAMES, bb))
+            }
+        }
         _ => return None,
     })
 }

@@ -25,6 +25,23 @@ pub const BOARD_SIDES: [&str; 5] = [
     "britannia_3p",
     "britannia_45p",
 ];
+/// Country 0 of every board: routes and cities without a region.
+pub const HOME_COUNTRY: &str = "England";
+/// Points of the regional majorities, first to third place.
+pub const REGION_POINTS: [i32; 3] = [7, 4, 2];
+/// Permanent markers of maritime routes, as named in boards.json.
+pub const PERMANENT_MARKERS: [&str; 5] = [
+    "move2",
+    "privilege",
+    "kontor_yellow_green",
+    "place2_from_route",
+    "place2_regions",
+];
+pub const P_MOVE2: u8 = 0;
+pub const P_PRIVILEGE: u8 = 1;
+pub const P_KONTOR_YELLOW_GREEN: u8 = 2;
+pub const P_PLACE2_FROM_ROUTE: u8 = 3;
+pub const P_PLACE2_REGIONS: u8 = 4;
 
 /// The player-board tracks and the marker score table.
 pub struct PlayerBoard {
@@ -42,6 +59,8 @@ pub struct PlayerBoard {
 #[derive(Debug)]
 pub struct Board {
     pub name: String,
+    /// "primary" or "alternative" (East's disputed cities)
+    pub variant: String,
     pub players: Vec<usize>,
     pub n_cities: usize,
     pub n_routes: usize,
@@ -53,8 +72,18 @@ pub struct Board {
     pub route_cities: Vec<[usize; 2]>,
     pub route_n_posts: Vec<usize>,
     pub route_n_merchant_only: Vec<usize>,
+    /// index into PERMANENT_MARKERS, or -1
+    pub route_permanent_kind: Vec<i8>,
     pub route_permanent: Vec<bool>,
     pub route_region: Vec<bool>,
+    /// per route, index into the countries (`(HOME_COUNTRY, *regions)`)
+    pub route_country: Vec<usize>,
+    pub n_countries: usize,
+    /// per country, its cities (country 0: none)
+    pub country_cities: Vec<Vec<usize>>,
+    /// cities granting Place/Displace permission: (city, country bitmask), fewest first
+    pub permission_cities: Vec<(usize, u32)>,
+    pub yellow_green: Vec<usize>,
     pub city_routes: Vec<Vec<usize>>,
     pub city_neighbours: Vec<Vec<usize>>,
     pub route_rings: Vec<Vec<Vec<usize>>>,
@@ -150,19 +179,23 @@ pub static PLAYER_BOARD: LazyLock<PlayerBoard> = LazyLock::new(|| {
     }
 });
 
-/// The five sides in `BOARD_SIDES` order (primary variant).
-pub static BOARDS: LazyLock<Vec<Board>> = LazyLock::new(|| {
+/// The five sides in `BOARD_SIDES` order (primary variant), then East's alternative.
+pub static BOARDS: LazyLock<Vec<Result<Board, String>>> = LazyLock::new(|| {
     BOARD_SIDES
         .iter()
-        .map(|name| load_board(name).expect("boards.json is checked by the Python loader"))
+        .map(|name| load_board(name, false))
+        .chain([load_board("east", true)])
         .collect()
 });
 
-pub fn board(name: &str) -> Option<&'static Board> {
-    BOARD_SIDES
-        .iter()
-        .position(|s| *s == name)
-        .map(|i| &BOARDS[i])
+/// A board side (`alternative`: the East's disputed cities from the other source).
+pub fn board(name: &str, alternative: bool) -> Option<&'static Board> {
+    let i = if alternative {
+        (name == "east").then_some(BOARD_SIDES.len())?
+    } else {
+        BOARD_SIDES.iter().position(|s| *s == name)?
+    };
+    BOARDS[i].as_ref().ok()
 }
 
 fn split_route_name(text: &str, names: &[String]) -> Option<(usize, usize)> {
@@ -179,11 +212,17 @@ fn split_route_name(text: &str, names: &[String]) -> Option<(usize, usize)> {
     None
 }
 
-pub fn load_board(name: &str) -> Result<Board, String> {
+pub fn load_board(name: &str, alternative: bool) -> Result<Board, String> {
     let raw = &RAW["boards"][name];
     if raw.is_null() {
         return Err(format!("unknown board side {name:?}"));
     }
+    let no_alt = Value::Null;
+    let alternatives = if alternative {
+        &raw["alternatives"]
+    } else {
+        &no_alt
+    };
     let err = |what: &str| format!("boards.json: board {name:?}, {what}");
     let cities = raw["cities"].as_array().ok_or_else(|| err("cities"))?;
     let names: Vec<String> = cities
@@ -206,10 +245,20 @@ pub fn load_board(name: &str) -> Result<Board, String> {
     let mut office_shape = Vec::new();
     let mut office_coin = Vec::new();
     let mut has_regions = false;
+    let mut region_names: BTreeSet<String> = BTreeSet::new();
     for (ci, c) in cities.iter().enumerate() {
+        let alt = &alternatives[&names[ci]];
         city_ascii.push(c["ascii"].as_str().unwrap_or("").to_string());
         let mut ab: BTreeSet<usize> = BTreeSet::new();
-        for a in c["abilities"].as_array().into_iter().flatten() {
+        for g in c["regions"].as_array().into_iter().flatten() {
+            region_names.insert(g.as_str().unwrap_or("").to_string());
+        }
+        let abilities = c["abilities"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .chain(alt["abilities"].as_array().into_iter().flatten());
+        for a in abilities {
             let a = a.as_str().unwrap_or("");
             let k = ABILITIES
                 .iter()
@@ -222,7 +271,12 @@ pub fn load_board(name: &str) -> Result<Board, String> {
         if c["regions"].as_array().is_some_and(|a| !a.is_empty()) {
             has_regions = true;
         }
-        let offices = c["offices"].as_array().ok_or_else(|| err("offices"))?;
+        let offices = if alt["offices"].is_array() {
+            &alt["offices"]
+        } else {
+            &c["offices"]
+        };
+        let offices = offices.as_array().ok_or_else(|| err("offices"))?;
         for o in offices {
             let col = o[0].as_str().unwrap_or("");
             let colour = COLOURS
@@ -246,6 +300,8 @@ pub fn load_board(name: &str) -> Result<Board, String> {
     let mut route_n_posts = Vec::new();
     let mut route_n_mo = Vec::new();
     let mut route_perm = Vec::new();
+    let mut route_perm_kind = Vec::new();
+    let mut route_region_name: Vec<Option<String>> = Vec::new();
     let mut route_region = Vec::new();
     let mut post_start = vec![0usize];
     let mut post_route = Vec::new();
@@ -265,8 +321,20 @@ pub fn load_board(name: &str) -> Result<Board, String> {
             .map(|v| v.iter().map(|x| x.as_u64().unwrap_or(0) as usize).collect())
             .unwrap_or_default();
         route_n_mo.push(mo.len());
-        route_perm.push(r["permanent_marker"].is_string());
+        let pm = r["permanent_marker"].as_str();
+        route_perm.push(pm.is_some());
+        route_perm_kind.push(match pm {
+            Some(k) => PERMANENT_MARKERS
+                .iter()
+                .position(|x| *x == k)
+                .ok_or_else(|| err("permanent_marker"))? as i8,
+            None => -1,
+        });
         let reg = r["region"].is_string();
+        if let Some(g) = r["region"].as_str() {
+            region_names.insert(g.to_string());
+        }
+        route_region_name.push(r["region"].as_str().map(str::to_string));
         route_region.push(reg);
         has_regions |= reg;
         tavern_flags.push(r["tavern"].as_bool().unwrap_or(false));
@@ -355,8 +423,59 @@ pub fn load_board(name: &str) -> Result<Board, String> {
             .ok_or_else(|| err("tavern route"))?;
         tavern_routes.push(r);
     }
+    let countries: Vec<String> = std::iter::once(HOME_COUNTRY.to_string())
+        .chain(region_names.iter().cloned())
+        .collect();
+    let country_of = |g: &str| countries.iter().position(|x| x == g).unwrap_or(0);
+    let route_country: Vec<usize> = route_region_name
+        .iter()
+        .map(|g| g.as_deref().map_or(0, country_of))
+        .collect();
+    let city_regions: Vec<Vec<String>> = cities
+        .iter()
+        .map(|c| {
+            c["regions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|g| g.as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .collect();
+    let country_cities: Vec<Vec<usize>> = countries
+        .iter()
+        .map(|g| (0..n_c).filter(|&c| city_regions[c].contains(g)).collect())
+        .collect();
+    let mut permission_cities: Vec<(usize, u32)> = Vec::new();
+    for (ci, c) in cities.iter().enumerate() {
+        let mut mask = 0u32;
+        for g in c["grants_permission_for"].as_array().into_iter().flatten() {
+            let g = g.as_str().unwrap_or("");
+            if !region_names.contains(g) {
+                return Err(err("grants_permission_for"));
+            }
+            mask |= 1 << country_of(g);
+        }
+        if mask != 0 {
+            permission_cities.push((ci, mask));
+        }
+    }
+    permission_cities.sort_by_key(|&(c, m)| (m.count_ones(), c));
+    let yellow_green: Vec<usize> = (0..n_c).filter(|&c| city_yg[c]).collect();
     Ok(Board {
         name: name.to_string(),
+        variant: if alternative {
+            "alternative"
+        } else {
+            "primary"
+        }
+        .to_string(),
+        route_permanent_kind: route_perm_kind,
+        route_country,
+        n_countries: countries.len(),
+        country_cities,
+        permission_cities,
+        yellow_green,
         players: raw["players"]
             .as_array()
             .map(|v| v.iter().map(|x| x.as_u64().unwrap_or(0) as usize).collect())
@@ -401,9 +520,17 @@ mod tests {
 
     #[test]
     fn base_3p_sizes() {
-        let b = board("base_3p").unwrap();
+        let b = board("base_3p", false).unwrap();
         assert_eq!((b.n_cities, b.n_routes, b.n_posts), (27, 32, 101));
         assert_eq!(b.tavern_routes.len(), 3);
         assert_eq!(PLAYER_BOARD.track_max, [5, 3, 3, 3, 4]);
+        for i in 0..BOARDS.len() {
+            assert!(BOARDS[i].is_ok(), "{:?}", BOARDS[i].as_ref().err());
+        }
+        let e = board("east", true).unwrap();
+        assert_eq!(e.variant, "alternative");
+        assert!(board("base_3p", true).is_none());
+        let br = board("britannia_45p", false).unwrap();
+        assert!(br.has_regions && br.n_countries == 3 && !br.permission_cities.is_empty());
     }
 }

@@ -4,7 +4,9 @@
 
 use crate::actions::*;
 use crate::board::{MERCHANT, TRADER};
-use crate::effects::{free_post, free_routes, next_player, stock_of, to_stock};
+use crate::effects::{
+    check_end, free_post, may_go, next_player, shift_options, stock_of, to_stock,
+};
 use crate::state::{State, EMPTY, F_RELOCATE_ANYWHERE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +40,14 @@ pub enum Decision {
     PlaceMarkers {
         player: usize,
     },
+    /// the permanent marker `kind` (PERMANENT_MARKERS) of the route just established
+    PermanentMarker {
+        player: usize,
+        kind: u8,
+        left: i32,
+        traders: i32,
+        merchants: i32,
+    },
     FavourIncome {
         player: usize,
     },
@@ -53,7 +63,8 @@ impl Decision {
             | Decision::MoveOpponents { player, .. }
             | Decision::RemoveOpponents { player, .. }
             | Decision::PlaceMarkers { player }
-            | Decision::FavourIncome { player } => player,
+            | Decision::FavourIncome { player }
+            | Decision::PermanentMarker { player, .. } => player,
         }
     }
 
@@ -67,6 +78,7 @@ impl Decision {
             Decision::RemoveOpponents { .. } => "remove3",
             Decision::PlaceMarkers { .. } => "place_marker",
             Decision::FavourIncome { .. } => "favour_income",
+            Decision::PermanentMarker { .. } => "permanent",
         }
     }
 
@@ -80,6 +92,14 @@ impl Decision {
             Decision::RemoveOpponents { .. } => &[K_REMOVE, K_STOP],
             Decision::PlaceMarkers { .. } => &[K_PLACE_MARKER],
             Decision::FavourIncome { .. } => &[K_FAVOUR_TAKE, K_DECLINE],
+            Decision::PermanentMarker { .. } => &[
+                K_PERM_MOVE,
+                K_PERM_SWAP,
+                K_PERM_DEVELOP,
+                K_PERM_KONTOR,
+                K_PERM_PLACE,
+                K_STOP,
+            ],
         }
     }
 
@@ -158,6 +178,20 @@ impl Decision {
                 }
                 acts.push(Action::k(K_DECLINE));
             }
+            Decision::PermanentMarker {
+                player,
+                kind,
+                left,
+                traders,
+                merchants,
+            } => {
+                if left > 0 {
+                    crate::variants::permanent::options(
+                        s, player, kind, left, traders, merchants, acts,
+                    );
+                }
+                acts.push(Action::k(K_STOP));
+            }
         }
     }
 }
@@ -183,16 +217,17 @@ fn relocation_legal(
 /// Routes a displaced piece of `colour` may use (`relocation_routes`).
 pub fn relocation_routes(s: &State, origin: usize, piece: i32, colour: i32) -> Vec<usize> {
     let b = s.board;
+    let regions = b.has_regions;
     if colour >= 0 && s.has_favour(colour, F_RELOCATE_ANYWHERE) {
         return (0..b.n_routes)
-            .filter(|r| free_post(s, *r, piece) >= 0)
+            .filter(|&r| free_post(s, r, piece) >= 0 && (!regions || may_go(s, origin, r, false)))
             .collect();
     }
     for ring in &b.route_rings[origin] {
         let found: Vec<usize> = ring
             .iter()
             .copied()
-            .filter(|r| free_post(s, *r, piece) >= 0)
+            .filter(|&r| (!regions || may_go(s, origin, r, false)) && free_post(s, r, piece) >= 0)
             .collect();
         if !found.is_empty() {
             return found;
@@ -263,7 +298,8 @@ pub fn own_moves(s: &State, p: usize, swaps: bool, acts: &mut Vec<Action>) {
                     } else {
                         x
                     };
-                    if !mo[t_post] {
+                    let country = &b.route_country;
+                    if !mo[t_post] && country[pr[x]] == country[pr[y]] {
                         acts.push(Action::k2(K_SWAP, x as i32, y as i32));
                     }
                 }
@@ -273,23 +309,14 @@ pub fn own_moves(s: &State, p: usize, swaps: bool, acts: &mut Vec<Action>) {
     acts.push(Action::k(K_STOP));
 }
 
-/// `_shift` + `shift_options` without countries (base boards).
+/// `_shift`: own (or opponents') pieces to other routes; the country rule on Britannia is
+/// non-strict for own pieces (Move) and strict for opponents' (move-3).
 fn shift(s: &State, p: usize, own: bool, kind: u8, acts: &mut Vec<Action>) {
     let posts = &s.posts;
-    let (for_t, for_m) = free_routes(s);
-    let pr = &s.board.post_route;
-    for (i, &o) in posts.iter().enumerate() {
-        if o == EMPTY || (((o >> 1) as i32 == p as i32) != own) {
-            continue;
-        }
-        let here = pr[i];
-        let dest = if o & 1 == 0 { &for_t } else { &for_m };
-        for &r in dest {
-            if r != here {
-                acts.push(Action::k2(kind, i as i32, r as i32));
-            }
-        }
-    }
+    let pieces: Vec<usize> = (0..posts.len())
+        .filter(|&i| posts[i] != EMPTY && (((posts[i] >> 1) as i32 == p as i32) == own))
+        .collect();
+    shift_options(s, &pieces, kind, Some(!own), acts);
 }
 
 /// Routes that may receive a replacement marker (`marker_routes`).
@@ -377,6 +404,25 @@ pub fn settle_top(s: &mut State) -> bool {
             false
         }
         Decision::FavourIncome { .. } => false,
+        Decision::PermanentMarker { left, .. } => {
+            let mut acts = Vec::new();
+            top.legal(s, &mut acts);
+            if left <= 0 || (acts.len() == 1 && acts[0].kind == K_STOP) {
+                stop_top(s);
+                return true;
+            }
+            false
+        }
+    }
+}
+
+/// `stop`: the top decision ends (a permanent marker's establish action is over, so its
+/// end check runs now).
+pub fn stop_top(s: &mut State) {
+    if let Some(top) = s.pending.pop() {
+        if matches!(top, Decision::PermanentMarker { .. }) {
+            check_end(s);
+        }
     }
 }
 

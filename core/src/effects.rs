@@ -66,6 +66,38 @@ pub fn first_vacant_office(s: &State, c: usize) -> i32 {
     -1
 }
 
+/// Whether a piece on route `src` may go to route `dst` (Britannia's countries): within
+/// its country, or also to England unless `strict`.
+#[inline]
+pub fn may_go(s: &State, src: usize, dst: usize, strict: bool) -> bool {
+    let c = &s.board.route_country;
+    let (a, z) = (c[src], c[dst]);
+    a == z || (!strict && z == 0)
+}
+
+/// `Action(kind, post, route)` for every piece on `pieces` (post indices) and every other
+/// route with a free post for it; `strict` is the country rule (None: no rule).
+pub fn shift_options(
+    s: &State,
+    pieces: &[usize],
+    kind: u8,
+    strict: Option<bool>,
+    acts: &mut Vec<crate::actions::Action>,
+) {
+    let (for_t, for_m) = free_routes(s);
+    let pr = &s.board.post_route;
+    let rule = if s.board.has_regions { strict } else { None };
+    for &i in pieces {
+        let here = pr[i];
+        let dest = if s.posts[i] & 1 == 0 { &for_t } else { &for_m };
+        for &r in dest {
+            if r != here && rule.is_none_or(|st| may_go(s, here, r, st)) {
+                acts.push(crate::actions::Action::k2(kind, i as i32, r as i32));
+            }
+        }
+    }
+}
+
 /// A colour's (traders, merchants) in the general stock (the neutral pool for the
 /// neutral colour).
 #[inline]

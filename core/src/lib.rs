@@ -36,6 +36,7 @@ mod tests {
             start_supply: 5,
             prestige_to_end: 20,
             emperor: false,
+            east_alternative: false,
         }
     }
 
@@ -56,7 +57,11 @@ mod tests {
     }
 
     #[test]
-    fn uncovered_side_is_an_error() {
-        assert!(play_random(&config(3, "east", 0, 1), 10, false).is_err());
+    fn invalid_configurations_are_errors() {
+        assert!(play_random(&config(2, "east", 0, 1), 10, false).is_err());
+        assert!(play_random(&config(3, "moon", 0, 1), 10, false).is_err());
+        let mut c = config(3, "base_3p", 0, 1);
+        c.east_alternative = true;
+        assert!(play_random(&c, 10, false).is_err());
     }
 }

@@ -7,7 +7,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -40,6 +40,7 @@ fn make_config(
     start_supply: i32,
     prestige_to_end: i32,
     emperor: bool,
+    east_alternative: bool,
 ) -> PyResult<Config> {
     let edition = match edition {
         "bigbox" => 0,
@@ -64,8 +65,9 @@ fn make_config(
         start_supply,
         prestige_to_end,
         emperor,
+        east_alternative,
     };
-    covered(&config).map_err(PyNotImplementedError::new_err)?;
+    covered(&config).map_err(PyValueError::new_err)?;
     Ok(config)
 }
 
@@ -103,7 +105,7 @@ impl PyState {
     /// Set up a game (`new_game`); NotImplementedError for a configuration the core does
     /// not cover yet.
     #[new]
-    #[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor))]
+    #[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         n_players: usize,
@@ -114,6 +116,7 @@ impl PyState {
         start_supply: i32,
         prestige_to_end: i32,
         emperor: bool,
+        east_alternative: bool,
     ) -> PyResult<Self> {
         let config = make_config(
             n_players,
@@ -124,11 +127,12 @@ impl PyState {
             start_supply,
             prestige_to_end,
             emperor,
+            east_alternative,
         )?;
         guard(|| {
             new_game(&config)
                 .map(|s| PyState { s })
-                .map_err(PyNotImplementedError::new_err)
+                .map_err(PyValueError::new_err)
         })
     }
 
@@ -275,6 +279,23 @@ impl PyState {
                         left.into_pyobject(py)?.into_any(),
                     ],
                 )?,
+                Decision::PermanentMarker {
+                    player,
+                    kind,
+                    left,
+                    traders,
+                    merchants,
+                } => PyTuple::new(
+                    py,
+                    [
+                        f.kind().into_pyobject(py)?.into_any(),
+                        player.into_pyobject(py)?.into_any(),
+                        kind.into_pyobject(py)?.into_any(),
+                        left.into_pyobject(py)?.into_any(),
+                        traders.into_pyobject(py)?.into_any(),
+                        merchants.into_pyobject(py)?.into_any(),
+                    ],
+                )?,
                 Decision::PlaceMarkers { player } | Decision::FavourIncome { player } => {
                     PyTuple::new(
                         py,
@@ -410,6 +431,13 @@ fn read_fields(s: &mut State, d: &Bound<'_, PyDict>) -> PyResult<()> {
             },
             ("place_marker", 1) => Decision::PlaceMarkers { player: u(0)? },
             ("favour_income", 1) => Decision::FavourIncome { player: u(0)? },
+            ("permanent", 5) => Decision::PermanentMarker {
+                player: u(0)?,
+                kind: u8::try_from(u(1)?).map_err(|_| bad())?,
+                left: n(2)?,
+                traders: n(3)?,
+                merchants: n(4)?,
+            },
             _ => return Err(bad()),
         };
         s.pending.push(f);
@@ -495,6 +523,12 @@ fn validate(s: &State) -> Result<(), String> {
     {
         return Err("state field favours: unknown tile".into());
     }
+    if s.permits_used.iter().any(|c| *c as usize >= b.n_cities) {
+        return Err("state field permits_used: not a city".into());
+    }
+    if s.east_west.iter().any(|p| *p as usize >= n) {
+        return Err("state field east_west: not a seat".into());
+    }
     if s.active >= n {
         return Err("state field active: not a seat".into());
     }
@@ -516,6 +550,22 @@ fn validate(s: &State) -> Result<(), String> {
         if matches!(f, Decision::RelocateNeutral { .. }) && s.neutral_pool < 0 {
             return Err("state field pending: no neutral colour".into());
         }
+        if let Decision::PermanentMarker {
+            kind,
+            left,
+            traders,
+            merchants,
+            ..
+        } = *f
+        {
+            if kind as usize >= crate::board::PERMANENT_MARKERS.len()
+                || !(0..=2).contains(&left)
+                || !(0..=6).contains(&traders)
+                || !(0..=6).contains(&merchants)
+            {
+                return Err("state field pending: permanent marker out of range".into());
+            }
+        }
         if matches!(f, Decision::FavourIncome { .. }) && s.favours.is_empty() {
             return Err("state field pending: no Emperor's Favour in this game".into());
         }
@@ -525,7 +575,7 @@ fn validate(s: &State) -> Result<(), String> {
 
 /// Play random games in the core: returns (games, actions, capped games) for the seeds.
 #[pyfunction]
-#[pyo3(signature = (n_players, side, edition, seeds, special_points, start_supply, prestige_to_end, emperor, max_actions))]
+#[pyo3(signature = (n_players, side, edition, seeds, special_points, start_supply, prestige_to_end, emperor, east_alternative, max_actions))]
 #[allow(clippy::too_many_arguments)]
 fn play_random_games(
     py: Python<'_>,
@@ -537,6 +587,7 @@ fn play_random_games(
     start_supply: i32,
     prestige_to_end: i32,
     emperor: bool,
+    east_alternative: bool,
     max_actions: usize,
 ) -> PyResult<(usize, usize, usize)> {
     let base = make_config(
@@ -548,6 +599,7 @@ fn play_random_games(
         start_supply,
         prestige_to_end,
         emperor,
+        east_alternative,
     )?;
     py.allow_threads(|| {
         guard(|| {
@@ -568,7 +620,7 @@ fn play_random_games(
 
 /// One random game in the core: (final state, actions as tuples).
 #[pyfunction]
-#[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, max_actions))]
+#[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative, max_actions))]
 #[allow(clippy::too_many_arguments)]
 fn play_random_game(
     n_players: usize,
@@ -579,6 +631,7 @@ fn play_random_game(
     start_supply: i32,
     prestige_to_end: i32,
     emperor: bool,
+    east_alternative: bool,
     max_actions: usize,
 ) -> PyResult<(PyState, Vec<PyAction>)> {
     let config = make_config(
@@ -590,6 +643,7 @@ fn play_random_game(
         start_supply,
         prestige_to_end,
         emperor,
+        east_alternative,
     )?;
     guard(|| {
         let (s, actions, _) =
@@ -601,9 +655,9 @@ fn play_random_game(
 /// The board sides the core covers.
 #[pyfunction]
 fn covered_sides() -> Vec<&'static str> {
-    ["base_3p", "base_45p"]
+    crate::board::BOARD_SIDES
         .into_iter()
-        .filter(|s| board(s).is_some())
+        .filter(|s| board(s, false).is_some())
         .collect()
 }
 

@@ -5,31 +5,61 @@ use crate::actions::*;
 use crate::rng::Rng;
 use crate::state::{State, EMPTY};
 
+/// Uniform choice among the actions of `legal` that satisfy `keep`, in their order
+/// (`rng.choice([a for a in legal if keep(a)])` without building the list); None if none.
+fn choose_where(legal: &[Action], rng: &mut Rng, keep: impl Fn(&Action) -> bool) -> Option<Action> {
+    let n = legal.iter().filter(|a| keep(a)).count();
+    if n == 0 {
+        return None;
+    }
+    let k = rng.choice_index(n);
+    legal.iter().filter(|a| keep(a)).nth(k).copied()
+}
+
 /// The action the random strategy chooses (`legal` non-empty).
 pub fn choose(s: &State, legal: &[Action], rng: &mut Rng) -> Action {
     // 1. a completed route is always established, with a reward when one is available
-    let est: Vec<Action> = legal
-        .iter()
-        .copied()
-        .filter(|a| a.kind == K_ESTABLISH)
-        .collect();
-    if !est.is_empty() {
-        let rewarded: Vec<Action> = est.iter().copied().filter(|a| a.b != R_NONE).collect();
-        let pool = if rewarded.is_empty() { &est } else { &rewarded };
-        return pool[rng.choice_index(pool.len())];
+    if legal.iter().any(|a| a.kind == K_ESTABLISH) {
+        let rewarded = |a: &Action| a.kind == K_ESTABLISH && a.b != R_NONE;
+        if let Some(a) = choose_where(legal, rng, rewarded) {
+            return a;
+        }
+        if let Some(a) = choose_where(legal, rng, |a| a.kind == K_ESTABLISH) {
+            return a;
+        }
     }
     // 3./4. inside a Move, gather pieces (two players, stuck: toward completable routes)
     if matches!(legal[0].kind, K_MOVE_PIECE | K_SWAP | K_STOP) {
         let p = s.current_player();
         let stuck =
             s.neutral() >= 0 && s.supply_t[p] + s.supply_m[p] + s.stock_t[p] + s.stock_m[p] == 0;
-        let moves = if stuck {
-            completing_moves(s, legal)
+        let b = s.board;
+        let (own, other) = own_counts(s, p);
+        let found = if stuck {
+            let total: i32 = own.iter().sum();
+            let feasible = |r: usize| !other[r] && b.route_n_posts[r] as i32 <= total;
+            choose_where(legal, rng, |a| {
+                if a.kind != K_MOVE_PIECE {
+                    return false;
+                }
+                let to = a.b as usize;
+                let from = b.post_route[a.a as usize];
+                feasible(to)
+                    && b.route_n_posts[to] as i32 > own[to]
+                    && (!feasible(from) || own[to] >= own[from])
+            })
         } else {
-            gathering_moves(s, legal)
+            choose_where(legal, rng, |a| {
+                if a.kind != K_MOVE_PIECE {
+                    return false;
+                }
+                let to = a.b as usize;
+                let from = b.post_route[a.a as usize];
+                own[to] >= own[from] && own[to] > 0 && b.route_n_posts[to] as i32 > own[to]
+            })
         };
-        if !moves.is_empty() {
-            return moves[rng.choice_index(moves.len())];
+        if let Some(a) = found {
+            return a;
         }
     }
     // 2. `end` only when nothing else is legal
@@ -54,42 +84,4 @@ fn own_counts(s: &State, p: usize) -> (Vec<i32>, Vec<bool>) {
         }
     }
     (own, other)
-}
-
-fn gathering_moves(s: &State, legal: &[Action]) -> Vec<Action> {
-    let b = s.board;
-    let (own, _) = own_counts(s, s.current_player());
-    legal
-        .iter()
-        .copied()
-        .filter(|a| {
-            if a.kind != K_MOVE_PIECE {
-                return false;
-            }
-            let to = a.b as usize;
-            let from = b.post_route[a.a as usize];
-            own[to] >= own[from] && own[to] > 0 && b.route_n_posts[to] as i32 > own[to]
-        })
-        .collect()
-}
-
-fn completing_moves(s: &State, legal: &[Action]) -> Vec<Action> {
-    let b = s.board;
-    let (own, other) = own_counts(s, s.current_player());
-    let total: i32 = own.iter().sum();
-    let feasible = |r: usize| !other[r] && b.route_n_posts[r] as i32 <= total;
-    legal
-        .iter()
-        .copied()
-        .filter(|a| {
-            if a.kind != K_MOVE_PIECE {
-                return false;
-            }
-            let to = a.b as usize;
-            let from = b.post_route[a.a as usize];
-            feasible(to)
-                && b.route_n_posts[to] as i32 > own[to]
-                && (!feasible(from) || own[to] >= own[from])
-        })
-        .collect()
 }

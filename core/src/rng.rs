@@ -44,12 +44,11 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n >= 1);
         let n = n.max(1);
-        // 2**64 % n computed in u128
-        let rem = ((1u128 << 64) % n as u128) as u64;
-        let limit = (1u128 << 64) - rem as u128;
+        // rem = 2**64 % n; accept x < 2**64 - rem (every x when rem == 0)
+        let rem = n.wrapping_neg() % n;
         loop {
             let x = self.next_u64();
-            if (x as u128) < limit {
+            if rem == 0 || x < rem.wrapping_neg() {
                 return x % n;
             }
         }

@@ -3,10 +3,10 @@
 
 use crate::actions::*;
 use crate::board::{A_BOOK, A_PRIVILEGE, MERCHANT, PLAYER_BOARD, TRADER};
-use crate::decisions::{set_relocation, settle_top, spend, Decision};
+use crate::decisions::{set_relocation, settle_top, spend, stop_top, Decision};
 use crate::effects::*;
 use crate::state::{State, EMPTY, F_DISPLACED_TWO, MK_EXTRA};
-use crate::variants::{favour, neutral};
+use crate::variants::{favour, neutral, permanent, regions};
 
 /// Every legal action of the current player (empty once the game is over).
 pub fn legal_actions(s: &State, acts: &mut Vec<Action>) {
@@ -48,6 +48,13 @@ fn turn_actions(s: &State, acts: &mut Vec<Action>) {
         let mut own_on_board = false;
         let mut any_free = false;
         let pi = p as i8;
+        // Britannia: Place/Displace in Wales/Scotland only with a permission this turn
+        let allowed: u32 = if b.has_regions {
+            regions::permitted_countries(s, p)
+        } else {
+            u32::MAX
+        };
+        let country = &b.route_country;
         for r in 0..b.n_routes {
             let (lo, hi) = (b.post_start[r], b.post_start[r + 1]);
             let len = (hi - lo) as i32;
@@ -61,8 +68,12 @@ fn turn_actions(s: &State, acts: &mut Vec<Action>) {
                 }
             }
             let ri = r as i32;
+            let closed = allowed & (1 << country[r]) == 0;
             if n_free == len {
                 any_free = true;
+                if closed {
+                    continue;
+                }
                 if sup_t > 0 && (b.route_n_merchant_only[r] as i32) < len {
                     acts.push(Action::k2(K_PLACE, ri, TRADER));
                 }
@@ -77,6 +88,10 @@ fn turn_actions(s: &State, acts: &mut Vec<Action>) {
                     establish_options(s, p, r, acts);
                     continue;
                 }
+            }
+            if closed {
+                any_free = any_free || n_free > 0;
+                continue;
             }
             if n_own + n_free < len && have >= 2 {
                 for i in lo..hi {
@@ -282,8 +297,9 @@ pub fn apply_unchecked(s: &mut State, a: &Action) {
             }
             spend(s, 1);
         }
-        K_STOP => {
-            s.pending.pop();
+        K_STOP => stop_top(s),
+        K_PERM_MOVE | K_PERM_SWAP | K_PERM_DEVELOP | K_PERM_KONTOR | K_PERM_PLACE => {
+            permanent::apply(s, a)
         }
         K_RELOCATE => {
             if let Some(top) = s.pending.last().copied() {
@@ -356,6 +372,10 @@ fn do_place(s: &mut State, a: &Action) {
     take_from_supply(s, p, a.b);
     to_route(s, a.a as usize, (p as i32 * 2 + a.b) as i8);
     s.actions_left -= 1;
+    let country = s.board.route_country[a.a as usize];
+    if country != 0 {
+        regions::use_permit(s, p, country);
+    }
 }
 
 fn do_displace(s: &mut State, a: &Action) {
@@ -371,6 +391,10 @@ fn do_displace(s: &mut State, a: &Action) {
     s.stock_t[p] += cost - pay_m;
     s.actions_left -= 1;
     let r = s.board.post_route[i];
+    let country = s.board.route_country[r];
+    if country != 0 {
+        regions::use_permit(s, p, country);
+    }
     let v = (victim >> 1) as i32;
     if v == s.neutral() {
         s.pending.push(Decision::RelocateNeutral {
@@ -444,7 +468,13 @@ fn do_establish(s: &mut State, a: &Action) {
     let n_m: i32 = pieces.iter().sum();
     to_stock(s, pi, MERCHANT, n_m);
     to_stock(s, pi, TRADER, pieces.len() as i32 - n_m);
-    check_end(s);
+    // a maritime route's permanent marker, then (once it is resolved) the end check
+    let pm = b.route_permanent_kind[r];
+    if pm >= 0 {
+        permanent::start(s, p, pm as u8, &pieces);
+    } else {
+        check_end(s);
+    }
 }
 
 pub fn use_marker(s: &mut State, p: usize, kind: u8) {

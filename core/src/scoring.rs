@@ -1,6 +1,6 @@
 //! Control, networks and final scoring (twin of `hansa_lab/engine/scoring.py`).
 
-use crate::board::{A_KEYS, PLAYER_BOARD};
+use crate::board::{A_KEYS, PLAYER_BOARD, REGION_POINTS};
 use crate::state::{State, EMPTY, F_ABILITIES_7, F_CONTROL_4};
 
 pub const CATEGORIES: [&str; 7] = [
@@ -134,6 +134,11 @@ pub fn score_rows(s: &State) -> Vec<[i32; 7]> {
             special[(occ >> 1) as usize] += pts;
         }
     }
+    let regions = if b.has_regions {
+        region_points(s, &controllers)
+    } else {
+        vec![0; n]
+    };
     let tm = PLAYER_BOARD.track_max;
     (0..n)
         .map(|p| {
@@ -152,10 +157,62 @@ pub fn score_rows(s: &State) -> Vec<[i32; 7]> {
                 special[p],
                 if fav.contains(&F_CONTROL_4) { 4 } else { 2 } * controlled,
                 largest_network(s, p) * PLAYER_BOARD.keys[lv[A_KEYS] as usize],
-                0,
+                regions[p],
             ]
         })
         .collect()
+}
+
+/// Final regional majorities per player (Britannia): players ranked by cities controlled
+/// in the region, then Kontors there; places pay 7 / 4 / 2, ties share (rounded down).
+pub fn region_points(s: &State, controllers: &[i32]) -> Vec<i32> {
+    let n = s.n_players();
+    let b = s.board;
+    let mut out = vec![0; n];
+    for cities in &b.country_cities[1..] {
+        let mut ranked: Vec<((i32, i32), usize)> = Vec::new();
+        for p in 0..n {
+            let kontors: i32 = cities
+                .iter()
+                .map(|&c| {
+                    s.extras[c]
+                        .iter()
+                        .chain(s.offices[b.city_offices(c)].iter())
+                        .filter(|&&o| o != EMPTY && (o >> 1) as usize == p)
+                        .count() as i32
+                })
+                .sum();
+            if kontors > 0 {
+                let controlled = cities
+                    .iter()
+                    .filter(|&&c| controllers[c] == p as i32)
+                    .count();
+                ranked.push(((controlled as i32, kontors), p));
+            }
+        }
+        ranked.sort_unstable_by(|x, y| y.cmp(x));
+        let mut place = 0;
+        while place < ranked.len() {
+            let key = ranked[place].0;
+            let group: Vec<usize> = ranked[place..]
+                .iter()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, p)| *p)
+                .collect();
+            let end = (place + group.len()).min(REGION_POINTS.len());
+            let total: i32 = if place < end {
+                REGION_POINTS[place..end].iter().sum()
+            } else {
+                0
+            };
+            let share = total / group.len() as i32;
+            for p in &group {
+                out[*p] += share;
+            }
+            place += group.len();
+        }
+    }
+    out
 }
 
 /// Rank of every player (1 = winner): total, fewer Actions developments, network.

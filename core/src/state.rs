@@ -70,6 +70,8 @@ pub struct Config {
     pub start_supply: i32,
     pub prestige_to_end: i32,
     pub emperor: bool,
+    /// East board: the alternative source's values for the disputed cities
+    pub east_alternative: bool,
 }
 
 impl Config {
@@ -78,15 +80,20 @@ impl Config {
     }
 }
 
-/// Which configurations the core covers; `Err` says why not.
+/// Which configurations the core covers (every board side, player count, edition and
+/// rule option of the Python engine); `Err` says why a configuration is not valid.
 pub fn covered(config: &Config) -> Result<(), String> {
-    if !matches!(config.side.as_str(), "base_3p" | "base_45p") {
-        return Err(format!(
-            "the compiled core does not cover the board side {:?} yet (covered: base_3p, base_45p)",
-            config.side
-        ));
-    }
-    let b = board(&config.side).ok_or("unknown board side")?;
+    let b = board(&config.side, config.east_alternative).ok_or_else(|| {
+        format!(
+            "unknown board side {:?}{}",
+            config.side,
+            if config.east_alternative {
+                " with east_alternative (East only)"
+            } else {
+                ""
+            }
+        )
+    })?;
     if !b.players.contains(&config.n_players) {
         return Err(format!(
             "board side {:?} is for {:?} players, not {}",
@@ -95,6 +102,12 @@ pub fn covered(config: &Config) -> Result<(), String> {
     }
     if config.edition > 1 {
         return Err("edition must be bigbox or original".into());
+    }
+    if !(1..=11 - config.n_players as i32).contains(&config.start_supply) {
+        return Err("rule option start_supply out of range".into());
+    }
+    if config.prestige_to_end < 1 {
+        return Err("rule option prestige_to_end must be positive".into());
     }
     Ok(())
 }
@@ -197,7 +210,7 @@ pub fn neutral_start_routes(b: &Board) -> Vec<usize> {
 /// Set up a game (`new_game`): the same draws as Python from `Rng(seed)`.
 pub fn new_game(config: &Config) -> Result<State, String> {
     covered(config)?;
-    let b = board(&config.side).ok_or("unknown board side")?;
+    let b = board(&config.side, config.east_alternative).ok_or("unknown board side")?;
     let n = config.n_players;
     let mut rng = Rng::new(config.seed);
     let (counts, start) = marker_set(config.edition);

@@ -8,10 +8,10 @@ final states, scores and rankings are compared too. The report counts games, act
 compared and mismatches, with the first mismatch's configuration, seed, step and both
 sides.
 
-Games cycle over every covered configuration (:func:`parity_configs`): board sides
-``base_3p`` (2 players with the neutral colour, 3 players) and ``base_45p`` (4, 5), both
-editions, and the rule options (printed or other special-prestige points, start supply,
-prestige to end, Emperor's Favour).
+Games cycle over every configuration (:func:`parity_configs`): the five board sides with
+every player count (``base_3p`` with 2 players has the neutral colour), both editions, and
+the rule options (printed or other special-prestige points, start supply, prestige to end,
+Emperor's Favour, the East's alternative disputed cities).
 """
 
 from __future__ import annotations
@@ -27,7 +27,13 @@ from hansa_lab.engine.state import GameConfig, State, new_game
 from hansa_lab.play import strategy_rng
 from hansa_lab.strategies.random_policy import RandomStrategy
 
-#: (players, option sets) cycled by game index; editions alternate on top.
+#: (board, players) pairs cycled by game index: every side and player count
+_TABLES: tuple[tuple[str, int], ...] = (
+    ("base_3p", 2), ("base_3p", 3), ("base_45p", 4), ("base_45p", 5),
+    ("east", 3), ("east", 4), ("east", 5),
+    ("britannia_3p", 3), ("britannia_45p", 4), ("britannia_45p", 5),
+)
+#: option sets cycled on top (East also alternates east_alternative)
 _OPTION_SETS: tuple[tuple[tuple[str, Any], ...], ...] = (
     (),
     (("emperor", True),),
@@ -38,11 +44,14 @@ _OPTION_SETS: tuple[tuple[tuple[str, Any], ...], ...] = (
 
 
 def parity_configs(seed: int) -> GameConfig:
-    """The configuration of parity game ``seed`` (every covered combination in turn)."""
-    n = 2 + seed % 4
-    edition = ("bigbox", "original")[(seed // 4) % 2]
-    options = _OPTION_SETS[(seed // 8) % len(_OPTION_SETS)]
-    board = "base_3p" if n <= 3 else "base_45p"
+    """The configuration of parity game ``seed`` (every combination in turn: board side
+    and player count, then edition, then rule options)."""
+    board, n = _TABLES[seed % len(_TABLES)]
+    rest = seed // len(_TABLES)
+    edition = ("bigbox", "original")[rest % 2]
+    options = _OPTION_SETS[(rest // 2) % len(_OPTION_SETS)]
+    if board == "east" and (rest // 2) % 2:
+        options = (*options, ("east_alternative", True))
     return GameConfig(n_players=n, board=board, edition=edition, seed=seed, options=options)
 
 
