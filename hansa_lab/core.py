@@ -15,8 +15,9 @@ answer); a pending decision of a kind it does not know (none today) too.
 :class:`CoreGame` is one position: legal actions as :class:`Action` values in the Python
 engine's order, :meth:`CoreGame.apply` (an illegal action raises
 :class:`~hansa_lab.errors.IllegalActionError` with the Python engine's message), the score
-if the game ended now, and conversion both ways with a Python :class:`State`. Events are not
-ported: the core's states carry none.
+if the game ended now, the last action's events (:class:`~hansa_lab.engine.events.Event`
+records, as the Python engine's ``state.events``), and conversion both ways with a Python
+:class:`State`.
 
 >>> from hansa_lab.engine.state import GameConfig, new_game
 >>> g = CoreGame(GameConfig(n_players=3, seed=7))
@@ -43,6 +44,7 @@ from hansa_lab.engine.decisions import (
     RelocateNeutral,
     RemoveOpponents,
 )
+from hansa_lab.engine.events import Event
 from hansa_lab.engine.explain import explain_illegal
 from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.scoring import CATEGORIES
@@ -61,7 +63,7 @@ except ImportError as e:  # pragma: no cover - only without a build
     _IMPORT_ERROR = e
 
 __all__ = ["COVERED_SIDES", "CoreGame", "available", "covers", "play_random_game",
-           "play_random_games"]
+           "play_random_games", "timings"]
 
 #: Board sides the core covers (every player count, edition and rule option of them).
 COVERED_SIDES = BOARD_SIDES
@@ -158,6 +160,10 @@ class CoreGame:
         out: list[tuple[str, int, int, int]] = self._s.legal_actions()
         return out
 
+    def events(self) -> list[Event]:
+        """Events of the last applied action (as the Python engine's ``state.events``)."""
+        return [Event(*t) for t in self._s.events()]
+
     def score_rows(self) -> list[tuple[int, ...]]:
         """Score if the game ended now, per player in :data:`CATEGORIES` order."""
         return [tuple(r) for r in self._s.score_rows()]
@@ -193,7 +199,7 @@ class CoreGame:
     # ----------------------------------------------------------------- conversions
     def to_state(self) -> State:
         """The position as a Python :class:`State` (equal field by field to the Python
-        engine's state after the same actions; no events)."""
+        engine's state after the same actions, with the last action's events)."""
         d = self._s.to_dict()
         config = self.config
         pending = tuple(_decision(t) for t in d["pending"])
@@ -235,6 +241,7 @@ class CoreGame:
             end_after_action=(
                 None if d["end_after_action"] is None else END_REASONS[d["end_after_action"]]
             ),
+            events=self.events(),
         )
 
     @classmethod
@@ -312,6 +319,13 @@ def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[Cor
     game as :func:`hansa_lab.play.play_game` ``(config, ["random"] * n)``)."""
     s, actions = _module().play_random_game(*_config_args(config), max_actions)
     return CoreGame(config, s), [Action(*t) for t in actions]
+
+
+def timings(config: GameConfig, games: int = 50) -> tuple[float, float, float]:
+    """Nanoseconds per state copy, full legal-action list and score-if-ended-now in the
+    core, averaged over the positions of ``games`` random games."""
+    out: tuple[float, float, float] = _module().timings(*_config_args(config), games)
+    return out
 
 
 def play_random_games(config: GameConfig, seeds: list[int],

@@ -397,6 +397,10 @@ pub fn settle_top(s: &mut State) -> bool {
                 return true;
             }
             if marker_routes(s).is_empty() {
+                let e = crate::events::Event::new(crate::events::E_MARKER_DISCARDED)
+                    .seat(s.active as i32)
+                    .detail(crate::events::Detail::Marker(s.drawn[0]));
+                s.events.push(e);
                 let m = s.drawn.remove(0);
                 s.discarded.push(m);
                 return true;

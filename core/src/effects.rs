@@ -1,6 +1,7 @@
 //! Primitives shared by the rules (twin of `hansa_lab/engine/effects.py`).
 
 use crate::board::{A_ACTIONS, A_BANK, A_BOOK, MERCHANT, PLAYER_BOARD, TRADER};
+use crate::events::*;
 use crate::scoring::{city_controller, connects};
 use crate::state::{State, EMPTY, F_EXTRA_ACTION};
 
@@ -168,12 +169,31 @@ pub fn develop(s: &mut State, p: usize, ability: usize) {
         let v = &PLAYER_BOARD.actions;
         s.actions_left += v[old + 1] - v[old];
     }
+    log(
+        s,
+        Event::new(E_DEVELOP)
+            .seat(p as i32)
+            .detail(Detail::Ability(ability as u8))
+            .value(old as i32 + 1),
+    );
 }
 
 #[inline]
-pub fn score(s: &mut State, p: i32, points: i32) {
+pub fn log(s: &mut State, e: Event) {
+    s.events.push(e);
+}
+
+#[inline]
+pub fn score(s: &mut State, p: i32, points: i32, cause: u8) {
     if points != 0 && p >= 0 && (p as usize) < s.prestige.len() {
         s.prestige[p as usize] += points;
+        log(
+            s,
+            Event::new(E_PRESTIGE)
+                .seat(p)
+                .value(points)
+                .detail(Detail::Cause(cause)),
+        );
     }
 }
 
@@ -181,7 +201,7 @@ pub fn score_control(s: &mut State, r: usize) {
     for c in s.board.route_cities[r] {
         let ctrl = city_controller(s, c);
         if ctrl >= 0 {
-            score(s, ctrl, 1);
+            score(s, ctrl, 1, C_CONTROL);
         }
     }
 }
@@ -197,8 +217,9 @@ pub fn kontor_placed(s: &mut State, p: i32, _c: usize) {
     {
         let [a, z] = b.east_west;
         if connects(s, p as usize, a, z) {
-            score(s, p, b.east_west_points[n_ew]);
+            score(s, p, b.east_west_points[n_ew], C_EAST_WEST);
             s.east_west.push(p as u8);
+            log(s, Event::new(E_EAST_WEST).seat(p).value(n_ew as i32 + 1));
         }
     }
 }
@@ -207,9 +228,16 @@ pub fn fill_office(s: &mut State, colour: i32, i: usize, piece: i32) {
     let b = s.board;
     let c = b.office_city[i];
     s.offices[i] = (colour * 2 + piece) as i8;
-    score(s, colour, b.office_coin[i]);
+    log(
+        s,
+        Event::new(E_KONTOR)
+            .seat(colour)
+            .city(c)
+            .value((i - b.office_start[c]) as i32),
+    );
+    score(s, colour, b.office_coin[i], C_COIN);
     if i == b.office_start[c + 1] - 1 {
-        s.completed += 1;
+        city_done(s, c);
     }
     kontor_placed(s, colour, c);
 }
@@ -222,8 +250,14 @@ pub fn add_extra(s: &mut State, p: i32, c: usize, piece: i32, right: bool) {
     } else {
         s.extras[c].insert(0, o);
     }
+    let value = if right {
+        -1
+    } else {
+        -(s.extras[c].len() as i32)
+    };
+    log(s, Event::new(E_KONTOR).seat(p).city(c).value(value));
     if was_empty && s.board.city_yellow_green[c] {
-        s.completed += 1;
+        city_done(s, c);
     }
     kontor_placed(s, p, c);
 }
@@ -239,9 +273,15 @@ pub fn check_end(s: &mut State) {
     } else {
         None
     };
-    if reason.is_some() {
+    if let Some(r) = reason {
         s.end_reason = reason;
+        log(s, Event::new(E_GAME_END).detail(Detail::Reason(r)));
     }
+}
+
+pub fn city_done(s: &mut State, c: usize) {
+    s.completed += 1;
+    log(s, Event::new(E_CITY_COMPLETED).city(c));
 }
 
 pub fn next_player(s: &mut State) {

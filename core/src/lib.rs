@@ -10,6 +10,7 @@ pub mod actions;
 pub mod board;
 pub mod decisions;
 pub mod effects;
+pub mod events;
 pub mod play;
 pub mod random_policy;
 pub mod rng;

@@ -14,6 +14,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use crate::actions::{kind_index, Action, ACTION_KINDS};
 use crate::board::{board, PLAYER_BOARD};
 use crate::decisions::Decision;
+use crate::events::{detail_text, EVENT_KINDS};
 use crate::play::play_random;
 use crate::random_policy;
 use crate::rng::Rng;
@@ -181,6 +182,25 @@ impl PyState {
             self.s = next;
             Ok(true)
         })
+    }
+
+    /// Events of the last applied action: (kind, seat, other, route, city, detail, value).
+    fn events(&self) -> Vec<(&'static str, i32, i32, i32, i32, String, i32)> {
+        self.s
+            .events
+            .iter()
+            .map(|e| {
+                (
+                    EVENT_KINDS[e.kind as usize],
+                    e.seat,
+                    e.other,
+                    e.route,
+                    e.city,
+                    detail_text(e.detail),
+                    e.value,
+                )
+            })
+            .collect()
     }
 
     /// Score if the game ended now: per player, the categories of CATEGORIES.
@@ -652,6 +672,36 @@ fn play_random_game(
     })
 }
 
+/// (copy, legal list, score) in nanoseconds per position, over random games' positions.
+#[pyfunction]
+#[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative, games))]
+#[allow(clippy::too_many_arguments)]
+fn timings(
+    n_players: usize,
+    side: &str,
+    edition: &str,
+    seed: u64,
+    special_points: Option<Vec<i32>>,
+    start_supply: i32,
+    prestige_to_end: i32,
+    emperor: bool,
+    east_alternative: bool,
+    games: u64,
+) -> PyResult<(f64, f64, f64)> {
+    let config = make_config(
+        n_players,
+        side,
+        edition,
+        seed,
+        special_points,
+        start_supply,
+        prestige_to_end,
+        emperor,
+        east_alternative,
+    )?;
+    guard(|| crate::play::timings(&config, games).map_err(PyRuntimeError::new_err))
+}
+
 /// The board sides the core covers.
 #[pyfunction]
 fn covered_sides() -> Vec<&'static str> {
@@ -674,6 +724,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
     m.add_function(wrap_pyfunction!(covered_sides, m)?)?;
+    m.add_function(wrap_pyfunction!(timings, m)?)?;
     m.add_function(wrap_pyfunction!(rng_outputs, m)?)?;
     m.add("ACTION_KINDS", ACTION_KINDS.to_vec())?;
     Ok(())

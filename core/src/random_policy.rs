@@ -6,14 +6,18 @@ use crate::rng::Rng;
 use crate::state::{State, EMPTY};
 
 /// Uniform choice among the actions of `legal` that satisfy `keep`, in their order
-/// (`rng.choice([a for a in legal if keep(a)])` without building the list); None if none.
+/// (`rng.choice([a for a in legal if keep(a)])`, one pass); None if none.
 fn choose_where(legal: &[Action], rng: &mut Rng, keep: impl Fn(&Action) -> bool) -> Option<Action> {
-    let n = legal.iter().filter(|a| keep(a)).count();
-    if n == 0 {
+    let mut picked: Vec<u32> = Vec::with_capacity(legal.len());
+    for (i, a) in legal.iter().enumerate() {
+        if keep(a) {
+            picked.push(i as u32);
+        }
+    }
+    if picked.is_empty() {
         return None;
     }
-    let k = rng.choice_index(n);
-    legal.iter().filter(|a| keep(a)).nth(k).copied()
+    Some(legal[picked[rng.choice_index(picked.len())] as usize])
 }
 
 /// The action the random strategy chooses (`legal` non-empty).

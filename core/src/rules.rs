@@ -5,6 +5,7 @@ use crate::actions::*;
 use crate::board::{A_BOOK, A_PRIVILEGE, MERCHANT, PLAYER_BOARD, TRADER};
 use crate::decisions::{set_relocation, settle_top, spend, stop_top, Decision};
 use crate::effects::*;
+use crate::events::*;
 use crate::state::{State, EMPTY, F_DISPLACED_TWO, MK_EXTRA};
 use crate::variants::{favour, neutral, permanent, regions};
 
@@ -260,6 +261,7 @@ pub fn is_legal(s: &State, action: &Action) -> bool {
 
 /// Apply a legal action in place (the caller checked legality) and settle.
 pub fn apply_unchecked(s: &mut State, a: &Action) {
+    s.events.clear();
     match a.kind {
         K_INCOME => do_income(s, a),
         K_PLACE => do_place(s, a),
@@ -339,6 +341,13 @@ pub fn apply_unchecked(s: &mut State, a: &Action) {
         K_PLACE_MARKER => {
             let m = s.drawn.remove(0);
             s.route_marker[a.a as usize] = m as i8;
+            log(
+                s,
+                Event::new(E_MARKER_PLACED)
+                    .seat(s.active as i32)
+                    .detail(Detail::Marker(m))
+                    .route(a.a as usize),
+            );
             if s.neutral_pool >= 0 {
                 neutral::marker_placed(s, a.a as usize);
             }
@@ -396,6 +405,14 @@ fn do_displace(s: &mut State, a: &Action) {
         regions::use_permit(s, p, country);
     }
     let v = (victim >> 1) as i32;
+    log(
+        s,
+        Event::new(E_DISPLACE)
+            .seat(p as i32)
+            .other(v)
+            .route(r)
+            .detail(Detail::Piece((victim & 1) as u8)),
+    );
     if v == s.neutral() {
         s.pending.push(Decision::RelocateNeutral {
             player: 1 - p,
@@ -426,11 +443,19 @@ fn do_establish(s: &mut State, a: &Action) {
     let b = s.board;
     let (r, reward, arg) = (a.a as usize, a.b, a.c);
     s.actions_left -= 1;
+    log(s, Event::new(E_ESTABLISH).seat(p as i32).route(r));
     score_control(s, r);
     let m = s.route_marker[r];
     if m >= 0 {
         s.route_marker[r] = -1;
         s.markers[p].push(m as u8);
+        log(
+            s,
+            Event::new(E_MARKER_TAKEN)
+                .seat(p as i32)
+                .detail(Detail::Marker(m as u8))
+                .route(r),
+        );
         if !s.bag.is_empty() {
             let d = s.bag.remove(0);
             s.drawn.push(d);
@@ -462,6 +487,14 @@ fn do_establish(s: &mut State, a: &Action) {
         R_SPECIAL => {
             remove_one(&mut pieces, MERCHANT);
             s.special[arg as usize] = (pi * 2 + MERCHANT) as i8;
+            let pts = s.special_points[arg as usize];
+            log(
+                s,
+                Event::new(E_SPECIAL)
+                    .seat(pi)
+                    .detail(Detail::Number(arg))
+                    .value(pts),
+            );
         }
         _ => {}
     }
@@ -471,7 +504,7 @@ fn do_establish(s: &mut State, a: &Action) {
     // a maritime route's permanent marker, then (once it is resolved) the end check
     let pm = b.route_permanent_kind[r];
     if pm >= 0 {
-        permanent::start(s, p, pm as u8, &pieces);
+        permanent::start(s, p, r, pm as u8, &pieces);
     } else {
         check_end(s);
     }
@@ -482,6 +515,12 @@ pub fn use_marker(s: &mut State, p: usize, kind: u8) {
         s.markers[p].remove(i);
     }
     s.markers_used[p].push(kind);
+    log(
+        s,
+        Event::new(E_MARKER_USED)
+            .seat(p as i32)
+            .detail(Detail::Marker(kind)),
+    );
 }
 
 fn do_marker(s: &mut State, a: &Action) {

@@ -6,6 +6,7 @@
 
 use crate::board::{board, Board, PLAYER_BOARD};
 use crate::decisions::Decision;
+use crate::events::Event;
 use crate::rng::Rng;
 
 pub const EMPTY: i8 = -1;
@@ -151,6 +152,8 @@ pub struct State {
     /// index into END_REASONS
     pub end_reason: Option<u8>,
     pub end_after_action: Option<u8>,
+    /// events of the last applied action (not part of the game's identity)
+    pub events: Vec<Event>,
 }
 
 impl State {
@@ -294,5 +297,6 @@ pub fn new_game(config: &Config) -> Result<State, String> {
         pending: Vec::new(),
         end_reason: None,
         end_after_action: None,
+        events: Vec::new(),
     })
 }

@@ -1,8 +1,8 @@
 """Parity harness: the Python engine and the compiled core step the same random games.
 
 At every step both engines' legal action lists, states (every field, through
-:meth:`hansa_lab.core.CoreGame.to_state`; events are not compared, the core has none) and
-scores if the game ended now are compared, and the core's random strategy must pick the
+:meth:`hansa_lab.core.CoreGame.to_state`), the applied action's events and scores if the
+game ended now are compared, and the core's random strategy must pick the
 same action as the Python one from the same SplitMix64 stream. After the last step the
 final states, scores and rankings are compared too. The report counts games, actions
 compared and mismatches, with the first mismatch's configuration, seed, step and both
@@ -103,6 +103,9 @@ def parity_game(config: GameConfig, max_actions: int = 20_000) -> tuple[int, dic
         apply_in_place(py, action, check=False)
         core.apply(action)
         step += 1
+        if core.events() != py.events:
+            return step, mismatch("events", [list(e) for e in py.events],
+                                  [list(e) for e in core.events()])
     if ranking(py) != core.ranking():
         return step, mismatch("ranking", ranking(py), core.ranking())
     return step, None

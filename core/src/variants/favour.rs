@@ -3,6 +3,7 @@
 use crate::actions::{Action, K_FAVOUR};
 use crate::board::TRADER;
 use crate::decisions::Decision;
+use crate::events::{Detail, Event, E_FAVOUR, E_FAVOUR_INCOME};
 use crate::state::{State, F_INCOME_SHARE, MARKER_KINDS};
 
 /// `favour` actions open to the active player `p` at the start of the turn.
@@ -43,6 +44,11 @@ pub fn take(s: &mut State, a: &Action) {
     s.markers_used[p].push(a.c as u8);
     s.favour_display.retain(|t| *t != tile);
     s.favours[p].push(tile);
+    s.events.push(
+        Event::new(E_FAVOUR)
+            .seat(p as i32)
+            .detail(Detail::Tile(tile)),
+    );
 }
 
 /// Player `p` took Income: each `income_share` holder may take a tradesman.
@@ -67,4 +73,9 @@ pub fn do_take(s: &mut State, a: &Action) {
         s.supply_m[h] += 1;
     }
     s.pending.pop();
+    s.events.push(
+        Event::new(E_FAVOUR_INCOME)
+            .seat(h as i32)
+            .detail(Detail::Piece(a.a as u8)),
+    );
 }

@@ -1,7 +1,8 @@
 //! The neutral colour of the two-player game (twin of `variants/neutral.py`).
 
 use crate::board::TRADER;
-use crate::effects::{check_end, fill_office, first_vacant_office, score_control, to_route};
+use crate::effects::{check_end, fill_office, first_vacant_office, log, score_control, to_route};
+use crate::events::{Event, E_ESTABLISH, E_NEUTRAL_PLACED};
 use crate::state::{State, EMPTY};
 
 /// Establish the first route whose posts are all neutral; true if one was.
@@ -38,6 +39,7 @@ pub fn kontor_city(s: &State, r: usize) -> i32 {
 fn establish(s: &mut State, r: usize) {
     let b = s.board;
     let n = s.neutral();
+    log(s, Event::new(E_ESTABLISH).seat(n).route(r));
     score_control(s, r);
     let mut pieces = b.route_n_posts[r] as i32;
     for i in b.route_posts(r) {
@@ -59,5 +61,7 @@ pub fn marker_placed(s: &mut State, r: usize) {
         s.neutral_pool -= 1;
         let code = (2 * s.neutral()) as i8;
         to_route(s, r, code);
+        let n = s.neutral();
+        log(s, Event::new(E_NEUTRAL_PLACED).seat(n).route(r));
     }
 }

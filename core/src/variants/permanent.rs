@@ -5,6 +5,7 @@ use crate::actions::*;
 use crate::board::*;
 use crate::decisions::Decision;
 use crate::effects::*;
+use crate::events::{Detail, Event, E_PERMANENT};
 use crate::state::{State, EMPTY};
 
 /// How many uses each permanent marker gives (PERMANENT_MARKERS order).
@@ -12,8 +13,15 @@ pub const USES: [i32; 5] = [2, 1, 1, 2, 2];
 
 /// Push the permanent-marker decision after establishing a route (`returned`: kinds of
 /// the route's pieces that went back to the general stock).
-pub fn start(s: &mut State, p: usize, kind: u8, returned: &[i32]) {
+pub fn start(s: &mut State, p: usize, r: usize, kind: u8, returned: &[i32]) {
     let n_m: i32 = returned.iter().sum();
+    log(
+        s,
+        Event::new(E_PERMANENT)
+            .seat(p as i32)
+            .detail(Detail::Permanent(kind))
+            .route(r),
+    );
     s.pending.push(Decision::PermanentMarker {
         player: p,
         kind,

@@ -35,5 +35,10 @@ pub fn use_permit(s: &mut State, p: usize, country: usize) {
     let found = open_permits(s, p).find(|(_, m)| m & (1 << country) != 0);
     if let Some((c, _)) = found {
         s.permits_used.push(c as u8);
+        s.events.push(
+            crate::events::Event::new(crate::events::E_PERMIT)
+                .seat(p as i32)
+                .city(c),
+        );
     }
 }
