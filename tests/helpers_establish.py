@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import core_check
 from helpers_turn import take_marker
 
 from hansa_lab.engine.actions import Action, format_action, parse_action
@@ -153,11 +154,13 @@ def act_of(s: State, text: str) -> Action:
 
 
 def is_legal(s: State, text: str) -> bool:
+    core_check.check_legal(s)
     return act_of(s, text) in legal_actions(s)
 
 
 def legal_texts(s: State, prefix: str = "") -> set[str]:
     """Text forms of the legal actions that start with ``prefix``."""
+    core_check.check_legal(s)
     out = {format_action(s.board, a) for a in legal_actions(s)}
     return {t for t in out if t.startswith(prefix)}
 
@@ -169,4 +172,5 @@ def play(s: State, text: str) -> State:
     assert a in legal, f"{text!r} is not legal; legal: {sorted(legal_texts(s))[:40]}"
     s2 = apply(s, a)
     check_state(s2)
+    core_check.check_apply(s, a, s2)
     return s2
