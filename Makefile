@@ -56,7 +56,7 @@ test: $(STAMP) browser core-build
 core-build: $(STAMP)
 	@if [ -n "$$(find core/src core/Cargo.toml -newer $(STAMP) 2>/dev/null | head -1)" ]; then \
 		echo "core/ changed since the install: rebuilding hansa_lab._core"; \
-		$(PIP) install --no-deps -e . && touch $(STAMP); \
+		$(VENV)/bin/maturin develop --release --quiet && touch $(STAMP); \
 	fi
 
 bench: $(STAMP)
