@@ -336,3 +336,72 @@ def play_random_games(config: GameConfig, seeds: list[int],
     args[3] = [int(s) & MASK for s in seeds]
     out: tuple[int, int, int] = _module().play_random_games(*args, max_actions)
     return out
+
+
+def _is_plain_random(strategy: Any) -> bool:
+    from hansa_lab.strategies.random_policy import RandomStrategy
+
+    return type(strategy) is RandomStrategy and strategy.spec == "random"
+
+
+def play_game(config: GameConfig, strategies: Any, *, check: bool = False,
+              max_actions: int = 20_000) -> Any:
+    """:func:`hansa_lab.play.play_game` with the compiled core as the rules engine: the
+    same game, the same :class:`~hansa_lab.play.GameRecord` (its ``final`` state converted
+    to a Python :class:`State`).
+
+    Seats playing the plain ``random`` strategy choose inside the core (an all-random
+    line-up plays the whole game there); any other strategy is called back with a Python
+    :class:`State` and the legal actions, drawing from its seat's stream as in Python.
+    ``check=True`` runs the invariant checker on every position."""
+    import time
+
+    from hansa_lab.engine.invariants import check_state, check_transition
+    from hansa_lab.errors import EngineError, StrategyError
+    from hansa_lab.play import GameRecord, _seat_players
+
+    players, rngs = _seat_players(config, strategies, config.seed)
+    t0 = time.perf_counter()
+    specs = [pl.spec for pl in players]
+    if not check and all(_is_plain_random(pl) for pl in players):
+        whole, played = play_random_game(config, max_actions)
+        return GameRecord(config=config, strategies=specs, actions=played,
+                          final=whole.to_state(), wall_time=time.perf_counter() - t0)
+    game = CoreGame(config)
+    actions: list[Action] = []
+    before = game.to_state() if check else None
+    action: Action | None = None
+    try:
+        while not game.is_over and len(actions) < max_actions:
+            p = game.current_player
+            if _is_plain_random(players[p]):
+                choice = game.random_choice(rngs[p].state)
+                assert choice is not None
+                action, rngs[p].state = choice
+            else:
+                legal = game.legal_actions()
+                try:
+                    action = players[p].choose(game.to_state(), legal, rngs[p])
+                except Exception as e:
+                    raise StrategyError(config, p, players[p], len(actions), e, actions) from e
+                if action not in legal:
+                    raise StrategyError(
+                        config, p, players[p], len(actions),
+                        IllegalActionError(f"strategy returned an illegal action {action!r}"),
+                        actions,
+                    )
+            game.apply(action)
+            if check:
+                after = game.to_state()
+                check_state(after)
+                assert before is not None
+                check_transition(before, after)
+                before = after
+            actions.append(action)
+            action = None
+    except StrategyError:
+        raise
+    except Exception as e:
+        raise EngineError(config, actions, action, e) from e
+    return GameRecord(config=config, strategies=specs, actions=actions, final=game.to_state(),
+                      wall_time=time.perf_counter() - t0)

@@ -207,3 +207,29 @@ def test_parity_slow_tier(chunk):
     out = run_parity(500, first_seed=100_000 + chunk * 500)
     assert out["mismatches"] == 0, out["first_mismatch"]
     assert out["actions_compared"] >= 250_000
+
+
+@pytest.mark.parametrize(("seed", "lineup"), [(0, ["greedy", "random"]),
+                                              (2, ["random:establish=false", "random"]),
+                                              (7, ["random"])])
+def test_core_play_game_is_play_game(seed, lineup):
+    from hansa_lab import core
+
+    config = parity_configs(seed)
+    a = play_game(config, lineup)
+    b = core.play_game(config, lineup, check=seed == 2)
+    assert b.actions == a.actions
+    assert b.final == a.final
+    assert b.result() == a.result()
+
+
+def test_cli_play_prints_the_same_with_both_engines(capsys):
+    from hansa_lab.tools.cli import main
+
+    out = []
+    for engine in ("core", "python"):
+        assert main(["play", "--players", "3", "--board", "britannia", "--seed", "2",
+                     "--strategies", "random,greedy,random", "--json", "--actions",
+                     "--engine", engine]) == 0
+        out.append(capsys.readouterr().out)
+    assert out[0] == out[1] and '"actions"' in out[0]

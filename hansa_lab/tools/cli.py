@@ -69,11 +69,13 @@ def _lineup(text: str | None, n: int) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from hansa_lab import core
     from hansa_lab.play import play_game
 
     config = _config(args, args.seed)
     strategies = _lineup(args.strategies, config.n_players)
-    rec = play_game(config, strategies, check=args.check)
+    play = core.play_game if args.engine == "core" else play_game
+    rec = play(config, strategies, check=args.check)
     result = rec.result()
     if args.actions:
         result["actions"] = rec.action_texts()
@@ -310,6 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--actions", action="store_true", help="include the action texts")
     p.add_argument("--check", action="store_true", help="run the invariant checker")
+    p.add_argument("--engine", choices=("core", "python"), default="core",
+                   help="rules engine: the compiled core (default) or the Python engine; "
+                        "both print the same result")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(
