@@ -345,6 +345,11 @@ pub fn load_board(name: &str, alternative: bool) -> Result<Board, String> {
         post_start.push(post_route.len());
     }
     let n_r = routes.len();
+    if n_r > 64 {
+        return Err(err(
+            "more than 64 routes (the core keeps route sets as 64-bit masks)",
+        ));
+    }
     let mut city_routes = vec![Vec::new(); n_c];
     let mut nb: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n_c];
     for (r, [a, b]) in route_cities.iter().enumerate() {

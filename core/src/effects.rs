@@ -85,18 +85,37 @@ pub fn shift_options(
     strict: Option<bool>,
     acts: &mut Vec<crate::actions::Action>,
 ) {
-    let (for_t, for_m) = free_routes(s);
+    let (for_t, for_m) = free_route_masks(s);
     let pr = &s.board.post_route;
     let rule = if s.board.has_regions { strict } else { None };
     for &i in pieces {
         let here = pr[i];
-        let dest = if s.posts[i] & 1 == 0 { &for_t } else { &for_m };
-        for &r in dest {
-            if r != here && rule.is_none_or(|st| may_go(s, here, r, st)) {
+        let mut dest = if s.posts[i] & 1 == 0 { for_t } else { for_m } & !(1u64 << here);
+        while dest != 0 {
+            let r = dest.trailing_zeros() as usize;
+            dest &= dest - 1;
+            if rule.is_none_or(|st| may_go(s, here, r, st)) {
                 acts.push(crate::actions::Action::k2(kind, i as i32, r as i32));
             }
         }
     }
+}
+
+/// [`free_routes`] as bitmasks of routes (boards have at most 64 routes).
+#[inline]
+pub fn free_route_masks(s: &State) -> (u64, u64) {
+    let b = s.board;
+    let (mut for_t, mut for_m) = (0u64, 0u64);
+    for (i, &o) in s.posts.iter().enumerate() {
+        if o == EMPTY {
+            let bit = 1u64 << b.post_route[i];
+            for_m |= bit;
+            if !b.post_merchant_only[i] {
+                for_t |= bit;
+            }
+        }
+    }
+    (for_t, for_m)
 }
 
 /// A colour's (traders, merchants) in the general stock (the neutral pool for the

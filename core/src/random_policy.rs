@@ -74,10 +74,10 @@ pub fn choose(s: &State, legal: &[Action], rng: &mut Rng) -> Action {
     legal[rng.choice_index(n)]
 }
 
-fn own_counts(s: &State, p: usize) -> (Vec<i32>, Vec<bool>) {
+fn own_counts(s: &State, p: usize) -> ([i32; 64], [bool; 64]) {
     let b = s.board;
-    let mut own = vec![0i32; b.n_routes];
-    let mut other = vec![false; b.n_routes];
+    let mut own = [0i32; 64];
+    let mut other = [false; 64];
     for (i, &o) in s.posts.iter().enumerate() {
         if o != EMPTY {
             if (o >> 1) as usize == p {
