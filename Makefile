@@ -3,11 +3,19 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean browser
+.PHONY: run test bench clean browser core-build
 
-# Set-up: create the venv and install the package (editable) with dev + dask extras.
-# Re-runs whenever pyproject.toml changes.
-$(STAMP): pyproject.toml
+# Set-up: create the venv and install the package (editable) with dev + dask extras; the
+# install builds the compiled rules core (core/, Rust) in release mode with maturin.
+# Re-runs whenever pyproject.toml or the crate's manifest changes.
+$(STAMP): pyproject.toml core/Cargo.toml
+	@command -v cargo >/dev/null 2>&1 || { \
+		echo "error: cargo not found: the compiled rules core (core/) needs a Rust toolchain." >&2; \
+		echo "Install it with rustup (https://rustup.rs):" >&2; \
+		echo "  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh" >&2; \
+		echo "or your system's packages (Debian/Ubuntu: apt-get install cargo rustc)," >&2; \
+		echo "then run make again." >&2; \
+		exit 1; }
 	@command -v python3 >/dev/null 2>&1 || { echo "error: python3 not found (need Python >= 3.11)" >&2; exit 1; }
 	@python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || { echo "error: Python >= 3.11 required, found $$(python3 --version)" >&2; exit 1; }
 	@if [ ! -x $(PY) ] || ! $(PY) -m pip --version >/dev/null 2>&1; then \
@@ -32,15 +40,29 @@ run: $(STAMP)
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
-# Lint, type check and the whole test suite (2 xdist workers). One recipe: first failure stops it.
-test: $(STAMP) browser
+# Lint, type check and the whole test suite (2 xdist workers), then the crate's own checks
+# (format, clippy with and without the Python bindings, cargo test). First failure stops it.
+# The extension module is rebuilt first when the crate's sources changed since the install.
+test: $(STAMP) browser core-build
 	$(VENV)/bin/ruff check hansa_lab tests
 	$(VENV)/bin/mypy
+	cd core && cargo fmt --check
+	cd core && cargo clippy --all-targets -- -D warnings
+	cd core && PYO3_PYTHON=$(abspath $(PY)) cargo clippy --features python -- -D warnings
+	cd core && cargo test
 	$(PY) -m pytest -n 2 tests
 
+# Rebuild hansa_lab._core (release) when a Rust source is newer than the built module.
+core-build: $(STAMP)
+	@if [ -n "$$(find core/src core/Cargo.toml -newer $(STAMP) 2>/dev/null | head -1)" ]; then \
+		echo "core/ changed since the install: rebuilding hansa_lab._core"; \
+		$(VENV)/bin/maturin develop --release --quiet && touch $(STAMP); \
+	fi
+
 bench: $(STAMP)
-	$(VENV)/bin/hansa-lab bench --players 3 --seconds 10 --json
+	$(VENV)/bin/hansa-lab bench --engine both --players 3 --seconds 10 --json
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info core/target
+	rm -f hansa_lab/_core*.so
 	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

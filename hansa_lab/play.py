@@ -10,7 +10,6 @@ True
 from __future__ import annotations
 
 import ctypes
-import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -19,6 +18,7 @@ from typing import Any
 
 from hansa_lab.engine.actions import Action, format_action, parse_action
 from hansa_lab.engine.invariants import check_state, check_transition
+from hansa_lab.engine.rng import Rng, seat_stream
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
 from hansa_lab.engine.scoring import ranking, score_breakdown
 from hansa_lab.engine.state import GameConfig, State, new_game
@@ -38,9 +38,10 @@ DEFAULT_MAX_ACTIONS = 20_000
 DEFAULT_DECISION_TIME_LIMIT = 60.0
 
 
-def strategy_rng(seed: int, seat: int) -> random.Random:
-    """The random stream of the strategy in ``seat`` (independent of the game's setup)."""
-    return random.Random(f"hansa-lab/{seed}/seat{seat}")
+def strategy_rng(seed: int, seat: int) -> Rng:
+    """The random stream of the strategy in ``seat`` (independent of the game's setup):
+    :func:`hansa_lab.engine.rng.seat_stream`, the same in the Rust core."""
+    return seat_stream(seed, seat)
 
 
 @dataclass
@@ -90,7 +91,7 @@ class GameRecord:
 
 def _seat_players(
     config: GameConfig, strategies: str | Sequence[str | Strategy], seed: int
-) -> tuple[list[Strategy], list[random.Random]]:
+) -> tuple[list[Strategy], list[Rng]]:
     """One strategy and one random stream per seat (streams from ``seed``); the line-up
     as :func:`~hansa_lab.strategies.lineup.parse_lineup` reads it."""
     players = [make_strategy(s) for s in parse_lineup(strategies, config.n_players)]
@@ -165,7 +166,7 @@ def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
 def _next_action(
     config: GameConfig,
     players: list[Strategy],
-    rngs: list[random.Random],
+    rngs: list[Rng],
     state: State,
     actions: list[Action],
     clock: DecisionClock | None = None,
@@ -251,7 +252,7 @@ def _play(
     config: GameConfig,
     state: State,
     players: list[Strategy],
-    rngs: list[random.Random],
+    rngs: list[Rng],
     max_actions: int,
     *,
     check: bool = False,

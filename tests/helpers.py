@@ -30,6 +30,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Iterable, Sequence
 
+import core_check
 import pytest
 
 from hansa_lab.engine.actions import Action, format_action, parse_action
@@ -376,18 +377,22 @@ def act_of(s: State, text: str) -> Action:
 
 def legal_texts(s: State, prefix: str = "") -> set[str]:
     """Text forms of the legal actions (optionally only those starting with ``prefix``)."""
+    core_check.check_legal(s)
     out = {format_action(s.board, a) for a in legal_actions(s)}
     return {t for t in out if t.startswith(prefix)}
 
 
 def is_legal(s: State, text: str) -> bool:
+    core_check.check_legal(s)
     return act_of(s, text) in legal_actions(s)
 
 
 def act(s: State, text: str) -> State:
     """Parse ``text``, apply it and check the invariants of the result."""
-    s2 = apply(s, act_of(s, text))
+    a = act_of(s, text)
+    s2 = apply(s, a)
     check_state(s2)
+    core_check.check_apply(s, a, s2)
     return s2
 
 
@@ -408,9 +413,11 @@ def illegal(s: State, text: str, *reasons: str) -> str:
     contains every fragment of ``reasons``, and that the state is unchanged (pickled copy
     before and after). Returns the message."""
     before = pickle.dumps(s)
+    action = act_of(s, text)
     with pytest.raises(IllegalActionError) as info:
-        apply(s, act_of(s, text))
+        apply(s, action)
     assert pickle.dumps(s) == before, f"refusing {text!r} changed the state"
+    core_check.check_illegal(s, action, info.value)
     message = str(info.value)
     for fragment in reasons:
         assert fragment in message, f"{fragment!r} not in {message!r}"

@@ -20,8 +20,10 @@ import hansa_lab
 LAYERS: dict[str, int] = {
     "errors": 0,
     "engine": 1,
+    "_core": 1,  # the compiled rules core (Rust), the engine's twin
     "strategies": 2,
     "play": 3,
+    "core": 3,  # the compiled core's Python side: its games as play's records
     "golden": 3,
     "stats": 4,
     "sim": 5,

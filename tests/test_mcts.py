@@ -4,11 +4,11 @@ its documented margin over ``greedy`` in 4-player games."""
 from __future__ import annotations
 
 import math
-import random
 import time
 
 import pytest
 
+from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.play import play_game
@@ -85,12 +85,12 @@ def test_returns_a_legal_action_and_never_mutates(positions: list[State], spec: 
         before = state.clone()
         legal = legal_actions(state)
         legal_copy = list(legal)
-        a = s.choose(state, legal, random.Random(1))
+        a = s.choose(state, legal, Rng(1))
         assert a in legal
         assert state == before
         assert legal == legal_copy
         if len(legal) > 2:  # a caller may offer only some of the legal actions
-            assert s.choose(state, legal[-2:], random.Random(1)) in legal[-2:]
+            assert s.choose(state, legal[-2:], Rng(1)) in legal[-2:]
 
 
 def test_deterministic_for_a_seed_and_iterations(positions: list[State]) -> None:
@@ -98,7 +98,7 @@ def test_deterministic_for_a_seed_and_iterations(positions: list[State]) -> None
     runs = []
     for _ in range(2):
         s = make_strategy(spec)
-        runs.append([s.choose(p, legal_actions(p), random.Random(7)) for p in positions])
+        runs.append([s.choose(p, legal_actions(p), Rng(7)) for p in positions])
     assert runs[0] == runs[1]
     games = [
         play_game(GameConfig(4, seed=3), ["mcts:iterations=8", "greedy", "greedy", "greedy"],
@@ -114,17 +114,17 @@ def test_budget_parameters_are_respected(positions: list[State]) -> None:
         s = make_strategy("mcts", iterations=n)
         assert isinstance(s, MCTS)
         for p in turns:
-            s.choose(p, legal_actions(p), random.Random(0))
+            s.choose(p, legal_actions(p), Rng(0))
             assert s.last_search["iterations"] <= n
     one = make_strategy("mcts:top_k=1,iterations=50")  # a single candidate: no search
     assert isinstance(one, MCTS)
     for p in turns:
-        one.choose(p, legal_actions(p), random.Random(0))
+        one.choose(p, legal_actions(p), Rng(0))
         assert one.last_search["iterations"] == 0
     timed = make_strategy("mcts", iterations=10**9, time_limit=0.2)
     busiest = max(turns, key=lambda p: len(legal_actions(p)))
     t0 = time.perf_counter()
-    timed.choose(busiest, legal_actions(busiest), random.Random(0))
+    timed.choose(busiest, legal_actions(busiest), Rng(0))
     assert time.perf_counter() - t0 < 5.0  # stopped by the clock, not the iterations
 
 
@@ -132,7 +132,7 @@ def test_single_legal_action_is_played_without_search(positions: list[State]) ->
     s = make_strategy("mcts")
     state = positions[0]
     only = legal_actions(state)[:1]
-    assert s.choose(state, only, random.Random(0)) == only[0]
+    assert s.choose(state, only, Rng(0)) == only[0]
 
 
 

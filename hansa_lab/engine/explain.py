@@ -147,6 +147,8 @@ def _specific_reason(s: State, p: int, a: Action) -> str | None:
             return "no extra pieces are left to place"
         if v == s.neutral and (a.b != TRADER or a.c >= 0):
             return "the extra neutral trader comes from the neutral pool (a trader)"
+        if a.c < 0 and a.b not in (TRADER, MERCHANT):
+            return "expected a trader or a merchant"
         if a.c < 0 and s.stock_t[v] + s.stock_m[v] and (s.stock_t[v], s.stock_m[v])[a.b] == 0:
             return (
                 "extra pieces come from the general stock first: it holds no "

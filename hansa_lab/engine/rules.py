@@ -342,14 +342,19 @@ def apply_in_place(state: State, action: Action, *, check: bool = True) -> None:
     _apply_in_place(state, action)
 
 
-def validate(state: State, action: Action) -> None:
-    """Raise :class:`IllegalActionError` with the reason unless ``action`` is legal."""
+def check_types(action: object) -> None:
+    """Refuse what is not an :class:`Action` of a ``str`` kind and ``int`` arguments: a
+    look-alike (float or numpy fields) equals a legal action but would corrupt the state
+    it is applied to, so it is refused before anything changes."""
     if not isinstance(action, Action):
         raise IllegalActionError(f"not an Action: {action!r}")
     if type(action.kind) is not str or any(type(x) is not int for x in action[1:]):
-        # a look-alike (float or numpy fields) equals a legal action but would corrupt the
-        # state it is applied to: refused before anything changes
         raise IllegalActionError(f"an Action's kind is a str and its arguments ints: {action!r}")
+
+
+def validate(state: State, action: Action) -> None:
+    """Raise :class:`IllegalActionError` with the reason unless ``action`` is legal."""
+    check_types(action)
     if action not in legal_actions(state):
         raise IllegalActionError(explain_illegal(state, action))
 

@@ -14,11 +14,11 @@ which owns no per-player entries (its loose traders are ``State.neutral_pool``).
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hansa_lab.engine.board import ABILITIES, Board, load_board, resolve_side
+from hansa_lab.engine.rng import Rng
 
 if TYPE_CHECKING:
     from hansa_lab.engine.decisions import Decision
@@ -271,10 +271,11 @@ def neutral_start_routes(board: Board) -> list[int]:
 def new_game(config: GameConfig) -> State:
     """Set up a game: pieces by seat, the three start markers shuffled onto the taverns,
     the replacement markers shuffled face down (then, with the Emperor's Favour module,
-    the tiles). All chance comes from ``config.seed``."""
+    the tiles). All chance comes from ``config.seed`` through :class:`~hansa_lab.engine.rng.Rng`
+    (Fisher–Yates shuffles, in this order: start markers, replacement bag, favour tiles)."""
     board = config.load_board()
     n = config.n_players
-    rng = random.Random(config.seed)
+    rng = Rng(config.seed)  # SplitMix64, the same draws as the Rust core (engine/rng.py)
     counts, start = MARKER_SETS[config.edition]
     taverns = list(board.tavern_routes)
     start_markers = list(start)

@@ -20,7 +20,7 @@ Cost: every candidate × continuation is a game played to its end, so use cheap 
 >>> from hansa_lab.engine.state import GameConfig, new_game
 >>> table = analyse_moves(new_game(GameConfig(3, seed=2)), "random", n=4, top_k=3)
 >>> list(table.columns[:4]), len(table)
-(['action', 'n', 'mean_score', 'score_lo'], 3)
+(['action', 'move', 'n', 'mean_score'], 3)
 """
 
 from __future__ import annotations

@@ -9,11 +9,11 @@ the legal actions. Tunable weights are constructor keyword arguments, so a spec 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
+from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import State
 
 _REGISTRY: dict[str, type[Strategy]] = {}
@@ -44,7 +44,7 @@ class Strategy:
     def setup(self) -> None:
         """Hook for derived state (validated parameters, caches)."""
 
-    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         raise NotImplementedError
 
     @property

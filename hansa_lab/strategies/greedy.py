@@ -29,11 +29,11 @@ spec shows the parameter with its declared type):
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import A_ACTIONS, A_KEYS
+from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import largest_network
 from hansa_lab.engine.state import EMPTY, State
@@ -77,7 +77,7 @@ class Greedy(Strategy):
     def tip_value(self, state: State, player: int) -> float:
         return 0.0
 
-    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
         player = state.current_player
@@ -169,7 +169,7 @@ class Blocker(TipStrategy):
                 n += own
         return self.tip * 0.5 * n
 
-    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if self.tip and len(legal) > 1 and legal[-1].kind == "decline":
             legal = legal[:-1]  # being displaced is a gain: always take the extra pieces
         return super().choose(state, legal, rng)

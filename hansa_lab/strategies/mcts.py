@@ -103,11 +103,11 @@ constant searches the ``top_k`` candidates and their follow-ups evenly.
 from __future__ import annotations
 
 import math
-import random
 import time
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
+from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
 from hansa_lab.engine.state import State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
@@ -211,7 +211,7 @@ class MCTS(Strategy):
         self.weights = Weights(**{k: self._params[k] for k in Weights.names()})
         self._caches: dict[int, EvalCache] = {}
         self._me = 0
-        self._rng = random.Random(0)
+        self._rng = Rng(0)
         self._expanded = 0
         #: figures of the last search: iterations run, nodes expanded, seconds
         self.last_search: dict[str, float] = {}
@@ -416,7 +416,7 @@ class MCTS(Strategy):
             nd.q = max(max(nd.qk), nd.floor)
             nd.solved = all(x is not None and x.solved for x in nd.kids)
 
-    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
         t0 = time.perf_counter()

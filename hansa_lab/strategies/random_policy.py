@@ -17,10 +17,10 @@ Each bias can be switched off by parameter, e.g. ``random:establish=false``.
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import NONE, Action
+from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import EMPTY, State
 from hansa_lab.strategies.base import Strategy, register
 
@@ -31,7 +31,7 @@ class RandomStrategy(Strategy):
     establish: bool
     gather: bool
 
-    def choose(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if self.establish:
             est = [a for a in legal if a.kind == "establish"]
             if est:

@@ -58,6 +58,92 @@ def bench_engine(
     }
 
 
+def bench_core(
+    n_players: int = 3,
+    seconds: float = 10.0,
+    board: str = "base",
+    edition: str = "bigbox",
+    first_seed: int = 0,
+) -> dict[str, Any]:
+    """:func:`bench_engine` for the compiled core: the same seeded random games (random
+    policy, legal-action generation included), played inside the core in chunks of seeds.
+    Also: CPU seconds (the machine may be shared), nanoseconds per state copy, full
+    legal-action list and score-if-ended-now (over the positions of 50 games), and the
+    process's peak memory growth over 10,000 games in a row."""
+    from hansa_lab.core import play_random_games, timings
+
+    config = GameConfig(n_players, board, edition, first_seed)
+    games = actions = capped = 0
+    chunk = 16
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    seed = first_seed
+    while time.perf_counter() - t0 < seconds:
+        g, a, c = play_random_games(config, list(range(seed, seed + chunk)))
+        games += g
+        actions += a
+        capped += c
+        seed += chunk
+    elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    copy_ns, legal_ns, score_ns = timings(config, 50)
+    rss0 = _peak_rss_kib()
+    play_random_games(config, list(range(10_000)))
+    return {
+        "players": n_players,
+        "board": board,
+        "edition": edition,
+        "seconds": round(elapsed, 3),
+        "cpu_seconds": round(cpu, 3),
+        "games": games,
+        "actions": actions,
+        "actions_per_s": round(actions / elapsed, 1),
+        "actions_per_cpu_s": round(actions / cpu, 1) if cpu > 0 else None,
+        "games_per_s": round(games / elapsed, 3),
+        "capped_games": capped,
+        "state_copy_ns": round(copy_ns, 1),
+        "legal_actions_ns": round(legal_ns, 1),
+        "score_ns": round(score_ns, 1),
+        "peak_memory_growth_10000_games_kib": _peak_rss_kib() - rss0,
+    }
+
+
+def _peak_rss_kib() -> int:
+    import resource
+
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def bench_engines(
+    engine: str,
+    n_players: int = 3,
+    seconds: float = 10.0,
+    board: str = "base",
+    edition: str = "bigbox",
+) -> dict[str, Any]:
+    """``engine``: ``python`` (:func:`bench_engine`), ``core`` (:func:`bench_core`) or
+    ``both`` (one after the other in this run, with ``core_vs_python`` = the ratio of their
+    actions/s)."""
+    if engine == "python":
+        return {"engine": "python", **bench_engine(n_players, seconds, board, edition)}
+    if engine == "core":
+        return {"engine": "core", **bench_core(n_players, seconds, board, edition)}
+    c0 = time.process_time()
+    py = bench_engine(n_players, seconds, board, edition)
+    py["cpu_seconds"] = round(time.process_time() - c0, 3)
+    py["actions_per_cpu_s"] = round(py["actions"] / py["cpu_seconds"], 1)
+    core = bench_core(n_players, seconds, board, edition)
+    return {
+        "engine": "both",
+        "python": py,
+        "core": core,
+        "python_actions_per_s": py["actions_per_s"],
+        "core_actions_per_s": core["actions_per_s"],
+        "core_vs_python": round(core["actions_per_s"] / py["actions_per_s"], 1),
+        "core_vs_python_cpu": round(core["actions_per_cpu_s"] / py["actions_per_cpu_s"], 1),
+    }
+
+
 def _timed_min(jobs: dict[str, Any], repeats: int) -> dict[str, float]:
     """Run every job ``repeats`` times, rotating their order, and keep each job's best
     time: on a shared machine a pause hits one run, not the minimum of several."""

@@ -91,11 +91,13 @@ def _lineup(text: str | None, n: int) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from hansa_lab import core
     from hansa_lab.play import GameRecord, play_game
 
     config = _config(args, args.seed)
     strategies = _lineup(args.strategies, config.n_players)
-    rec = _played(lambda: play_game(config, strategies, check=args.check))
+    play = core.play_game if args.engine == "core" else play_game
+    rec = _played(lambda: play(config, strategies, check=args.check))
     assert isinstance(rec, GameRecord)
     result = rec.result()
     if args.actions:
@@ -117,7 +119,8 @@ BENCH_LEGEND = """\
 what the figures mean (random players; in the runner suite every time is the best of three
 runs, order rotated, so a pause of the shared machine does not count):
   engine suite   actions_per_s, games_per_s: the rules engine with the random policy,
-                 legal-action generation included; state_pickle_bytes_max: state size
+                 legal-action generation included; state_pickle_bytes_max: state size;
+                 --engine core: the compiled core, --engine both: both and core_vs_python
   runner suite   logging / logging_by_players: play_game (engine only) vs record_game
                    (played with the recorder, rows and columns built) on the same games;
                    logged_ratio = logged time / engine time (> 1: slower),
@@ -135,7 +138,7 @@ runs, order rotated, so a pause of the shared machine does not count):
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from hansa_lab.tools.bench import bench_engine, bench_runner
+    from hansa_lab.tools.bench import bench_engines, bench_runner
 
     config = _config(args)
     if args.suite == "runner":
@@ -145,13 +148,26 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         if not (math.isfinite(args.seconds) and args.seconds > 0):
             raise CliError(f"--seconds must be a positive number of seconds, got {args.seconds}")
-        out = bench_engine(config.n_players, args.seconds, args.board, args.edition)
+        out = bench_engines(args.engine, config.n_players, args.seconds, args.board,
+                            args.edition)
     if args.json:
         print(json.dumps(out))
     else:
         for k, v in out.items():
             print(f"{k:>24}: {v}")
     return 0
+
+
+def cmd_parity(args: argparse.Namespace) -> int:
+    from hansa_lab.tools.parity import run_parity
+
+    out = run_parity(args.games, args.seed, seconds=args.seconds)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:>18}: {v}")
+    return 1 if out["mismatches"] else 0
 
 
 #: The README's main job: the strategy-tips experiment at a quick size.
@@ -467,6 +483,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--actions", action="store_true", help="include the action texts")
     p.add_argument("--check", action="store_true", help="run the invariant checker")
+    p.add_argument("--engine", choices=("core", "python"), default="core",
+                   help="rules engine: the compiled core (default) or the Python engine; "
+                        "both print the same result")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(
@@ -478,10 +497,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="engine: games/s of the rules engine (default); runner: logging "
                         "overhead, parallel speed-up, log sizes")
     p.add_argument("--seconds", type=float, default=10.0, help="engine suite: duration")
+    p.add_argument("--engine", choices=("python", "core", "both"), default="python",
+                   help="engine suite: the Python engine (default), the compiled core, or "
+                        "both in one run with their ratio")
     p.add_argument("--games", type=_positive_int("--games"), default=96,
                    help="runner suite: games per parallel run (default 96)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("parity", help="step random games in the Python engine and the "
+                       "compiled core and compare every step")
+    p.add_argument("--games", type=_positive_int("--games"), default=100)
+    p.add_argument("--seed", type=int, default=0, help="first seed")
+    p.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_parity)
 
     p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
     p.add_argument("--players", type=_positive_int("--players"), default=4,

@@ -1,0 +1,36 @@
+//! `cargo run --release --example speed`: random 3-player games in the core, actions/s.
+use hansa_core::play::play_random;
+use hansa_core::state::Config;
+use std::time::Instant;
+
+fn main() {
+    let mut config = Config {
+        n_players: 3,
+        side: "base_3p".into(),
+        edition: 0,
+        seed: 0,
+        special_points: None,
+        start_supply: 5,
+        prestige_to_end: 20,
+        emperor: false,
+        east_alternative: false,
+    };
+    let t0 = Instant::now();
+    let mut actions = 0;
+    let mut games = 0;
+    let limit: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(0);
+    while (limit == 0 && t0.elapsed().as_secs_f64() < 5.0) || (limit > 0 && games < limit) {
+        config.seed = games;
+        let (_, _, n) = play_random(&config, 20_000, false).expect("covered");
+        actions += n;
+        games += 1;
+    }
+    let dt = t0.elapsed().as_secs_f64();
+    println!(
+        "{games} games, {actions} actions, {:.0} actions/s",
+        actions as f64 / dt
+    );
+}

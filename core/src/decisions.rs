@@ -1,0 +1,454 @@
+//! Pending decisions (twin of `hansa_lab/engine/decisions.py` and the Emperor's Favour
+//! decision of `variants/favour.py`): a stack inside the state; the top one's player
+//! decides.
+
+use crate::actions::*;
+use crate::board::{MERCHANT, TRADER};
+use crate::effects::{
+    check_end, free_post, may_go, next_player, shift_options, stock_of, to_stock,
+};
+use crate::state::{State, EMPTY, F_RELOCATE_ANYWHERE};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// a displaced player places the piece (`piece`, -1 once placed) and `extras` more
+    Relocate {
+        player: usize,
+        origin: usize,
+        piece: i32,
+        extras: i32,
+    },
+    /// two players: the neutral trader and one more, placed by `player`
+    RelocateNeutral {
+        player: usize,
+        origin: usize,
+        piece: i32,
+        extras: i32,
+    },
+    Move {
+        player: usize,
+        left: i32,
+    },
+    MoveOpponents {
+        player: usize,
+        left: i32,
+    },
+    RemoveOpponents {
+        player: usize,
+        left: i32,
+    },
+    PlaceMarkers {
+        player: usize,
+    },
+    /// the permanent marker `kind` (PERMANENT_MARKERS) of the route just established
+    PermanentMarker {
+        player: usize,
+        kind: u8,
+        left: i32,
+        traders: i32,
+        merchants: i32,
+    },
+    FavourIncome {
+        player: usize,
+    },
+}
+
+impl Decision {
+    #[inline]
+    pub fn player(&self) -> usize {
+        match *self {
+            Decision::Relocate { player, .. }
+            | Decision::RelocateNeutral { player, .. }
+            | Decision::Move { player, .. }
+            | Decision::MoveOpponents { player, .. }
+            | Decision::RemoveOpponents { player, .. }
+            | Decision::PlaceMarkers { player }
+            | Decision::FavourIncome { player }
+            | Decision::PermanentMarker { player, .. } => player,
+        }
+    }
+
+    /// `KIND` of the Python class.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Decision::Relocate { .. } => "relocate",
+            Decision::RelocateNeutral { .. } => "relocate_neutral",
+            Decision::Move { .. } => "move",
+            Decision::MoveOpponents { .. } => "move3",
+            Decision::RemoveOpponents { .. } => "remove3",
+            Decision::PlaceMarkers { .. } => "place_marker",
+            Decision::FavourIncome { .. } => "favour_income",
+            Decision::PermanentMarker { .. } => "permanent",
+        }
+    }
+
+    /// `ALLOWED` of the Python class (action kinds this decision accepts).
+    pub fn allowed(&self) -> &'static [u8] {
+        match self {
+            Decision::Relocate { .. } => &[K_RELOCATE, K_RELOCATE_EXTRA, K_DECLINE],
+            Decision::RelocateNeutral { .. } => &[K_RELOCATE, K_RELOCATE_EXTRA],
+            Decision::Move { .. } => &[K_MOVE_PIECE, K_SWAP, K_STOP],
+            Decision::MoveOpponents { .. } => &[K_SHIFT, K_STOP],
+            Decision::RemoveOpponents { .. } => &[K_REMOVE, K_STOP],
+            Decision::PlaceMarkers { .. } => &[K_PLACE_MARKER],
+            Decision::FavourIncome { .. } => &[K_FAVOUR_TAKE, K_DECLINE],
+            Decision::PermanentMarker { .. } => &[
+                K_PERM_MOVE,
+                K_PERM_SWAP,
+                K_PERM_DEVELOP,
+                K_PERM_KONTOR,
+                K_PERM_PLACE,
+                K_STOP,
+            ],
+        }
+    }
+
+    /// (origin, piece, extras) of a relocation
+    pub fn relocation(&self) -> Option<(usize, i32, i32)> {
+        match *self {
+            Decision::Relocate {
+                origin,
+                piece,
+                extras,
+                ..
+            }
+            | Decision::RelocateNeutral {
+                origin,
+                piece,
+                extras,
+                ..
+            } => Some((origin, piece, extras)),
+            _ => None,
+        }
+    }
+
+    /// The colour whose pieces a relocation places.
+    pub fn colour(&self, s: &State) -> i32 {
+        match *self {
+            Decision::RelocateNeutral { .. } => s.neutral(),
+            d => d.player() as i32,
+        }
+    }
+
+    pub fn legal(&self, s: &State, acts: &mut Vec<Action>) {
+        match *self {
+            Decision::Relocate {
+                piece,
+                extras,
+                origin,
+                player,
+            } => {
+                relocation_legal(s, player as i32, origin, piece, extras, acts);
+                if piece < 0 {
+                    acts.push(Action::k(K_DECLINE));
+                }
+            }
+            Decision::RelocateNeutral {
+                piece,
+                extras,
+                origin,
+                ..
+            } => {
+                relocation_legal(s, s.neutral(), origin, piece, extras, acts);
+            }
+            Decision::Move { player, left } => own_moves(s, player, left >= 2, acts),
+            Decision::MoveOpponents { player, .. } => {
+                shift(s, player, false, K_SHIFT, acts);
+                acts.push(Action::k(K_STOP));
+            }
+            Decision::RemoveOpponents { player, .. } => {
+                for (i, &o) in s.posts.iter().enumerate() {
+                    if o != EMPTY && (o >> 1) as i32 != player as i32 {
+                        acts.push(Action::k1(K_REMOVE, i as i32));
+                    }
+                }
+                acts.push(Action::k(K_STOP));
+            }
+            Decision::PlaceMarkers { .. } => {
+                for r in marker_routes(s) {
+                    acts.push(Action::k1(K_PLACE_MARKER, r as i32));
+                }
+            }
+            Decision::FavourIncome { player } => {
+                if s.stock_t[player] > 0 {
+                    acts.push(Action::k1(K_FAVOUR_TAKE, TRADER));
+                }
+                if s.stock_m[player] > 0 {
+                    acts.push(Action::k1(K_FAVOUR_TAKE, MERCHANT));
+                }
+                acts.push(Action::k(K_DECLINE));
+            }
+            Decision::PermanentMarker {
+                player,
+                kind,
+                left,
+                traders,
+                merchants,
+            } => {
+                if left > 0 {
+                    crate::variants::permanent::options(
+                        s, player, kind, left, traders, merchants, acts,
+                    );
+                }
+                acts.push(Action::k(K_STOP));
+            }
+        }
+    }
+}
+
+fn relocation_legal(
+    s: &State,
+    v: i32,
+    origin: usize,
+    piece: i32,
+    extras: i32,
+    acts: &mut Vec<Action>,
+) {
+    if piece >= 0 {
+        for r in relocation_routes(s, origin, piece, v) {
+            acts.push(Action::k1(K_RELOCATE, r as i32));
+        }
+    }
+    if extras > 0 {
+        extra_relocations(s, v, origin, acts);
+    }
+}
+
+/// Routes a displaced piece of `colour` may use (`relocation_routes`).
+pub fn relocation_routes(s: &State, origin: usize, piece: i32, colour: i32) -> Vec<usize> {
+    let b = s.board;
+    let regions = b.has_regions;
+    if colour >= 0 && s.has_favour(colour, F_RELOCATE_ANYWHERE) {
+        return (0..b.n_routes)
+            .filter(|&r| free_post(s, r, piece) >= 0 && (!regions || may_go(s, origin, r, false)))
+            .collect();
+    }
+    for ring in &b.route_rings[origin] {
+        let found: Vec<usize> = ring
+            .iter()
+            .copied()
+            .filter(|&r| (!regions || may_go(s, origin, r, false)) && free_post(s, r, piece) >= 0)
+            .collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
+}
+
+/// The ways to place one extra piece of colour `v` near `origin` (`extra_relocations`).
+pub fn extra_relocations(s: &State, v: i32, origin: usize, acts: &mut Vec<Action>) {
+    let (st, sm) = stock_of(s, v);
+    let kinds: [i32; 2];
+    if st + sm > 0 {
+        kinds = [
+            if st > 0 { TRADER } else { -1 },
+            if sm > 0 { MERCHANT } else { -1 },
+        ];
+    } else if v == s.neutral() {
+        return;
+    } else if s.supply_t[v as usize] + s.supply_m[v as usize] > 0 {
+        let vu = v as usize;
+        kinds = [
+            if s.supply_t[vu] > 0 { TRADER } else { -1 },
+            if s.supply_m[vu] > 0 { MERCHANT } else { -1 },
+        ];
+    } else {
+        let routes = [
+            relocation_routes(s, origin, TRADER, v),
+            relocation_routes(s, origin, MERCHANT, v),
+        ];
+        let pr = &s.board.post_route;
+        for (i, &o) in s.posts.iter().enumerate() {
+            if o != EMPTY && (o >> 1) as i32 == v {
+                for &r in &routes[(o & 1) as usize] {
+                    if r != pr[i] {
+                        acts.push(Action::new(K_RELOCATE_EXTRA, r as i32, -1, i as i32));
+                    }
+                }
+            }
+        }
+        return;
+    }
+    for k in kinds {
+        if k >= 0 {
+            for r in relocation_routes(s, origin, k, v) {
+                acts.push(Action::k2(K_RELOCATE_EXTRA, r as i32, k));
+            }
+        }
+    }
+}
+
+/// A Move action's choices (`own_moves`).
+pub fn own_moves(s: &State, p: usize, swaps: bool, acts: &mut Vec<Action>) {
+    shift(s, p, true, K_MOVE_PIECE, acts);
+    if swaps {
+        let b = s.board;
+        let posts = &s.posts;
+        let pr = &b.post_route;
+        let mo = &b.post_merchant_only;
+        let pieces: Vec<usize> = (0..posts.len())
+            .filter(|&i| posts[i] != EMPTY && (posts[i] >> 1) as usize == p)
+            .collect();
+        for &x in &pieces {
+            for &y in &pieces {
+                if x < y && (posts[x] & 1) != (posts[y] & 1) && pr[x] != pr[y] {
+                    let t_post = if (posts[x] & 1) as i32 == TRADER {
+                        y
+                    } else {
+                        x
+                    };
+                    let country = &b.route_country;
+                    if !mo[t_post] && country[pr[x]] == country[pr[y]] {
+                        acts.push(Action::k2(K_SWAP, x as i32, y as i32));
+                    }
+                }
+            }
+        }
+    }
+    acts.push(Action::k(K_STOP));
+}
+
+/// `_shift`: own (or opponents') pieces to other routes; the country rule on Britannia is
+/// non-strict for own pieces (Move) and strict for opponents' (move-3).
+fn shift(s: &State, p: usize, own: bool, kind: u8, acts: &mut Vec<Action>) {
+    let posts = &s.posts;
+    let pieces: Vec<usize> = (0..posts.len())
+        .filter(|&i| posts[i] != EMPTY && (((posts[i] >> 1) as i32 == p as i32) == own))
+        .collect();
+    shift_options(s, &pieces, kind, Some(!own), acts);
+}
+
+/// Routes that may receive a replacement marker (`marker_routes`).
+pub fn marker_routes(s: &State) -> Vec<usize> {
+    let b = s.board;
+    let mut out = Vec::new();
+    for r in 0..b.n_routes {
+        if s.route_marker[r] >= 0 || b.route_permanent[r] || b.route_region[r] {
+            continue;
+        }
+        if b.route_posts(r).any(|i| s.posts[i] != EMPTY) {
+            continue;
+        }
+        let [a, z] = b.route_cities[r];
+        if b.city_offices(a)
+            .chain(b.city_offices(z))
+            .any(|i| s.offices[i] == EMPTY)
+        {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Resolve the top decision without a decision if nothing is left to decide.
+pub fn settle_top(s: &mut State) -> bool {
+    let Some(top) = s.pending.last().copied() else {
+        return false;
+    };
+    match top {
+        Decision::Relocate {
+            origin,
+            piece,
+            extras,
+            ..
+        }
+        | Decision::RelocateNeutral {
+            origin,
+            piece,
+            extras,
+            ..
+        } => {
+            let v = top.colour(s);
+            let (mut piece2, mut extras2) = (piece, extras);
+            if piece2 >= 0 && relocation_routes(s, origin, piece2, v).is_empty() {
+                to_stock(s, v, piece2, 1);
+                piece2 = -1;
+            }
+            if extras2 > 0 {
+                let mut opts = Vec::new();
+                extra_relocations(s, v, origin, &mut opts);
+                if opts.is_empty() {
+                    extras2 = 0;
+                }
+            }
+            if piece2 < 0 && extras2 == 0 {
+                s.pending.pop();
+                return true;
+            }
+            if (piece2, extras2) != (piece, extras) {
+                set_relocation(s, piece2, extras2);
+            }
+            false
+        }
+        Decision::Move { left, .. }
+        | Decision::MoveOpponents { left, .. }
+        | Decision::RemoveOpponents { left, .. } => {
+            if left <= 0 {
+                s.pending.pop();
+                return true;
+            }
+            false
+        }
+        Decision::PlaceMarkers { .. } => {
+            if s.drawn.is_empty() {
+                s.pending.pop();
+                next_player(s);
+                return true;
+            }
+            if marker_routes(s).is_empty() {
+                let e = crate::events::Event::new(crate::events::E_MARKER_DISCARDED)
+                    .seat(s.active as i32)
+                    .detail(crate::events::Detail::Marker(s.drawn[0]));
+                s.events.push(e);
+                let m = s.drawn.remove(0);
+                s.discarded.push(m);
+                return true;
+            }
+            false
+        }
+        Decision::FavourIncome { .. } => false,
+        Decision::PermanentMarker { left, .. } => {
+            let mut acts = Vec::new();
+            top.legal(s, &mut acts);
+            if left <= 0 || (acts.len() == 1 && acts[0].kind == K_STOP) {
+                stop_top(s);
+                return true;
+            }
+            false
+        }
+    }
+}
+
+/// `stop`: the top decision ends (a permanent marker's establish action is over, so its
+/// end check runs now).
+pub fn stop_top(s: &mut State) {
+    if let Some(top) = s.pending.pop() {
+        if matches!(top, Decision::PermanentMarker { .. }) {
+            check_end(s);
+        }
+    }
+}
+
+/// Replace the top relocation's piece and extras.
+pub fn set_relocation(s: &mut State, new_piece: i32, new_extras: i32) {
+    if let Some(
+        Decision::Relocate { piece, extras, .. } | Decision::RelocateNeutral { piece, extras, .. },
+    ) = s.pending.last_mut()
+    {
+        *piece = new_piece;
+        *extras = new_extras;
+    }
+}
+
+/// Spend `n` moves of the top Move / move-3 / remove-3 decision.
+pub fn spend(s: &mut State, n: i32) {
+    if let Some(
+        Decision::Move { left, .. }
+        | Decision::MoveOpponents { left, .. }
+        | Decision::RemoveOpponents { left, .. },
+    ) = s.pending.last_mut()
+    {
+        *left -= n;
+    }
+}

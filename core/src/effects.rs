@@ -1,0 +1,318 @@
+//! Primitives shared by the rules (twin of `hansa_lab/engine/effects.py`).
+
+use crate::board::{A_ACTIONS, A_BANK, A_BOOK, MERCHANT, PLAYER_BOARD, TRADER};
+use crate::events::*;
+use crate::scoring::{city_controller, connects};
+use crate::state::{State, EMPTY, F_EXTRA_ACTION};
+
+/// Tradesmen one Income action may take (`None` = all).
+#[inline]
+pub fn income_limit(s: &State, p: usize) -> Option<i32> {
+    PLAYER_BOARD.bank[s.levels[p][A_BANK] as usize]
+}
+
+/// Post a piece of kind `piece` would take on route `r` (-1 if none); a merchant prefers a
+/// merchant-only post.
+#[inline]
+pub fn free_post(s: &State, r: usize, piece: i32) -> i32 {
+    let b = s.board;
+    let mut best = -1;
+    for i in b.route_posts(r) {
+        if s.posts[i] == EMPTY {
+            if b.post_merchant_only[i] {
+                if piece == MERCHANT {
+                    return i as i32;
+                }
+            } else if best < 0 {
+                best = i as i32;
+            }
+        }
+    }
+    best
+}
+
+/// Routes with a free post for a trader, and for a merchant.
+pub fn free_routes(s: &State) -> (Vec<usize>, Vec<usize>) {
+    let b = s.board;
+    let mut for_t = Vec::with_capacity(b.n_routes);
+    let mut for_m = Vec::with_capacity(b.n_routes);
+    for r in 0..b.n_routes {
+        let mut t = false;
+        let mut m = false;
+        for i in b.route_posts(r) {
+            if s.posts[i] == EMPTY {
+                m = true;
+                if !b.post_merchant_only[i] {
+                    t = true;
+                }
+            }
+        }
+        if t {
+            for_t.push(r);
+        }
+        if m {
+            for_m.push(r);
+        }
+    }
+    (for_t, for_m)
+}
+
+#[inline]
+pub fn first_vacant_office(s: &State, c: usize) -> i32 {
+    for i in s.board.city_offices(c) {
+        if s.offices[i] == EMPTY {
+            return i as i32;
+        }
+    }
+    -1
+}
+
+/// Whether a piece on route `src` may go to route `dst` (Britannia's countries): within
+/// its country, or also to England unless `strict`.
+#[inline]
+pub fn may_go(s: &State, src: usize, dst: usize, strict: bool) -> bool {
+    let c = &s.board.route_country;
+    let (a, z) = (c[src], c[dst]);
+    a == z || (!strict && z == 0)
+}
+
+/// `Action(kind, post, route)` for every piece on `pieces` (post indices) and every other
+/// route with a free post for it; `strict` is the country rule (None: no rule).
+pub fn shift_options(
+    s: &State,
+    pieces: &[usize],
+    kind: u8,
+    strict: Option<bool>,
+    acts: &mut Vec<crate::actions::Action>,
+) {
+    let (for_t, for_m) = free_route_masks(s);
+    let pr = &s.board.post_route;
+    let rule = if s.board.has_regions { strict } else { None };
+    for &i in pieces {
+        let here = pr[i];
+        let mut dest = if s.posts[i] & 1 == 0 { for_t } else { for_m } & !(1u64 << here);
+        while dest != 0 {
+            let r = dest.trailing_zeros() as usize;
+            dest &= dest - 1;
+            if rule.is_none_or(|st| may_go(s, here, r, st)) {
+                acts.push(crate::actions::Action::k2(kind, i as i32, r as i32));
+            }
+        }
+    }
+}
+
+/// [`free_routes`] as bitmasks of routes (boards have at most 64 routes).
+#[inline]
+pub fn free_route_masks(s: &State) -> (u64, u64) {
+    let b = s.board;
+    let (mut for_t, mut for_m) = (0u64, 0u64);
+    for (i, &o) in s.posts.iter().enumerate() {
+        if o == EMPTY {
+            let bit = 1u64 << b.post_route[i];
+            for_m |= bit;
+            if !b.post_merchant_only[i] {
+                for_t |= bit;
+            }
+        }
+    }
+    (for_t, for_m)
+}
+
+/// A colour's (traders, merchants) in the general stock (the neutral pool for the
+/// neutral colour).
+#[inline]
+pub fn stock_of(s: &State, colour: i32) -> (i32, i32) {
+    if colour == s.neutral() {
+        (s.neutral_pool, 0)
+    } else {
+        (s.stock_t[colour as usize], s.stock_m[colour as usize])
+    }
+}
+
+#[inline]
+pub fn to_route(s: &mut State, r: usize, occupant: i8) {
+    let i = free_post(s, r, (occupant & 1) as i32);
+    if i >= 0 {
+        s.posts[i as usize] = occupant;
+    }
+}
+
+pub fn to_stock(s: &mut State, colour: i32, piece: i32, n: i32) {
+    if colour == s.neutral() {
+        s.neutral_pool += n;
+    } else if piece == MERCHANT {
+        s.stock_m[colour as usize] += n;
+    } else {
+        s.stock_t[colour as usize] += n;
+    }
+}
+
+#[inline]
+pub fn take_from_supply(s: &mut State, p: usize, k: i32) {
+    if k == TRADER {
+        s.supply_t[p] -= 1;
+    } else {
+        s.supply_m[p] -= 1;
+    }
+}
+
+pub fn take_from_stock(s: &mut State, colour: i32, k: i32) {
+    if colour == s.neutral() {
+        s.neutral_pool -= 1;
+    } else if k == TRADER {
+        s.stock_t[colour as usize] -= 1;
+    } else {
+        s.stock_m[colour as usize] -= 1;
+    }
+}
+
+/// From the general stock while it holds any tradesman, else from the personal supply.
+pub fn take_loose(s: &mut State, colour: i32, k: i32) {
+    let (t, m) = stock_of(s, colour);
+    if t + m > 0 {
+        take_from_stock(s, colour, k);
+    } else {
+        take_from_supply(s, colour as usize, k);
+    }
+}
+
+pub fn develop(s: &mut State, p: usize, ability: usize) {
+    let old = s.levels[p][ability] as usize;
+    s.levels[p][ability] = (old + 1) as u8;
+    if ability == A_BOOK {
+        s.supply_m[p] += 1;
+    } else {
+        s.supply_t[p] += 1;
+    }
+    if ability == A_ACTIONS && p == s.active {
+        let v = &PLAYER_BOARD.actions;
+        s.actions_left += v[old + 1] - v[old];
+    }
+    log(
+        s,
+        Event::new(E_DEVELOP)
+            .seat(p as i32)
+            .detail(Detail::Ability(ability as u8))
+            .value(old as i32 + 1),
+    );
+}
+
+#[inline]
+pub fn log(s: &mut State, e: Event) {
+    s.events.push(e);
+}
+
+#[inline]
+pub fn score(s: &mut State, p: i32, points: i32, cause: u8) {
+    if points != 0 && p >= 0 && (p as usize) < s.prestige.len() {
+        s.prestige[p as usize] += points;
+        log(
+            s,
+            Event::new(E_PRESTIGE)
+                .seat(p)
+                .value(points)
+                .detail(Detail::Cause(cause)),
+        );
+    }
+}
+
+pub fn score_control(s: &mut State, r: usize) {
+    for c in s.board.route_cities[r] {
+        let ctrl = city_controller(s, c);
+        if ctrl >= 0 {
+            score(s, ctrl, 1, C_CONTROL);
+        }
+    }
+}
+
+/// After a new Kontor of `p` in city `c`: the East-West connection.
+pub fn kontor_placed(s: &mut State, p: i32, _c: usize) {
+    let b = s.board;
+    let n_ew = s.east_west.len();
+    if p >= 0
+        && (p as usize) < s.n_players()
+        && !s.east_west.contains(&(p as u8))
+        && n_ew < b.east_west_points.len()
+    {
+        let [a, z] = b.east_west;
+        if connects(s, p as usize, a, z) {
+            score(s, p, b.east_west_points[n_ew], C_EAST_WEST);
+            s.east_west.push(p as u8);
+            log(s, Event::new(E_EAST_WEST).seat(p).value(n_ew as i32 + 1));
+        }
+    }
+}
+
+pub fn fill_office(s: &mut State, colour: i32, i: usize, piece: i32) {
+    let b = s.board;
+    let c = b.office_city[i];
+    s.offices[i] = (colour * 2 + piece) as i8;
+    log(
+        s,
+        Event::new(E_KONTOR)
+            .seat(colour)
+            .city(c)
+            .value((i - b.office_start[c]) as i32),
+    );
+    score(s, colour, b.office_coin[i], C_COIN);
+    if i == b.office_start[c + 1] - 1 {
+        city_done(s, c);
+    }
+    kontor_placed(s, colour, c);
+}
+
+pub fn add_extra(s: &mut State, p: i32, c: usize, piece: i32, right: bool) {
+    let was_empty = s.extras[c].is_empty();
+    let o = (p * 2 + piece) as i8;
+    if right {
+        s.extras[c].push(o);
+    } else {
+        s.extras[c].insert(0, o);
+    }
+    let value = if right {
+        -1
+    } else {
+        -(s.extras[c].len() as i32)
+    };
+    log(s, Event::new(E_KONTOR).seat(p).city(c).value(value));
+    if was_empty && s.board.city_yellow_green[c] {
+        city_done(s, c);
+    }
+    kontor_placed(s, p, c);
+}
+
+pub fn check_end(s: &mut State) {
+    let limit = s.config.prestige_to_end;
+    let reason = if s.prestige.iter().copied().max().unwrap_or(0) >= limit {
+        Some(0)
+    } else if s.end_after_action.is_some() {
+        s.end_after_action
+    } else if s.completed >= s.board.completed_cities_to_end {
+        Some(2)
+    } else {
+        None
+    };
+    if let Some(r) = reason {
+        s.end_reason = reason;
+        log(s, Event::new(E_GAME_END).detail(Detail::Reason(r)));
+    }
+}
+
+pub fn city_done(s: &mut State, c: usize) {
+    s.completed += 1;
+    log(s, Event::new(E_CITY_COMPLETED).city(c));
+}
+
+pub fn next_player(s: &mut State) {
+    s.active = (s.active + 1) % s.n_players();
+    if s.active == 0 {
+        s.round += 1;
+    }
+    s.turn += 1;
+    s.actions_left = PLAYER_BOARD.actions[s.levels[s.active][A_ACTIONS] as usize];
+    if !s.favours.is_empty() && s.favours[s.active].contains(&F_EXTRA_ACTION) {
+        s.actions_left += 1;
+    }
+    s.turn_start = s.n_actions;
+    s.permits_used.clear();
+}

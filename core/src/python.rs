@@ -1,0 +1,731 @@
+//! Python bindings: the extension module `hansa_lab._core`. The user-facing wrapper
+//! (conversions to and from `State`, `Action` values, Python exceptions with the Python
+//! engine's messages) is `hansa_lab/core.py`.
+//!
+//! Nothing panics across the boundary: every call into the rules runs under
+//! `catch_unwind`, and a panic (a bug) becomes a Python `RuntimeError`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::actions::{kind_index, Action, ACTION_KINDS};
+use crate::board::{board, PLAYER_BOARD};
+use crate::decisions::Decision;
+use crate::events::{detail_text, EVENT_KINDS};
+use crate::play::play_random;
+use crate::random_policy;
+use crate::rng::Rng;
+use crate::rules::{apply_unchecked, legal};
+use crate::scoring::{ranking, score_rows};
+use crate::state::{covered, new_game, Config, State, FAVOUR_TILES, MARKER_KINDS};
+
+fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(_) => Err(PyRuntimeError::new_err(
+            "hansa_lab core: internal error (a bug in the compiled core; please report)",
+        )),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn make_config(
+    n_players: usize,
+    side: &str,
+    edition: &str,
+    seed: u64,
+    special_points: Option<Vec<i32>>,
+    start_supply: i32,
+    prestige_to_end: i32,
+    emperor: bool,
+    east_alternative: bool,
+) -> PyResult<Config> {
+    let edition = match edition {
+        "bigbox" => 0,
+        "original" => 1,
+        e => return Err(PyValueError::new_err(format!("unknown edition {e:?}"))),
+    };
+    let special_points = match special_points {
+        None => None,
+        Some(v) if v.len() == 4 => Some([v[0], v[1], v[2], v[3]]),
+        Some(v) => {
+            return Err(PyValueError::new_err(format!(
+                "special_points needs 4 integers, got {v:?}"
+            )))
+        }
+    };
+    let config = Config {
+        n_players,
+        side: side.to_string(),
+        edition,
+        seed,
+        special_points,
+        start_supply,
+        prestige_to_end,
+        emperor,
+        east_alternative,
+    };
+    covered(&config).map_err(PyValueError::new_err)?;
+    Ok(config)
+}
+
+type PyAction = (&'static str, i32, i32, i32);
+
+fn to_py(a: &Action) -> PyAction {
+    (ACTION_KINDS[a.kind as usize], a.a, a.b, a.c)
+}
+
+fn from_py(
+    kind: &Bound<'_, PyAny>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    c: &Bound<'_, PyAny>,
+) -> Option<Action> {
+    let kind: String = kind.extract().ok()?;
+    let k = kind_index(&kind)?;
+    Some(Action::new(
+        k,
+        a.extract().ok()?,
+        b.extract().ok()?,
+        c.extract().ok()?,
+    ))
+}
+
+/// A game position of the compiled core.
+#[pyclass(name = "CoreState", module = "hansa_lab._core")]
+#[derive(Clone)]
+pub struct PyState {
+    s: State,
+}
+
+#[pymethods]
+impl PyState {
+    /// Set up a game (`new_game`); NotImplementedError for a configuration the core does
+    /// not cover yet.
+    #[new]
+    #[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative))]
+    #[allow(clippy::too_many_arguments)]
+    fn py_new(
+        n_players: usize,
+        side: &str,
+        edition: &str,
+        seed: u64,
+        special_points: Option<Vec<i32>>,
+        start_supply: i32,
+        prestige_to_end: i32,
+        emperor: bool,
+        east_alternative: bool,
+    ) -> PyResult<Self> {
+        let config = make_config(
+            n_players,
+            side,
+            edition,
+            seed,
+            special_points,
+            start_supply,
+            prestige_to_end,
+            emperor,
+            east_alternative,
+        )?;
+        guard(|| {
+            new_game(&config)
+                .map(|s| PyState { s })
+                .map_err(PyValueError::new_err)
+        })
+    }
+
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    #[getter]
+    fn current_player(&self) -> usize {
+        self.s.current_player()
+    }
+
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.s.is_over()
+    }
+
+    #[getter]
+    fn n_actions(&self) -> i32 {
+        self.s.n_actions
+    }
+
+    /// Legal actions as (kind, a, b, c) tuples, in the Python engine's order.
+    fn legal_actions(&self) -> PyResult<Vec<PyAction>> {
+        guard(|| Ok(legal(&self.s).iter().map(to_py).collect()))
+    }
+
+    /// Apply an action if it is legal (True); leave the state unchanged and return False
+    /// otherwise (any garbage input included).
+    fn try_apply(
+        &mut self,
+        kind: &Bound<'_, PyAny>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        c: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let Some(act) = from_py(kind, a, b, c) else {
+            return Ok(false);
+        };
+        guard(|| {
+            if !legal(&self.s).contains(&act) {
+                return Ok(false);
+            }
+            let mut next = self.s.clone();
+            apply_unchecked(&mut next, &act);
+            self.s = next;
+            Ok(true)
+        })
+    }
+
+    /// Events of the last applied action: (kind, seat, other, route, city, detail, value).
+    fn events(&self) -> Vec<(&'static str, i32, i32, i32, i32, String, i32)> {
+        self.s
+            .events
+            .iter()
+            .map(|e| {
+                (
+                    EVENT_KINDS[e.kind as usize],
+                    e.seat,
+                    e.other,
+                    e.route,
+                    e.city,
+                    detail_text(e.detail),
+                    e.value,
+                )
+            })
+            .collect()
+    }
+
+    /// Score if the game ended now: per player, the categories of CATEGORIES.
+    fn score_rows(&self) -> PyResult<Vec<Vec<i32>>> {
+        guard(|| Ok(score_rows(&self.s).iter().map(|r| r.to_vec()).collect()))
+    }
+
+    fn ranking(&self) -> PyResult<Vec<i32>> {
+        guard(|| {
+            let rows = score_rows(&self.s);
+            Ok(ranking(&self.s, &rows))
+        })
+    }
+
+    /// The random strategy's choice here, drawing from a SplitMix64 stream with the given
+    /// state; returns (action, new stream state).
+    fn random_choice(&self, rng_state: u64) -> PyResult<Option<(PyAction, u64)>> {
+        guard(|| {
+            let acts = legal(&self.s);
+            if acts.is_empty() {
+                return Ok(None);
+            }
+            let mut rng = Rng::new(rng_state);
+            let a = random_policy::choose(&self.s, &acts, &mut rng);
+            Ok(Some((to_py(&a), rng.state)))
+        })
+    }
+
+    /// Every field as plain Python values (markers, tiles and end reasons as indices).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = &self.s;
+        let d = PyDict::new(py);
+        d.set_item("posts", s.posts.clone())?;
+        d.set_item("offices", s.offices.clone())?;
+        d.set_item("extras", s.extras.clone())?;
+        d.set_item("supply_t", s.supply_t.clone())?;
+        d.set_item("supply_m", s.supply_m.clone())?;
+        d.set_item("stock_t", s.stock_t.clone())?;
+        d.set_item("stock_m", s.stock_m.clone())?;
+        d.set_item("prestige", s.prestige.clone())?;
+        d.set_item(
+            "levels",
+            s.levels.iter().map(|l| l.to_vec()).collect::<Vec<_>>(),
+        )?;
+        d.set_item("markers", s.markers.clone())?;
+        d.set_item("markers_used", s.markers_used.clone())?;
+        d.set_item("route_marker", s.route_marker.clone())?;
+        d.set_item("bag", s.bag.clone())?;
+        d.set_item("drawn", s.drawn.clone())?;
+        d.set_item("special", s.special.clone())?;
+        d.set_item("special_points", s.special_points.clone())?;
+        d.set_item("east_west", s.east_west.clone())?;
+        d.set_item("discarded", s.discarded.clone())?;
+        d.set_item("permits_used", s.permits_used.clone())?;
+        d.set_item("neutral_pool", s.neutral_pool)?;
+        d.set_item("favour_display", s.favour_display.clone())?;
+        d.set_item("favours", s.favours.clone())?;
+        d.set_item("turn_start", s.turn_start)?;
+        d.set_item("active", s.active)?;
+        d.set_item("actions_left", s.actions_left)?;
+        d.set_item("round", s.round)?;
+        d.set_item("turn", s.turn)?;
+        d.set_item("n_actions", s.n_actions)?;
+        d.set_item("completed", s.completed)?;
+        let pending = PyList::empty(py);
+        for f in &s.pending {
+            let t = match *f {
+                Decision::Relocate {
+                    player,
+                    origin,
+                    piece,
+                    extras,
+                }
+                | Decision::RelocateNeutral {
+                    player,
+                    origin,
+                    piece,
+                    extras,
+                } => PyTuple::new(
+                    py,
+                    [
+                        f.kind().into_pyobject(py)?.into_any(),
+                        player.into_pyobject(py)?.into_any(),
+                        origin.into_pyobject(py)?.into_any(),
+                        piece.into_pyobject(py)?.into_any(),
+                        extras.into_pyobject(py)?.into_any(),
+                    ],
+                )?,
+                Decision::Move { player, left }
+                | Decision::MoveOpponents { player, left }
+                | Decision::RemoveOpponents { player, left } => PyTuple::new(
+                    py,
+                    [
+                        f.kind().into_pyobject(py)?.into_any(),
+                        player.into_pyobject(py)?.into_any(),
+                        left.into_pyobject(py)?.into_any(),
+                    ],
+                )?,
+                Decision::PermanentMarker {
+                    player,
+                    kind,
+                    left,
+                    traders,
+                    merchants,
+                } => PyTuple::new(
+                    py,
+                    [
+                        f.kind().into_pyobject(py)?.into_any(),
+                        player.into_pyobject(py)?.into_any(),
+                        kind.into_pyobject(py)?.into_any(),
+                        left.into_pyobject(py)?.into_any(),
+                        traders.into_pyobject(py)?.into_any(),
+                        merchants.into_pyobject(py)?.into_any(),
+                    ],
+                )?,
+                Decision::PlaceMarkers { player } | Decision::FavourIncome { player } => {
+                    PyTuple::new(
+                        py,
+                        [
+                            f.kind().into_pyobject(py)?.into_any(),
+                            player.into_pyobject(py)?.into_any(),
+                        ],
+                    )?
+                }
+            };
+            pending.append(t)?;
+        }
+        d.set_item("pending", pending)?;
+        d.set_item("end_reason", s.end_reason)?;
+        d.set_item("end_after_action", s.end_after_action)?;
+        Ok(d)
+    }
+
+    /// Overwrite every field from a dict shaped like :meth:`to_dict` (a ValueError names
+    /// the first malformed field; the state is unchanged then).
+    fn set_fields(&mut self, d: &Bound<'_, PyDict>) -> PyResult<()> {
+        let mut s = self.s.clone();
+        read_fields(&mut s, d)?;
+        validate(&s).map_err(PyValueError::new_err)?;
+        self.s = s;
+        Ok(())
+    }
+}
+
+fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
+    match d.get_item(key)? {
+        Some(v) => v
+            .extract()
+            .map_err(|e| PyValueError::new_err(format!("state field {key}: {e}"))),
+        None => Err(PyValueError::new_err(format!(
+            "state field {key} is missing"
+        ))),
+    }
+}
+
+fn read_fields(s: &mut State, d: &Bound<'_, PyDict>) -> PyResult<()> {
+    s.posts = get(d, "posts")?;
+    s.offices = get(d, "offices")?;
+    s.extras = get(d, "extras")?;
+    s.supply_t = get(d, "supply_t")?;
+    s.supply_m = get(d, "supply_m")?;
+    s.stock_t = get(d, "stock_t")?;
+    s.stock_m = get(d, "stock_m")?;
+    s.prestige = get(d, "prestige")?;
+    let levels: Vec<Vec<u8>> = get(d, "levels")?;
+    s.levels = levels
+        .iter()
+        .map(|l| {
+            if l.len() == 5 {
+                Ok([l[0], l[1], l[2], l[3], l[4]])
+            } else {
+                Err(PyValueError::new_err(
+                    "state field levels: 5 abilities per player",
+                ))
+            }
+        })
+        .collect::<PyResult<_>>()?;
+    s.markers = get(d, "markers")?;
+    s.markers_used = get(d, "markers_used")?;
+    s.route_marker = get(d, "route_marker")?;
+    s.bag = get(d, "bag")?;
+    s.drawn = get(d, "drawn")?;
+    s.special = get(d, "special")?;
+    s.special_points = get(d, "special_points")?;
+    s.east_west = get(d, "east_west")?;
+    s.discarded = get(d, "discarded")?;
+    s.permits_used = get(d, "permits_used")?;
+    s.neutral_pool = get(d, "neutral_pool")?;
+    s.favour_display = get(d, "favour_display")?;
+    s.favours = get(d, "favours")?;
+    s.turn_start = get(d, "turn_start")?;
+    s.active = get(d, "active")?;
+    s.actions_left = get(d, "actions_left")?;
+    s.round = get(d, "round")?;
+    s.turn = get(d, "turn")?;
+    s.n_actions = get(d, "n_actions")?;
+    s.completed = get(d, "completed")?;
+    s.end_reason = get(d, "end_reason")?;
+    s.end_after_action = get(d, "end_after_action")?;
+    let pending: Vec<Bound<'_, PyTuple>> = get(d, "pending")?;
+    s.pending.clear();
+    for t in pending {
+        let kind: String = t
+            .get_item(0)
+            .and_then(|k| k.extract())
+            .map_err(|_| PyValueError::new_err("state field pending: (kind, player, ...)"))?;
+        let ints: Vec<i64> = t
+            .iter()
+            .skip(1)
+            .map(|x| x.extract::<i64>())
+            .collect::<PyResult<_>>()
+            .map_err(|_| PyValueError::new_err("state field pending: integer fields"))?;
+        let bad = || PyValueError::new_err(format!("state field pending: bad {kind:?} decision"));
+        let u = |i: usize| -> PyResult<usize> {
+            ints.get(i)
+                .and_then(|v| usize::try_from(*v).ok())
+                .ok_or_else(bad)
+        };
+        let n = |i: usize| -> PyResult<i32> {
+            ints.get(i)
+                .and_then(|v| i32::try_from(*v).ok())
+                .ok_or_else(bad)
+        };
+        let f = match (kind.as_str(), ints.len()) {
+            ("relocate", 4) => Decision::Relocate {
+                player: u(0)?,
+                origin: u(1)?,
+                piece: n(2)?,
+                extras: n(3)?,
+            },
+            ("relocate_neutral", 4) => Decision::RelocateNeutral {
+                player: u(0)?,
+                origin: u(1)?,
+                piece: n(2)?,
+                extras: n(3)?,
+            },
+            ("move", 2) => Decision::Move {
+                player: u(0)?,
+                left: n(1)?,
+            },
+            ("move3", 2) => Decision::MoveOpponents {
+                player: u(0)?,
+                left: n(1)?,
+            },
+            ("remove3", 2) => Decision::RemoveOpponents {
+                player: u(0)?,
+                left: n(1)?,
+            },
+            ("place_marker", 1) => Decision::PlaceMarkers { player: u(0)? },
+            ("favour_income", 1) => Decision::FavourIncome { player: u(0)? },
+            ("permanent", 5) => Decision::PermanentMarker {
+                player: u(0)?,
+                kind: u8::try_from(u(1)?).map_err(|_| bad())?,
+                left: n(2)?,
+                traders: n(3)?,
+                merchants: n(4)?,
+            },
+            _ => return Err(bad()),
+        };
+        s.pending.push(f);
+    }
+    Ok(())
+}
+
+/// Check that a state's fields fit its board and player count, so that no rule can index
+/// out of range.
+fn validate(s: &State) -> Result<(), String> {
+    let b = s.board;
+    let n = s.n_players();
+    let colours = (n + usize::from(s.neutral_pool >= 0)) as i8;
+    let occupant = |o: &i8| *o >= -1 && *o < 2 * colours;
+    let len = |name: &str, got: usize, want: usize| {
+        if got == want {
+            Ok(())
+        } else {
+            Err(format!(
+                "state field {name}: {got} entries, expected {want}"
+            ))
+        }
+    };
+    len("posts", s.posts.len(), b.n_posts)?;
+    len("offices", s.offices.len(), b.n_offices)?;
+    len("extras", s.extras.len(), b.n_cities)?;
+    len("route_marker", s.route_marker.len(), b.n_routes)?;
+    len("special", s.special.len(), b.special_spaces.len())?;
+    len(
+        "special_points",
+        s.special_points.len(),
+        b.special_spaces.len(),
+    )?;
+    for (name, v) in [
+        ("supply_t", &s.supply_t),
+        ("supply_m", &s.supply_m),
+        ("stock_t", &s.stock_t),
+        ("stock_m", &s.stock_m),
+        ("prestige", &s.prestige),
+    ] {
+        len(name, v.len(), n)?;
+        if name != "prestige" && v.iter().any(|x| !(0..=1000).contains(x)) {
+            return Err(format!("state field {name}: counts must be 0-1000"));
+        }
+    }
+    len("levels", s.levels.len(), n)?;
+    len("markers", s.markers.len(), n)?;
+    len("markers_used", s.markers_used.len(), n)?;
+    if !s.favours.is_empty() {
+        len("favours", s.favours.len(), n)?;
+    }
+    let tm = PLAYER_BOARD.track_max;
+    if s.levels.iter().any(|l| (0..5).any(|a| l[a] > tm[a])) {
+        return Err("state field levels: beyond the player board".into());
+    }
+    if !s.posts.iter().all(occupant)
+        || !s.offices.iter().all(occupant)
+        || !s.special.iter().all(occupant)
+        || !s.extras.iter().flatten().all(|o| *o >= 0 && occupant(o))
+    {
+        return Err("state field posts/offices/extras/special: occupant out of range".into());
+    }
+    let mk = MARKER_KINDS.len() as u8;
+    let markers_ok = s
+        .markers
+        .iter()
+        .chain(s.markers_used.iter())
+        .flatten()
+        .chain(s.bag.iter())
+        .chain(s.drawn.iter())
+        .chain(s.discarded.iter())
+        .all(|m| *m < mk)
+        && s.route_marker.iter().all(|m| *m >= -1 && *m < mk as i8);
+    if !markers_ok {
+        return Err("state field markers/bag/drawn/route_marker: unknown marker".into());
+    }
+    let ft = FAVOUR_TILES.len() as u8;
+    if !s
+        .favour_display
+        .iter()
+        .chain(s.favours.iter().flatten())
+        .all(|t| *t < ft)
+    {
+        return Err("state field favours: unknown tile".into());
+    }
+    if s.permits_used.iter().any(|c| *c as usize >= b.n_cities) {
+        return Err("state field permits_used: not a city".into());
+    }
+    if s.east_west.iter().any(|p| *p as usize >= n) {
+        return Err("state field east_west: not a seat".into());
+    }
+    if s.active >= n {
+        return Err("state field active: not a seat".into());
+    }
+    if s.end_reason.is_some_and(|r| r > 2) || s.end_after_action.is_some_and(|r| r > 2) {
+        return Err("state field end_reason: unknown reason".into());
+    }
+    if s.neutral_pool >= 0 && n != 2 {
+        return Err("state field neutral_pool: the neutral colour plays only with two".into());
+    }
+    for f in &s.pending {
+        if f.player() >= n {
+            return Err("state field pending: player out of range".into());
+        }
+        if let Some((origin, piece, extras)) = f.relocation() {
+            if origin >= b.n_routes || !(-1..=1).contains(&piece) || !(0..=10).contains(&extras) {
+                return Err("state field pending: relocation out of range".into());
+            }
+        }
+        if matches!(f, Decision::RelocateNeutral { .. }) && s.neutral_pool < 0 {
+            return Err("state field pending: no neutral colour".into());
+        }
+        if let Decision::PermanentMarker {
+            kind,
+            left,
+            traders,
+            merchants,
+            ..
+        } = *f
+        {
+            if kind as usize >= crate::board::PERMANENT_MARKERS.len()
+                || !(0..=2).contains(&left)
+                || !(0..=6).contains(&traders)
+                || !(0..=6).contains(&merchants)
+            {
+                return Err("state field pending: permanent marker out of range".into());
+            }
+        }
+        if matches!(f, Decision::FavourIncome { .. }) && s.favours.is_empty() {
+            return Err("state field pending: no Emperor's Favour in this game".into());
+        }
+    }
+    Ok(())
+}
+
+/// Play random games in the core: returns (games, actions, capped games) for the seeds.
+#[pyfunction]
+#[pyo3(signature = (n_players, side, edition, seeds, special_points, start_supply, prestige_to_end, emperor, east_alternative, max_actions))]
+#[allow(clippy::too_many_arguments)]
+fn play_random_games(
+    py: Python<'_>,
+    n_players: usize,
+    side: &str,
+    edition: &str,
+    seeds: Vec<u64>,
+    special_points: Option<Vec<i32>>,
+    start_supply: i32,
+    prestige_to_end: i32,
+    emperor: bool,
+    east_alternative: bool,
+    max_actions: usize,
+) -> PyResult<(usize, usize, usize)> {
+    let base = make_config(
+        n_players,
+        side,
+        edition,
+        0,
+        special_points,
+        start_supply,
+        prestige_to_end,
+        emperor,
+        east_alternative,
+    )?;
+    py.allow_threads(|| {
+        guard(|| {
+            let (mut games, mut actions, mut capped) = (0, 0, 0);
+            let mut config = base.clone();
+            for seed in seeds {
+                config.seed = seed;
+                let (s, _, n) =
+                    play_random(&config, max_actions, false).map_err(PyRuntimeError::new_err)?;
+                games += 1;
+                actions += n;
+                capped += usize::from(!s.is_over());
+            }
+            Ok((games, actions, capped))
+        })
+    })
+}
+
+/// One random game in the core: (final state, actions as tuples).
+#[pyfunction]
+#[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative, max_actions))]
+#[allow(clippy::too_many_arguments)]
+fn play_random_game(
+    n_players: usize,
+    side: &str,
+    edition: &str,
+    seed: u64,
+    special_points: Option<Vec<i32>>,
+    start_supply: i32,
+    prestige_to_end: i32,
+    emperor: bool,
+    east_alternative: bool,
+    max_actions: usize,
+) -> PyResult<(PyState, Vec<PyAction>)> {
+    let config = make_config(
+        n_players,
+        side,
+        edition,
+        seed,
+        special_points,
+        start_supply,
+        prestige_to_end,
+        emperor,
+        east_alternative,
+    )?;
+    guard(|| {
+        let (s, actions, _) =
+            play_random(&config, max_actions, true).map_err(PyRuntimeError::new_err)?;
+        Ok((PyState { s }, actions.iter().map(to_py).collect()))
+    })
+}
+
+/// (copy, legal list, score) in nanoseconds per position, over random games' positions.
+#[pyfunction]
+#[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative, games))]
+#[allow(clippy::too_many_arguments)]
+fn timings(
+    n_players: usize,
+    side: &str,
+    edition: &str,
+    seed: u64,
+    special_points: Option<Vec<i32>>,
+    start_supply: i32,
+    prestige_to_end: i32,
+    emperor: bool,
+    east_alternative: bool,
+    games: u64,
+) -> PyResult<(f64, f64, f64)> {
+    let config = make_config(
+        n_players,
+        side,
+        edition,
+        seed,
+        special_points,
+        start_supply,
+        prestige_to_end,
+        emperor,
+        east_alternative,
+    )?;
+    guard(|| crate::play::timings(&config, games).map_err(PyRuntimeError::new_err))
+}
+
+/// The board sides the core covers.
+#[pyfunction]
+fn covered_sides() -> Vec<&'static str> {
+    crate::board::BOARD_SIDES
+        .into_iter()
+        .filter(|s| board(s, false).is_some())
+        .collect()
+}
+
+/// SplitMix64 outputs from a state (for the generator's cross-language test).
+#[pyfunction]
+fn rng_outputs(state: u64, n: usize) -> Vec<u64> {
+    let mut r = Rng::new(state);
+    (0..n).map(|_| r.next_u64()).collect()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyState>()?;
+    m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
+    m.add_function(wrap_pyfunction!(covered_sides, m)?)?;
+    m.add_function(wrap_pyfunction!(timings, m)?)?;
+    m.add_function(wrap_pyfunction!(rng_outputs, m)?)?;
+    m.add("ACTION_KINDS", ACTION_KINDS.to_vec())?;
+    Ok(())
+}

@@ -1,0 +1,91 @@
+//! The baseline `random` policy with its default biases (twin of
+//! `hansa_lab/strategies/random_policy.py`), drawing from the shared generator.
+
+use crate::actions::*;
+use crate::rng::Rng;
+use crate::state::{State, EMPTY};
+
+/// Uniform choice among the actions of `legal` that satisfy `keep`, in their order
+/// (`rng.choice([a for a in legal if keep(a)])`, one pass); None if none.
+fn choose_where(legal: &[Action], rng: &mut Rng, keep: impl Fn(&Action) -> bool) -> Option<Action> {
+    let mut picked: Vec<u32> = Vec::with_capacity(legal.len());
+    for (i, a) in legal.iter().enumerate() {
+        if keep(a) {
+            picked.push(i as u32);
+        }
+    }
+    if picked.is_empty() {
+        return None;
+    }
+    Some(legal[picked[rng.choice_index(picked.len())] as usize])
+}
+
+/// The action the random strategy chooses (`legal` non-empty).
+pub fn choose(s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+    // 1. a completed route is always established, with a reward when one is available
+    if legal.iter().any(|a| a.kind == K_ESTABLISH) {
+        let rewarded = |a: &Action| a.kind == K_ESTABLISH && a.b != R_NONE;
+        if let Some(a) = choose_where(legal, rng, rewarded) {
+            return a;
+        }
+        if let Some(a) = choose_where(legal, rng, |a| a.kind == K_ESTABLISH) {
+            return a;
+        }
+    }
+    // 3./4. inside a Move, gather pieces (two players, stuck: toward completable routes)
+    if matches!(legal[0].kind, K_MOVE_PIECE | K_SWAP | K_STOP) {
+        let p = s.current_player();
+        let stuck =
+            s.neutral() >= 0 && s.supply_t[p] + s.supply_m[p] + s.stock_t[p] + s.stock_m[p] == 0;
+        let b = s.board;
+        let (own, other) = own_counts(s, p);
+        let found = if stuck {
+            let total: i32 = own.iter().sum();
+            let feasible = |r: usize| !other[r] && b.route_n_posts[r] as i32 <= total;
+            choose_where(legal, rng, |a| {
+                if a.kind != K_MOVE_PIECE {
+                    return false;
+                }
+                let to = a.b as usize;
+                let from = b.post_route[a.a as usize];
+                feasible(to)
+                    && b.route_n_posts[to] as i32 > own[to]
+                    && (!feasible(from) || own[to] >= own[from])
+            })
+        } else {
+            choose_where(legal, rng, |a| {
+                if a.kind != K_MOVE_PIECE {
+                    return false;
+                }
+                let to = a.b as usize;
+                let from = b.post_route[a.a as usize];
+                own[to] >= own[from] && own[to] > 0 && b.route_n_posts[to] as i32 > own[to]
+            })
+        };
+        if let Some(a) = found {
+            return a;
+        }
+    }
+    // 2. `end` only when nothing else is legal
+    let n = legal.len();
+    if n > 1 && legal[n - 1].kind == K_END {
+        return legal[rng.below(n as u64 - 1) as usize];
+    }
+    legal[rng.choice_index(n)]
+}
+
+fn own_counts(s: &State, p: usize) -> ([i32; 64], [bool; 64]) {
+    let b = s.board;
+    let mut own = [0i32; 64];
+    let mut other = [false; 64];
+    for (i, &o) in s.posts.iter().enumerate() {
+        if o != EMPTY {
+            if (o >> 1) as usize == p {
+                own[b.post_route[i]] += 1;
+            } else {
+                other[b.post_route[i]] = true;
+            }
+        }
+    }
+    (own, other)
+}

@@ -1,0 +1,302 @@
+//! Game configuration and state (twin of `hansa_lab/engine/state.py`).
+//!
+//! Occupants are `-1` (empty) or `colour * 2 + piece`; markers and favour tiles are small
+//! indices into [`MARKER_KINDS`] and [`FAVOUR_TILES`], kept in the same order as the Python
+//! engine's tuples.
+
+use crate::board::{board, Board, PLAYER_BOARD};
+use crate::decisions::Decision;
+use crate::events::Event;
+use crate::rng::Rng;
+
+pub const EMPTY: i8 = -1;
+pub const MARKER_KINDS: [&str; 7] = [
+    "extra", "swap", "move3", "remove3", "develop", "plus3", "plus4",
+];
+pub const MK_EXTRA: u8 = 0;
+pub const MK_SWAP: u8 = 1;
+pub const MK_MOVE3: u8 = 2;
+pub const MK_REMOVE3: u8 = 3;
+pub const MK_DEVELOP: u8 = 4;
+pub const MK_PLUS3: u8 = 5;
+pub const MK_PLUS4: u8 = 6;
+pub const FAVOUR_TILES: [&str; 6] = [
+    "relocate_anywhere",
+    "extra_action",
+    "income_share",
+    "displaced_two",
+    "control_4",
+    "abilities_7",
+];
+pub const F_RELOCATE_ANYWHERE: u8 = 0;
+pub const F_EXTRA_ACTION: u8 = 1;
+pub const F_INCOME_SHARE: u8 = 2;
+pub const F_DISPLACED_TWO: u8 = 3;
+pub const F_CONTROL_4: u8 = 4;
+pub const F_ABILITIES_7: u8 = 5;
+pub const END_REASONS: [&str; 3] = ["prestige", "markers", "cities"];
+pub const NEUTRAL_TRADERS: i32 = 27;
+
+/// Bonus-marker sets per edition: counts in `MARKER_KINDS` order, then the start markers.
+fn marker_set(edition: u8) -> ([u8; 7], [u8; 3]) {
+    if edition == 0 {
+        // bigbox: extra 4, swap 3, move3 2, develop 2, plus3 2, plus4 2
+        ([4, 3, 2, 0, 2, 2, 2], [MK_EXTRA, MK_SWAP, MK_MOVE3])
+    } else {
+        // original: extra 5, swap 2, remove3 2, develop 3, plus3 2, plus4 2
+        ([5, 2, 0, 2, 3, 2, 2], [MK_EXTRA, MK_SWAP, MK_REMOVE3])
+    }
+}
+
+/// Python dict order of the marker sets (the bag is built in that order).
+fn bag_order(edition: u8) -> [u8; 6] {
+    if edition == 0 {
+        [MK_EXTRA, MK_SWAP, MK_MOVE3, MK_DEVELOP, MK_PLUS3, MK_PLUS4]
+    } else {
+        [
+            MK_EXTRA, MK_SWAP, MK_REMOVE3, MK_DEVELOP, MK_PLUS3, MK_PLUS4,
+        ]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub n_players: usize,
+    pub side: String,
+    /// 0 = bigbox, 1 = original
+    pub edition: u8,
+    /// the seed mod 2**64
+    pub seed: u64,
+    pub special_points: Option<[i32; 4]>,
+    pub start_supply: i32,
+    pub prestige_to_end: i32,
+    pub emperor: bool,
+    /// East board: the alternative source's values for the disputed cities
+    pub east_alternative: bool,
+}
+
+impl Config {
+    pub fn has_neutral(&self) -> bool {
+        self.n_players == 2
+    }
+}
+
+/// Which configurations the core covers (every board side, player count, edition and
+/// rule option of the Python engine); `Err` says why a configuration is not valid.
+pub fn covered(config: &Config) -> Result<(), String> {
+    let b = board(&config.side, config.east_alternative).ok_or_else(|| {
+        format!(
+            "unknown board side {:?}{}",
+            config.side,
+            if config.east_alternative {
+                " with east_alternative (East only)"
+            } else {
+                ""
+            }
+        )
+    })?;
+    if !b.players.contains(&config.n_players) {
+        return Err(format!(
+            "board side {:?} is for {:?} players, not {}",
+            config.side, b.players, config.n_players
+        ));
+    }
+    if config.edition > 1 {
+        return Err("edition must be bigbox or original".into());
+    }
+    if !(1..=11 - config.n_players as i32).contains(&config.start_supply) {
+        return Err("rule option start_supply out of range".into());
+    }
+    if config.prestige_to_end < 1 {
+        return Err("rule option prestige_to_end must be positive".into());
+    }
+    Ok(())
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub config: Config,
+    pub board: &'static Board,
+    pub posts: Vec<i8>,
+    pub offices: Vec<i8>,
+    pub extras: Vec<Vec<i8>>,
+    pub supply_t: Vec<i32>,
+    pub supply_m: Vec<i32>,
+    pub stock_t: Vec<i32>,
+    pub stock_m: Vec<i32>,
+    pub prestige: Vec<i32>,
+    pub levels: Vec<[u8; 5]>,
+    pub markers: Vec<Vec<u8>>,
+    pub markers_used: Vec<Vec<u8>>,
+    /// marker kind beside each route, -1 for none
+    pub route_marker: Vec<i8>,
+    /// face-down markers, drawn from the front
+    pub bag: Vec<u8>,
+    pub drawn: Vec<u8>,
+    pub special: Vec<i8>,
+    pub special_points: Vec<i32>,
+    pub east_west: Vec<u8>,
+    pub discarded: Vec<u8>,
+    pub permits_used: Vec<u8>,
+    pub neutral_pool: i32,
+    pub favour_display: Vec<u8>,
+    pub favours: Vec<Vec<u8>>,
+    pub turn_start: i32,
+    pub active: usize,
+    pub actions_left: i32,
+    pub round: i32,
+    pub turn: i32,
+    pub n_actions: i32,
+    pub completed: i32,
+    pub pending: Vec<Decision>,
+    /// index into END_REASONS
+    pub end_reason: Option<u8>,
+    pub end_after_action: Option<u8>,
+    /// events of the last applied action (not part of the game's identity)
+    pub events: Vec<Event>,
+}
+
+impl State {
+    #[inline]
+    pub fn n_players(&self) -> usize {
+        self.config.n_players
+    }
+    /// Colour index of the neutral colour (two players), else -1.
+    #[inline]
+    pub fn neutral(&self) -> i32 {
+        if self.neutral_pool >= 0 {
+            self.config.n_players as i32
+        } else {
+            -1
+        }
+    }
+    #[inline]
+    pub fn n_colours(&self) -> usize {
+        self.config.n_players + usize::from(self.neutral_pool >= 0)
+    }
+    #[inline]
+    pub fn has_favour(&self, player: i32, tile: u8) -> bool {
+        !self.favours.is_empty()
+            && player >= 0
+            && (player as usize) < self.favours.len()
+            && self.favours[player as usize].contains(&tile)
+    }
+    #[inline]
+    pub fn current_player(&self) -> usize {
+        match self.pending.last() {
+            Some(d) => d.player(),
+            None => self.active,
+        }
+    }
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.end_reason.is_some()
+    }
+}
+
+/// Two players: the neutral colour's start routes (sorted).
+pub fn neutral_start_routes(b: &Board) -> Vec<usize> {
+    let mut cities: Vec<usize> = (0..b.n_cities)
+        .filter(|c| !b.city_abilities[*c].is_empty())
+        .collect();
+    cities.push(b.special_city);
+    let mut routes: Vec<usize> = cities
+        .iter()
+        .flat_map(|c| b.city_routes[*c].iter().copied())
+        .chain(b.tavern_routes.iter().copied())
+        .collect();
+    routes.sort_unstable();
+    routes.dedup();
+    routes
+}
+
+/// Set up a game (`new_game`): the same draws as Python from `Rng(seed)`.
+pub fn new_game(config: &Config) -> Result<State, String> {
+    covered(config)?;
+    let b = board(&config.side, config.east_alternative).ok_or("unknown board side")?;
+    let n = config.n_players;
+    let mut rng = Rng::new(config.seed);
+    let (counts, start) = marker_set(config.edition);
+    let mut start_markers = start.to_vec();
+    rng.shuffle(&mut start_markers);
+    let mut route_marker = vec![-1i8; b.n_routes];
+    for (r, m) in b.tavern_routes.iter().zip(start_markers.iter()) {
+        route_marker[*r] = *m as i8;
+    }
+    let mut bag: Vec<u8> = Vec::new();
+    for k in bag_order(config.edition) {
+        for _ in 0..counts[k as usize] {
+            bag.push(k);
+        }
+    }
+    for m in start {
+        if let Some(i) = bag.iter().position(|x| *x == m) {
+            bag.remove(i);
+        }
+    }
+    rng.shuffle(&mut bag);
+    let first = config.start_supply;
+    let supply_t: Vec<i32> = (0..n as i32).map(|k| first + k).collect();
+    let stock_t: Vec<i32> = supply_t.iter().map(|t| 27 - 16 - t).collect();
+    let special_points = match config.special_points {
+        Some(sp) => sp.to_vec(),
+        None => b.special_spaces.iter().map(|(p, _)| *p).collect(),
+    };
+    let mut posts = vec![EMPTY; b.n_posts];
+    let mut neutral_pool = -1;
+    if config.has_neutral() {
+        let routes = neutral_start_routes(b);
+        for r in &routes {
+            if let Some(i) = b.route_posts(*r).find(|i| !b.post_merchant_only[*i]) {
+                posts[i] = (2 * n) as i8;
+            }
+        }
+        neutral_pool = NEUTRAL_TRADERS - routes.len() as i32;
+    }
+    let mut display = Vec::new();
+    let mut favours = Vec::new();
+    if config.emperor {
+        let mut tiles: Vec<u8> = (0..FAVOUR_TILES.len() as u8).collect();
+        rng.shuffle(&mut tiles);
+        display = tiles[..n].to_vec();
+        display.sort_unstable();
+        favours = vec![Vec::new(); n];
+    }
+    Ok(State {
+        config: config.clone(),
+        board: b,
+        posts,
+        offices: vec![EMPTY; b.n_offices],
+        extras: vec![Vec::new(); b.n_cities],
+        supply_t,
+        supply_m: vec![1; n],
+        stock_t,
+        stock_m: vec![0; n],
+        prestige: vec![0; n],
+        levels: vec![[0; 5]; n],
+        markers: vec![Vec::new(); n],
+        markers_used: vec![Vec::new(); n],
+        route_marker,
+        bag,
+        drawn: Vec::new(),
+        special: vec![EMPTY; b.special_spaces.len()],
+        special_points,
+        east_west: Vec::new(),
+        discarded: Vec::new(),
+        permits_used: Vec::new(),
+        neutral_pool,
+        favour_display: display,
+        favours,
+        turn_start: 0,
+        active: 0,
+        actions_left: PLAYER_BOARD.actions[0],
+        round: 1,
+        turn: 1,
+        n_actions: 0,
+        completed: 0,
+        pending: Vec::new(),
+        end_reason: None,
+        end_after_action: None,
+        events: Vec::new(),
+    })
+}

@@ -1,0 +1,407 @@
+"""The compiled rules core (``hansa_lab._core``, Rust, in ``core/``) seen from Python.
+
+The Python engine (:mod:`hansa_lab.engine`) is the readable reference; the core is its
+twin, module by module (``core/src/board.rs`` … ``variants/``), and the parity harness
+(:mod:`hansa_lab.tools.parity`, ``hansa-lab parity``) checks the two step by step.
+
+What the core covers (:func:`covers`): every configuration of the Python engine — the five
+board sides (``base_3p`` with 2 players and the neutral colour or 3 players, ``base_45p``,
+``east``, ``britannia_3p``, ``britannia_45p``), both editions, every rule option of
+:data:`~hansa_lab.engine.state.RULE_OPTIONS` (``special_points``, ``start_supply``,
+``prestige_to_end``, ``east_alternative``, ``emperor``: the Emperor's Favour module).
+A configuration it did not cover would raise :class:`NotImplementedError` (never a wrong
+answer); a pending decision of a kind it does not know (none today) too.
+
+:class:`CoreGame` is one position: legal actions as :class:`Action` values in the Python
+engine's order, :meth:`CoreGame.apply` (an illegal action raises
+:class:`~hansa_lab.errors.IllegalActionError` with the Python engine's message), the score
+if the game ended now, the last action's events (:class:`~hansa_lab.engine.events.Event`
+records, as the Python engine's ``state.events``), and conversion both ways with a Python
+:class:`State`.
+
+>>> from hansa_lab.engine.state import GameConfig, new_game
+>>> g = CoreGame(GameConfig(n_players=3, seed=7))
+>>> g.to_state() == new_game(GameConfig(n_players=3, seed=7))
+True
+>>> g.apply(g.legal_actions()[0]); g.n_actions
+1
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import fields
+from typing import Any
+
+from hansa_lab.engine.actions import MARKER_KINDS, Action
+from hansa_lab.engine.board import BOARD_SIDES, PERMANENT_MARKERS
+from hansa_lab.engine.decisions import (
+    Decision,
+    Move,
+    MoveOpponents,
+    PlaceMarkers,
+    Relocate,
+    RelocateNeutral,
+    RemoveOpponents,
+)
+from hansa_lab.engine.events import Event
+from hansa_lab.engine.explain import explain_illegal
+from hansa_lab.engine.rng import MASK
+from hansa_lab.engine.rules import check_types
+from hansa_lab.engine.scoring import CATEGORIES
+from hansa_lab.engine.state import FAVOUR_TILES, GameConfig, State
+from hansa_lab.engine.variants.favour import FavourIncome
+from hansa_lab.engine.variants.permanent import PermanentMarker
+from hansa_lab.errors import IllegalActionError
+
+_core: Any
+_IMPORT_ERROR: ImportError | None
+try:  # the extension module is built by maturin (pip install -e . / maturin develop)
+    _core = importlib.import_module("hansa_lab._core")
+    _IMPORT_ERROR = None
+except ImportError as e:  # pragma: no cover - only without a build
+    _core = None
+    _IMPORT_ERROR = e
+
+__all__ = ["COVERED_SIDES", "CoreGame", "available", "covers", "play_random_game",
+           "play_random_games", "timings"]
+
+#: Board sides the core covers (every player count, edition and rule option of them).
+COVERED_SIDES = BOARD_SIDES
+END_REASONS = ("prestige", "markers", "cities")
+_DECISIONS: dict[str, type[Decision]] = {
+    "relocate": Relocate,
+    "relocate_neutral": RelocateNeutral,
+    "move": Move,
+    "move3": MoveOpponents,
+    "remove3": RemoveOpponents,
+    "place_marker": PlaceMarkers,
+    "favour_income": FavourIncome,
+    "permanent": PermanentMarker,
+}
+
+
+def available() -> bool:
+    """Whether the compiled core is built and importable."""
+    return _core is not None
+
+
+def covers(config: GameConfig) -> bool:
+    """Whether the core plays this configuration."""
+    return config.side in COVERED_SIDES
+
+
+def _module() -> Any:
+    if _core is None:
+        raise ImportError(
+            "the compiled core hansa_lab._core is not built: run `make .venv/.installed` "
+            "(needs a Rust toolchain) or `maturin develop --release`"
+        ) from _IMPORT_ERROR
+    return _core
+
+
+def _config_args(config: GameConfig) -> tuple[Any, ...]:
+    if not covers(config):
+        raise NotImplementedError(
+            f"the compiled core does not cover the board side {config.side!r} yet "
+            f"(covered: {', '.join(COVERED_SIDES)}); use the Python engine"
+        )
+    sp = config.option("special_points")
+    return (
+        config.n_players,
+        config.side,
+        config.edition,
+        int(config.seed) & MASK,
+        list(sp) if sp is not None else None,
+        int(config.option("start_supply")),
+        int(config.option("prestige_to_end")),
+        bool(config.option("emperor")),
+        bool(config.option("east_alternative")),
+    )
+
+
+def _decision(t: tuple[Any, ...]) -> Decision:
+    kind, *values = t
+    if kind == "permanent":
+        values[1] = PERMANENT_MARKERS[values[1]]
+    return _DECISIONS[kind](*values)
+
+
+def _names(table: tuple[str, ...], codes: Any) -> tuple[str, ...]:
+    return tuple(table[k] for k in codes)
+
+
+class CoreGame:
+    """A position of the compiled core, for one configuration."""
+
+    __slots__ = ("_s", "config")
+
+    def __init__(self, config: GameConfig, _state: Any = None) -> None:
+        self.config = config
+        self._s = _state if _state is not None else _module().CoreState(*_config_args(config))
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def current_player(self) -> int:
+        return int(self._s.current_player)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._s.is_over)
+
+    @property
+    def n_actions(self) -> int:
+        return int(self._s.n_actions)
+
+    def legal_actions(self) -> list[Action]:
+        return [Action(*t) for t in self._s.legal_actions()]
+
+    def legal_tuples(self) -> list[tuple[str, int, int, int]]:
+        """Legal actions as plain tuples (equal to the :class:`Action` values)."""
+        out: list[tuple[str, int, int, int]] = self._s.legal_actions()
+        return out
+
+    def events(self) -> list[Event]:
+        """Events of the last applied action (as the Python engine's ``state.events``)."""
+        return [Event(*t) for t in self._s.events()]
+
+    def score_rows(self) -> list[tuple[int, ...]]:
+        """Score if the game ended now, per player in :data:`CATEGORIES` order."""
+        return [tuple(r) for r in self._s.score_rows()]
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        return [dict(zip(CATEGORIES, r, strict=True)) for r in self._s.score_rows()]
+
+    def ranking(self) -> list[int]:
+        return list(self._s.ranking())
+
+    def copy(self) -> CoreGame:
+        return CoreGame(self.config, self._s.copy())
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` in place; an illegal action (or any garbage) raises
+        :class:`IllegalActionError` with the Python engine's message, the position
+        unchanged."""
+        check_types(action)  # what the Python engine refuses before looking at the rules
+        if not self._s.try_apply(action.kind, action.a, action.b, action.c):
+            raise IllegalActionError(explain_illegal(self.to_state(), action))
+
+    def random_choice(self, rng_state: int) -> tuple[Action, int] | None:
+        """The random strategy's choice with a SplitMix64 stream in state ``rng_state``:
+        (action, the stream's state after), or None once the game is over."""
+        out = self._s.random_choice(rng_state & MASK)
+        if out is None:
+            return None
+        t, state = out
+        return Action(*t), int(state)
+
+    # ----------------------------------------------------------------- conversions
+    def to_state(self) -> State:
+        """The position as a Python :class:`State` (equal field by field to the Python
+        engine's state after the same actions, with the last action's events)."""
+        d = self._s.to_dict()
+        config = self.config
+        pending = tuple(_decision(t) for t in d["pending"])
+        favours = tuple(_names(FAVOUR_TILES, f) for f in d["favours"])
+        return State(
+            config=config,
+            board=config.load_board(),
+            posts=list(d["posts"]),
+            offices=list(d["offices"]),
+            extras=[tuple(x) for x in d["extras"]],
+            supply_t=list(d["supply_t"]),
+            supply_m=list(d["supply_m"]),
+            stock_t=list(d["stock_t"]),
+            stock_m=list(d["stock_m"]),
+            prestige=list(d["prestige"]),
+            levels=[list(lv) for lv in d["levels"]],
+            markers=[_names(MARKER_KINDS, m) for m in d["markers"]],
+            markers_used=[_names(MARKER_KINDS, m) for m in d["markers_used"]],
+            route_marker=[MARKER_KINDS[m] if m >= 0 else None for m in d["route_marker"]],
+            bag=_names(MARKER_KINDS, d["bag"]),
+            drawn=_names(MARKER_KINDS, d["drawn"]),
+            special=list(d["special"]),
+            special_points=tuple(d["special_points"]),
+            east_west=tuple(d["east_west"]),
+            discarded=_names(MARKER_KINDS, d["discarded"]),
+            permits_used=tuple(d["permits_used"]),
+            neutral_pool=int(d["neutral_pool"]),
+            favour_display=_names(FAVOUR_TILES, d["favour_display"]),
+            favours=favours,
+            turn_start=int(d["turn_start"]),
+            active=int(d["active"]),
+            actions_left=int(d["actions_left"]),
+            round=int(d["round"]),
+            turn=int(d["turn"]),
+            n_actions=int(d["n_actions"]),
+            completed=int(d["completed"]),
+            pending=pending,
+            end_reason=None if d["end_reason"] is None else END_REASONS[d["end_reason"]],
+            end_after_action=(
+                None if d["end_after_action"] is None else END_REASONS[d["end_after_action"]]
+            ),
+            events=self.events(),
+        )
+
+    @classmethod
+    def from_state(cls, state: State) -> CoreGame:
+        """The core's twin of a Python :class:`State` (a ValueError names a malformed
+        field; NotImplementedError for a configuration the core does not cover)."""
+        game = cls(state.config)
+        game._s.set_fields(state_fields(state))
+        return game
+
+
+def _codes(table: tuple[str, ...], names: Any, field: str) -> list[int]:
+    try:
+        return [table.index(x) for x in names]
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"state field {field}: {e}") from e
+
+
+def state_fields(state: State) -> dict[str, Any]:
+    """A Python :class:`State`'s fields as the core reads them (indices for names)."""
+    pending = []
+    for f in state.pending:
+        kind = getattr(f, "KIND", None)
+        if kind not in _DECISIONS or type(f) is not _DECISIONS[kind]:
+            raise NotImplementedError(
+                f"the compiled core has no pending decision like {f!s} yet"
+            )
+        values = [getattr(f, x.name) for x in fields(f)]
+        if kind == "permanent":  # the marker's name as its index
+            values[1] = _codes(PERMANENT_MARKERS, [values[1]], "pending")[0]
+        pending.append((kind, *values))
+    end = state.end_reason
+    eaa = state.end_after_action
+    return {
+        "posts": state.posts,
+        "offices": state.offices,
+        "extras": [list(x) for x in state.extras],
+        "supply_t": state.supply_t,
+        "supply_m": state.supply_m,
+        "stock_t": state.stock_t,
+        "stock_m": state.stock_m,
+        "prestige": state.prestige,
+        "levels": state.levels,
+        "markers": [_codes(MARKER_KINDS, m, "markers") for m in state.markers],
+        "markers_used": [_codes(MARKER_KINDS, m, "markers_used") for m in state.markers_used],
+        "route_marker": [-1 if m is None else _codes(MARKER_KINDS, [m], "route_marker")[0]
+                         for m in state.route_marker],
+        "bag": _codes(MARKER_KINDS, state.bag, "bag"),
+        "drawn": _codes(MARKER_KINDS, state.drawn, "drawn"),
+        "special": state.special,
+        "special_points": list(state.special_points),
+        "east_west": list(state.east_west),
+        "discarded": _codes(MARKER_KINDS, state.discarded, "discarded"),
+        "permits_used": list(state.permits_used),
+        "neutral_pool": state.neutral_pool,
+        "favour_display": _codes(FAVOUR_TILES, state.favour_display, "favour_display"),
+        "favours": [_codes(FAVOUR_TILES, f, "favours") for f in state.favours],
+        "turn_start": state.turn_start,
+        "active": state.active,
+        "actions_left": state.actions_left,
+        "round": state.round,
+        "turn": state.turn,
+        "n_actions": state.n_actions,
+        "completed": state.completed,
+        "pending": pending,
+        "end_reason": None if end is None else _codes(END_REASONS, [end], "end_reason")[0],
+        "end_after_action": None if eaa is None else _codes(END_REASONS, [eaa],
+                                                            "end_after_action")[0],
+    }
+
+
+def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,
+                                                                               list[Action]]:
+    """A whole game with the random strategy in every seat, played in the core (the same
+    game as :func:`hansa_lab.play.play_game` ``(config, ["random"] * n)``)."""
+    s, actions = _module().play_random_game(*_config_args(config), max_actions)
+    return CoreGame(config, s), [Action(*t) for t in actions]
+
+
+def timings(config: GameConfig, games: int = 50) -> tuple[float, float, float]:
+    """Nanoseconds per state copy, full legal-action list and score-if-ended-now in the
+    core, averaged over the positions of ``games`` random games."""
+    out: tuple[float, float, float] = _module().timings(*_config_args(config), games)
+    return out
+
+
+def play_random_games(config: GameConfig, seeds: list[int],
+                      max_actions: int = 20_000) -> tuple[int, int, int]:
+    """Random games for ``seeds`` (the configuration's own seed is ignored), all in the
+    core: (games, actions, capped games)."""
+    args = list(_config_args(config))
+    args[3] = [int(s) & MASK for s in seeds]
+    out: tuple[int, int, int] = _module().play_random_games(*args, max_actions)
+    return out
+
+
+def _is_plain_random(strategy: Any) -> bool:
+    from hansa_lab.strategies.random_policy import RandomStrategy
+
+    return type(strategy) is RandomStrategy and strategy.spec == "random"
+
+
+def play_game(config: GameConfig, strategies: Any, *, check: bool = False,
+              max_actions: int = 20_000) -> Any:
+    """:func:`hansa_lab.play.play_game` with the compiled core as the rules engine: the
+    same game, the same :class:`~hansa_lab.play.GameRecord` (its ``final`` state converted
+    to a Python :class:`State`).
+
+    Seats playing the plain ``random`` strategy choose inside the core (an all-random
+    line-up plays the whole game there); any other strategy is called back with a Python
+    :class:`State` and the legal actions, drawing from its seat's stream as in Python.
+    ``check=True`` runs the invariant checker on every position."""
+    import time
+
+    from hansa_lab.engine.invariants import check_state, check_transition
+    from hansa_lab.errors import EngineError, StrategyError
+    from hansa_lab.play import GameRecord, _seat_players
+
+    players, rngs = _seat_players(config, strategies, config.seed)
+    t0 = time.perf_counter()
+    specs = [pl.spec for pl in players]
+    if not check and all(_is_plain_random(pl) for pl in players):
+        whole, played = play_random_game(config, max_actions)
+        return GameRecord(config=config, strategies=specs, actions=played,
+                          final=whole.to_state(), wall_time=time.perf_counter() - t0)
+    game = CoreGame(config)
+    actions: list[Action] = []
+    before = game.to_state() if check else None
+    action: Action | None = None
+    try:
+        while not game.is_over and len(actions) < max_actions:
+            p = game.current_player
+            if _is_plain_random(players[p]):
+                choice = game.random_choice(rngs[p].state)
+                assert choice is not None
+                action, rngs[p].state = choice
+            else:
+                legal = game.legal_actions()
+                try:
+                    action = players[p].choose(game.to_state(), legal, rngs[p])
+                except Exception as e:
+                    raise StrategyError(config, p, players[p], len(actions), e, actions) from e
+                if action not in legal:
+                    raise StrategyError(
+                        config, p, players[p], len(actions),
+                        IllegalActionError(f"strategy returned an illegal action {action!r}"),
+                        actions,
+                    )
+            game.apply(action)
+            if check:
+                after = game.to_state()
+                check_state(after)
+                assert before is not None
+                check_transition(before, after)
+                before = after
+            actions.append(action)
+            action = None
+    except StrategyError:
+        raise
+    except Exception as e:
+        raise EngineError(config, actions, action, e) from e
+    return GameRecord(config=config, strategies=specs, actions=actions, final=game.to_state(),
+                      wall_time=time.perf_counter() - t0)

@@ -1,0 +1,142 @@
+"""Parity harness: the Python engine and the compiled core step the same random games.
+
+At every step both engines' legal action lists, states (every field, through
+:meth:`hansa_lab.core.CoreGame.to_state`), the applied action's events and scores if the
+game ended now are compared, and the core's random strategy must pick the
+same action as the Python one from the same SplitMix64 stream. After the last step the
+final states, scores and rankings are compared too. The report counts games, actions
+compared and mismatches, with the first mismatch's configuration, seed, step and both
+sides.
+
+Games cycle over every configuration (:func:`parity_configs`): the five board sides with
+every player count (``base_3p`` with 2 players has the neutral colour), both editions, and
+the rule options (printed or other special-prestige points, start supply, prestige to end,
+Emperor's Favour, the East's alternative disputed cities).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hansa_lab.core import CoreGame, covers
+from hansa_lab.engine.actions import Action, format_action
+from hansa_lab.engine.rules import apply_in_place, legal_actions
+from hansa_lab.engine.scoring import ranking, score_rows
+from hansa_lab.engine.state import GameConfig, State, new_game
+from hansa_lab.play import strategy_rng
+from hansa_lab.strategies.random_policy import RandomStrategy
+
+#: (board, players) pairs cycled by game index: every side and player count
+_TABLES: tuple[tuple[str, int], ...] = (
+    ("base_3p", 2), ("base_3p", 3), ("base_45p", 4), ("base_45p", 5),
+    ("east", 3), ("east", 4), ("east", 5),
+    ("britannia_3p", 3), ("britannia_45p", 4), ("britannia_45p", 5),
+)
+#: option sets cycled on top (East also alternates east_alternative)
+_OPTION_SETS: tuple[tuple[tuple[str, Any], ...], ...] = (
+    (),
+    (("emperor", True),),
+    (("special_points", (5, 6, 8, 12)), ("prestige_to_end", 12)),
+    (("start_supply", 3), ("emperor", True)),
+    (("start_supply", 1), ("prestige_to_end", 30)),
+)
+
+
+def parity_configs(seed: int) -> GameConfig:
+    """The configuration of parity game ``seed`` (every combination in turn: board side
+    and player count, then edition, then rule options)."""
+    board, n = _TABLES[seed % len(_TABLES)]
+    rest = seed // len(_TABLES)
+    edition = ("bigbox", "original")[rest % 2]
+    options = _OPTION_SETS[(rest // 2) % len(_OPTION_SETS)]
+    if board == "east" and (rest // 2) % 2:
+        options = (*options, ("east_alternative", True))
+    return GameConfig(n_players=n, board=board, edition=edition, seed=seed, options=options)
+
+
+def _describe(config: GameConfig) -> dict[str, Any]:
+    return {"players": config.n_players, "board": config.side, "edition": config.edition,
+            "seed": config.seed, "options": {k: v for k, v in config.options}}
+
+
+def _state_diff(py: State, core: State) -> dict[str, Any]:
+    a, b = py.__getstate__(), core.__getstate__()
+    return {k: {"python": repr(a[k]), "core": repr(b.get(k))} for k in a if a[k] != b.get(k)}
+
+
+def parity_game(config: GameConfig, max_actions: int = 20_000) -> tuple[int, dict[str, Any] |
+                                                                        None]:
+    """Step one random game in both engines; (actions compared, first mismatch or None)."""
+    py = new_game(config)
+    core = CoreGame(config)
+    strategy = RandomStrategy()
+    rngs = [strategy_rng(config.seed, p) for p in range(config.n_players)]
+    step = 0
+
+    def mismatch(what: str, python: Any, core_side: Any) -> dict[str, Any]:
+        return {"configuration": _describe(config), "seed": config.seed, "step": step,
+                "what": what, "python": python, "core": core_side}
+
+    while True:
+        cs = core.to_state()
+        if cs != py:
+            return step, mismatch("state", None, None) | {"fields": _state_diff(py, cs)}
+        p_rows, c_rows = score_rows(py), core.score_rows()
+        if p_rows != c_rows:
+            return step, mismatch("score", p_rows, c_rows)
+        legal = legal_actions(py)
+        core_legal = core.legal_tuples()
+        if legal != core_legal:
+            fmt = [format_action(py.board, a) for a in legal]
+            cfmt = [format_action(py.board, Action(*a)) for a in core_legal]
+            return step, mismatch("legal_actions", fmt, cfmt)
+        if py.is_over or step >= max_actions:
+            break
+        p = py.current_player
+        rng = rngs[p]
+        before = rng.state
+        action = strategy.choose(py, legal, rng)
+        core_choice = core.random_choice(before)
+        if core_choice != (action, rng.state):
+            return step, mismatch("random_choice", [action, rng.state], core_choice)
+        apply_in_place(py, action, check=False)
+        core.apply(action)
+        step += 1
+        if core.events() != py.events:
+            return step, mismatch("events", [list(e) for e in py.events],
+                                  [list(e) for e in core.events()])
+    if ranking(py) != core.ranking():
+        return step, mismatch("ranking", ranking(py), core.ranking())
+    return step, None
+
+
+def run_parity(games: int, first_seed: int = 0, max_actions: int = 20_000,
+               seconds: float | None = None) -> dict[str, Any]:
+    """Parity games ``first_seed`` … (configurations by :func:`parity_configs`), stopping
+    after ``games`` or ``seconds``; the report as a dict."""
+    t0 = time.perf_counter()
+    n_games = compared = mismatches = 0
+    first: dict[str, Any] | None = None
+    configs: set[tuple[int, str, str, tuple[tuple[str, Any], ...]]] = set()
+    for seed in range(first_seed, first_seed + games):
+        if seconds is not None and time.perf_counter() - t0 > seconds:
+            break
+        config = parity_configs(seed)
+        if not covers(config):  # pragma: no cover - every parity configuration is covered
+            continue
+        steps, bad = parity_game(config, max_actions)
+        n_games += 1
+        compared += steps
+        configs.add((config.n_players, config.side, config.edition, config.options))
+        if bad is not None:
+            mismatches += 1
+            first = first or bad
+    return {
+        "games": n_games,
+        "actions_compared": compared,
+        "mismatches": mismatches,
+        "first_mismatch": first,
+        "configurations": len(configs),
+        "seconds": round(time.perf_counter() - t0, 2),
+    }
