@@ -17,10 +17,22 @@ from hansa_lab.engine.scoring import (
     final_scores,
     largest_network,
     ranking,
-    score_breakdown,
     winners,
 )
+from hansa_lab.engine.scoring import score_breakdown as _score_breakdown
 from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
+
+try:
+    import core_check
+except ImportError:  # tests/ turned into a package
+    from tests import core_check
+
+
+def score_breakdown(s: State, *args: object) -> list[dict[str, int]]:
+    """The Python engine's breakdown, after checking that the compiled core agrees (its
+    breakdown and ranking of the same position)."""
+    core_check.check_scores(s)
+    return _score_breakdown(s, *args)  # type: ignore[arg-type]
 
 try:
     from helpers_establish import (
