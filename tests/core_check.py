@@ -46,3 +46,12 @@ def check_illegal(s: State, action: Action, error: BaseException) -> None:
     else:
         raise AssertionError(f"the core applied {action!r}, which Python refuses")
     assert game.to_state() == s
+
+
+def check_scores(s: State) -> None:
+    """The core's final-score breakdown and ranking of a position built in Python."""
+    from hansa_lab.engine.scoring import ranking, score_breakdown
+
+    game = core_of(s)
+    assert game.score_breakdown() == score_breakdown(s)
+    assert game.ranking() == ranking(s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import core_check
 import pytest
 from helpers import (
     SIDES,
@@ -27,10 +28,18 @@ from hansa_lab.engine.scoring import (
     final_scores,
     largest_network,
     ranking,
-    score_breakdown,
     winners,
 )
+from hansa_lab.engine.scoring import score_breakdown as _score_breakdown
 from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
+
+
+def score_breakdown(s: State, *args: object) -> list[dict[str, int]]:
+    """The Python engine's breakdown, after checking that the compiled core agrees (its
+    breakdown and ranking of the same position)."""
+    core_check.check_scores(s)
+    return _score_breakdown(s, *args)  # type: ignore[arg-type]
+
 
 ZERO = dict.fromkeys(CATEGORIES, 0)
 
