@@ -16,7 +16,7 @@ from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.errors import DecisionTimeout, IllegalActionError, StateModified, StrategyError
 from hansa_lab.play import play_game
 from hansa_lab.sim.runner import simulate
-from hansa_lab.strategies import RandomStrategy, Strategy, register, registry
+from hansa_lab.strategies import RandomStrategy, Strategy, make_strategy, register, registry
 
 
 class Misbehaving(Strategy):
@@ -158,3 +158,25 @@ def test_apply_refuses_a_look_alike_before_touching_the_state():
             with pytest.raises(IllegalActionError):
                 apply(state, fake)
         apply(state, a)  # the real one is fine
+
+
+def test_the_package_strategies_never_change_the_state_they_are_shown(monkeypatch):
+    """They are trusted (no defensive copy per decision); with trust switched off, games of
+    every built-in strategy run through the copy-and-compare check without a complaint."""
+    import hansa_lab.play as play_module
+    from hansa_lab.strategies.base import is_trusted
+
+    assert is_trusted(RandomStrategy()) and is_trusted(make_strategy("mcts:iterations=2"))
+
+    class Mine(RandomStrategy):  # a user's subclass is not trusted
+        pass
+
+    assert not is_trusted(Mine())
+    monkeypatch.setattr(play_module, "is_trusted", lambda strategy: False)
+    names = sorted(n for n in registry() if make_strategy(n).trusted)
+    assert {"random", "greedy", "actions_first", "blocker", "network_keys", "keep_supply",
+            "mcts"} <= set(names)
+    for name in names:
+        spec = "mcts:iterations=2" if name == "mcts" else name
+        rec = play_game(GameConfig(3, seed=4), [spec, "random", "random"], max_actions=120)
+        assert len(rec.actions) == 120, name

@@ -28,6 +28,10 @@ class Strategy:
     #: allowed values of numeric parameters, inclusive: parameter → (low, high); checked by
     #: :func:`make_strategy`, which also requires every number to be finite
     ranges: ClassVar[dict[str, tuple[float, float]]] = {}
+    #: True for the package's own strategies, which never modify the state they are shown
+    #: (tests/test_strategy_isolation.py checks each one): the game skips the defensive
+    #: copy and comparison it makes for every other strategy's decisions
+    trusted: ClassVar[bool] = False
 
     def __init__(self, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.defaults))
@@ -93,6 +97,13 @@ def _convert(value: str, default: Any) -> Any:
     if isinstance(default, float):
         return float(value)
     return value
+
+
+def is_trusted(strategy: Strategy) -> bool:
+    """Whether ``strategy`` is one of the package's own (``trusted`` and defined in
+    :mod:`hansa_lab.strategies`; a user's subclass of one is not)."""
+    cls = type(strategy)
+    return cls.trusted and cls.__module__.startswith("hansa_lab.strategies.")
 
 
 def parse_strategy_spec(spec: str) -> tuple[str, dict[str, str]]:

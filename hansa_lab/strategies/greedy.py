@@ -58,6 +58,8 @@ class Greedy(Strategy):
     * ``depth=2`` also looks at the best follow-up whenever the same player decides
       again (slower)."""
 
+    trusted: ClassVar[bool] = True
+
     defaults: ClassVar[dict[str, Any]] = {"depth": 1, "explore": 0.5, **Weights().__dict__}
     #: explore > 0: without it all-greedy tables can wait for each other until the cap
     ranges: ClassVar[dict[str, tuple[float, float]]] = {

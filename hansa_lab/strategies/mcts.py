@@ -167,6 +167,8 @@ class MCTS(Strategy):
     the :class:`~.evaluation.Weights` fields: the evaluation's weights.
     """
 
+    trusted: ClassVar[bool] = True
+
     defaults: ClassVar[dict[str, Any]] = {
         "iterations": 30,
         "time_limit": 0.0,

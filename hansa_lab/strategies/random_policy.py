@@ -28,6 +28,7 @@ from hansa_lab.strategies.base import Strategy, register
 @register("random")
 class RandomStrategy(Strategy):
     defaults: ClassVar[dict[str, Any]] = {"establish": True, "gather": True}
+    trusted: ClassVar[bool] = True
     establish: bool
     gather: bool
 
