@@ -121,3 +121,12 @@ def test_the_report_prints_verdicts() -> None:
     one = simulate(["random"], n_games=6, n_players=3, progress=False).report()
     assert "Seat balance:" in one and "3 players, base_3p: " in one
     assert "fair" in one and "p_wins" in one
+
+
+def test_one_deal_gets_no_verdict() -> None:
+    one = pd.DataFrame({"arm": ["tip"], "score_diff": [3.8], "diff_lo": [float("nan")],
+                        "diff_hi": [float("nan")], "deals": [1], "p_value": [float("nan")],
+                        "se": [float("nan")]})
+    v = comparison_verdicts(one)
+    assert v.verdict[0] == "no clear effect"
+    assert v.text[0] == "no clear effect: +3.8 points from 1 deal; a verdict needs at least 2 deals"

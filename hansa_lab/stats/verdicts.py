@@ -109,8 +109,13 @@ def comparison_verdicts(
         base = getattr(row, "base_arm", None)
         versus = f" vs {base}" if isinstance(base, str) and base else ""
         p_text = f"{p:.3g}" if math.isfinite(p) else "n/a"
-        texts.append(f"{verdict}: {_number(diff)} {unit} [{_number(lo)}, {_number(hi)}]"
-                     f"{versus}, Holm p = {p_text} ({deals} deals); {plan}")
+        if deals < 2:
+            verdict = "no clear effect"
+            texts.append(f"{verdict}: {_number(diff)} {unit}{versus} from {deals} deal; a "
+                         "verdict needs at least 2 deals")
+        else:
+            texts.append(f"{verdict}: {_number(diff)} {unit} [{_number(lo)}, {_number(hi)}]"
+                         f"{versus}, Holm p = {p_text} ({deals} deals); {plan}")
         verdicts.append(verdict)
         more.append(need)
     out["verdict"] = verdicts
