@@ -49,7 +49,7 @@ from hansa_lab.engine.explain import explain_illegal
 from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.rules import check_types
 from hansa_lab.engine.scoring import CATEGORIES
-from hansa_lab.engine.state import FAVOUR_TILES, GameConfig, State
+from hansa_lab.engine.state import FAVOUR_TILES, RULE_OPTIONS, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
 from hansa_lab.engine.variants.permanent import PermanentMarker
 from hansa_lab.errors import IllegalActionError
@@ -100,24 +100,16 @@ def _module() -> Any:
     return _core
 
 
-def _config_args(config: GameConfig) -> tuple[Any, ...]:
+def _core_config(config: GameConfig) -> Any:
+    """The configuration as the core's ``CoreConfig`` (built once per call site)."""
     if not covers(config):
         raise NotImplementedError(
             f"the compiled core does not cover the board side {config.side!r} yet "
             f"(covered: {', '.join(COVERED_SIDES)}); use the Python engine"
         )
-    sp = config.option("special_points")
-    return (
-        config.n_players,
-        config.side,
-        config.edition,
-        int(config.seed) & MASK,
-        list(sp) if sp is not None else None,
-        int(config.option("start_supply")),
-        int(config.option("prestige_to_end")),
-        bool(config.option("emperor")),
-        bool(config.option("east_alternative")),
-    )
+    options = {name: config.option(name) for name in RULE_OPTIONS}
+    return _module().CoreConfig(config.n_players, config.side, config.edition,
+                                int(config.seed) & MASK, options)
 
 
 def _decision(t: tuple[Any, ...]) -> Decision:
@@ -138,7 +130,7 @@ class CoreGame:
 
     def __init__(self, config: GameConfig, _state: Any = None) -> None:
         self.config = config
-        self._s = _state if _state is not None else _module().CoreState(*_config_args(config))
+        self._s = _state if _state is not None else _module().CoreState(_core_config(config))
 
     # ----------------------------------------------------------------- queries
     @property
@@ -317,14 +309,14 @@ def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[Cor
                                                                                list[Action]]:
     """A whole game with the random strategy in every seat, played in the core (the same
     game as :func:`hansa_lab.play.play_game` ``(config, ["random"] * n)``)."""
-    s, actions = _module().play_random_game(*_config_args(config), max_actions)
+    s, actions = _module().play_random_game(_core_config(config), max_actions)
     return CoreGame(config, s), [Action(*t) for t in actions]
 
 
 def timings(config: GameConfig, games: int = 50) -> tuple[float, float, float]:
     """Nanoseconds per state copy, full legal-action list and score-if-ended-now in the
     core, averaged over the positions of ``games`` random games."""
-    out: tuple[float, float, float] = _module().timings(*_config_args(config), games)
+    out: tuple[float, float, float] = _module().timings(_core_config(config), games)
     return out
 
 
@@ -332,9 +324,9 @@ def play_random_games(config: GameConfig, seeds: list[int],
                       max_actions: int = 20_000) -> tuple[int, int, int]:
     """Random games for ``seeds`` (the configuration's own seed is ignored), all in the
     core: (games, actions, capped games)."""
-    args = list(_config_args(config))
-    args[3] = [int(s) & MASK for s in seeds]
-    out: tuple[int, int, int] = _module().play_random_games(*args, max_actions)
+    seeds = [int(s) & MASK for s in seeds]
+    out: tuple[int, int, int] = _module().play_random_games(_core_config(config), seeds,
+                                                            max_actions)
     return out
 
 

@@ -31,45 +31,91 @@ fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn make_config(
-    n_players: usize,
-    side: &str,
-    edition: &str,
-    seed: u64,
-    special_points: Option<Vec<i32>>,
-    start_supply: i32,
-    prestige_to_end: i32,
-    emperor: bool,
-    east_alternative: bool,
-) -> PyResult<Config> {
-    let edition = match edition {
-        "bigbox" => 0,
-        "original" => 1,
-        e => return Err(PyValueError::new_err(format!("unknown edition {e:?}"))),
-    };
-    let special_points = match special_points {
-        None => None,
-        Some(v) if v.len() == 4 => Some([v[0], v[1], v[2], v[3]]),
-        Some(v) => {
-            return Err(PyValueError::new_err(format!(
-                "special_points needs 4 integers, got {v:?}"
-            )))
+/// A game configuration for the core (`GameConfig` of the Python engine, the rule
+/// options as values): built once per configuration and passed to every call.
+#[pyclass(name = "CoreConfig", module = "hansa_lab._core", frozen)]
+#[derive(Clone)]
+pub struct PyConfig {
+    c: Config,
+}
+
+#[pymethods]
+impl PyConfig {
+    /// `options`: every rule option of `RULE_OPTIONS` by name (the Python engine has
+    /// validated them); ValueError for a missing or unknown option or a configuration the
+    /// core does not cover.
+    #[new]
+    fn py_new(
+        n_players: usize,
+        side: &str,
+        edition: &str,
+        seed: u64,
+        options: &Bound<'_, PyDict>,
+    ) -> PyResult<Self> {
+        let edition = match edition {
+            "bigbox" => 0,
+            "original" => 1,
+            e => return Err(PyValueError::new_err(format!("unknown edition {e:?}"))),
+        };
+        for key in options.keys() {
+            let key: String = key.extract()?;
+            if !RULE_OPTION_NAMES.contains(&key.as_str()) {
+                return Err(PyValueError::new_err(format!(
+                    "the compiled core has no rule option {key:?}"
+                )));
+            }
         }
-    };
-    let config = Config {
-        n_players,
-        side: side.to_string(),
-        edition,
-        seed,
-        special_points,
-        start_supply,
-        prestige_to_end,
-        emperor,
-        east_alternative,
-    };
-    covered(&config).map_err(PyValueError::new_err)?;
-    Ok(config)
+        let special_points: Option<Vec<i32>> = option(options, "special_points")?;
+        let special_points = match special_points {
+            None => None,
+            Some(v) if v.len() == 4 => Some([v[0], v[1], v[2], v[3]]),
+            Some(v) => {
+                return Err(PyValueError::new_err(format!(
+                    "special_points needs 4 integers, got {v:?}"
+                )))
+            }
+        };
+        let c = Config {
+            n_players,
+            side: side.to_string(),
+            edition,
+            seed,
+            special_points,
+            start_supply: option(options, "start_supply")?,
+            prestige_to_end: option(options, "prestige_to_end")?,
+            emperor: option(options, "emperor")?,
+            east_alternative: option(options, "east_alternative")?,
+        };
+        covered(&c).map_err(PyValueError::new_err)?;
+        Ok(PyConfig { c })
+    }
+
+    /// The same configuration with another seed.
+    fn with_seed(&self, seed: u64) -> Self {
+        let mut c = self.c.clone();
+        c.seed = seed;
+        PyConfig { c }
+    }
+}
+
+/// The rule options the core reads (every key of the Python engine's `RULE_OPTIONS`).
+const RULE_OPTION_NAMES: [&str; 5] = [
+    "special_points",
+    "start_supply",
+    "prestige_to_end",
+    "east_alternative",
+    "emperor",
+];
+
+fn option<'py, T: FromPyObject<'py>>(options: &Bound<'py, PyDict>, name: &str) -> PyResult<T> {
+    match options.get_item(name)? {
+        Some(v) => v
+            .extract()
+            .map_err(|e| PyValueError::new_err(format!("rule option {name}: {e}"))),
+        None => Err(PyValueError::new_err(format!(
+            "rule option {name} is missing"
+        ))),
+    }
 }
 
 type PyAction = (&'static str, i32, i32, i32);
@@ -106,32 +152,9 @@ impl PyState {
     /// Set up a game (`new_game`); NotImplementedError for a configuration the core does
     /// not cover yet.
     #[new]
-    #[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative))]
-    #[allow(clippy::too_many_arguments)]
-    fn py_new(
-        n_players: usize,
-        side: &str,
-        edition: &str,
-        seed: u64,
-        special_points: Option<Vec<i32>>,
-        start_supply: i32,
-        prestige_to_end: i32,
-        emperor: bool,
-        east_alternative: bool,
-    ) -> PyResult<Self> {
-        let config = make_config(
-            n_players,
-            side,
-            edition,
-            seed,
-            special_points,
-            start_supply,
-            prestige_to_end,
-            emperor,
-            east_alternative,
-        )?;
+    fn py_new(config: &PyConfig) -> PyResult<Self> {
         guard(|| {
-            new_game(&config)
+            new_game(&config.c)
                 .map(|s| PyState { s })
                 .map_err(PyValueError::new_err)
         })
@@ -593,38 +616,19 @@ fn validate(s: &State) -> Result<(), String> {
     Ok(())
 }
 
-/// Play random games in the core: returns (games, actions, capped games) for the seeds.
+/// Play random games in the core: returns (games, actions, capped games) for the seeds
+/// (the configuration's own seed is not used).
 #[pyfunction]
-#[pyo3(signature = (n_players, side, edition, seeds, special_points, start_supply, prestige_to_end, emperor, east_alternative, max_actions))]
-#[allow(clippy::too_many_arguments)]
 fn play_random_games(
     py: Python<'_>,
-    n_players: usize,
-    side: &str,
-    edition: &str,
+    config: &PyConfig,
     seeds: Vec<u64>,
-    special_points: Option<Vec<i32>>,
-    start_supply: i32,
-    prestige_to_end: i32,
-    emperor: bool,
-    east_alternative: bool,
     max_actions: usize,
 ) -> PyResult<(usize, usize, usize)> {
-    let base = make_config(
-        n_players,
-        side,
-        edition,
-        0,
-        special_points,
-        start_supply,
-        prestige_to_end,
-        emperor,
-        east_alternative,
-    )?;
+    let mut config = config.c.clone();
     py.allow_threads(|| {
         guard(|| {
             let (mut games, mut actions, mut capped) = (0, 0, 0);
-            let mut config = base.clone();
             for seed in seeds {
                 config.seed = seed;
                 let (s, _, n) =
@@ -640,66 +644,18 @@ fn play_random_games(
 
 /// One random game in the core: (final state, actions as tuples).
 #[pyfunction]
-#[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative, max_actions))]
-#[allow(clippy::too_many_arguments)]
-fn play_random_game(
-    n_players: usize,
-    side: &str,
-    edition: &str,
-    seed: u64,
-    special_points: Option<Vec<i32>>,
-    start_supply: i32,
-    prestige_to_end: i32,
-    emperor: bool,
-    east_alternative: bool,
-    max_actions: usize,
-) -> PyResult<(PyState, Vec<PyAction>)> {
-    let config = make_config(
-        n_players,
-        side,
-        edition,
-        seed,
-        special_points,
-        start_supply,
-        prestige_to_end,
-        emperor,
-        east_alternative,
-    )?;
+fn play_random_game(config: &PyConfig, max_actions: usize) -> PyResult<(PyState, Vec<PyAction>)> {
     guard(|| {
         let (s, actions, _) =
-            play_random(&config, max_actions, true).map_err(PyRuntimeError::new_err)?;
+            play_random(&config.c, max_actions, true).map_err(PyRuntimeError::new_err)?;
         Ok((PyState { s }, actions.iter().map(to_py).collect()))
     })
 }
 
 /// (copy, legal list, score) in nanoseconds per position, over random games' positions.
 #[pyfunction]
-#[pyo3(signature = (n_players, side, edition, seed, special_points, start_supply, prestige_to_end, emperor, east_alternative, games))]
-#[allow(clippy::too_many_arguments)]
-fn timings(
-    n_players: usize,
-    side: &str,
-    edition: &str,
-    seed: u64,
-    special_points: Option<Vec<i32>>,
-    start_supply: i32,
-    prestige_to_end: i32,
-    emperor: bool,
-    east_alternative: bool,
-    games: u64,
-) -> PyResult<(f64, f64, f64)> {
-    let config = make_config(
-        n_players,
-        side,
-        edition,
-        seed,
-        special_points,
-        start_supply,
-        prestige_to_end,
-        emperor,
-        east_alternative,
-    )?;
-    guard(|| crate::play::timings(&config, games).map_err(PyRuntimeError::new_err))
+fn timings(config: &PyConfig, games: u64) -> PyResult<(f64, f64, f64)> {
+    guard(|| crate::play::timings(&config.c, games).map_err(PyRuntimeError::new_err))
 }
 
 /// The board sides the core covers.
@@ -720,6 +676,7 @@ fn rng_outputs(state: u64, n: usize) -> Vec<u64> {
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyConfig>()?;
     m.add_class::<PyState>()?;
     m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
