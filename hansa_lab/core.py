@@ -30,7 +30,8 @@ True
 from __future__ import annotations
 
 import importlib
-from dataclasses import fields
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 from hansa_lab.engine.actions import MARKER_KINDS, Action
@@ -46,13 +47,30 @@ from hansa_lab.engine.decisions import (
 )
 from hansa_lab.engine.events import Event
 from hansa_lab.engine.explain import explain_illegal
-from hansa_lab.engine.rng import MASK
+from hansa_lab.engine.rng import MASK, Rng
 from hansa_lab.engine.rules import check_types
 from hansa_lab.engine.scoring import CATEGORIES
 from hansa_lab.engine.state import FAVOUR_TILES, RULE_OPTIONS, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
 from hansa_lab.engine.variants.permanent import PermanentMarker
-from hansa_lab.errors import IllegalActionError
+from hansa_lab.errors import EngineError, IllegalActionError, StrategyError
+from hansa_lab.play import (
+    DEFAULT_DECISION_TIME_LIMIT,
+    DEFAULT_MAX_ACTIONS,
+    DecisionClock,
+    GameRecord,
+    _next_action,
+    _seat_players,
+)
+from hansa_lab.strategies import (
+    ActionsFirst,
+    Blocker,
+    Greedy,
+    KeepSupply,
+    NetworkKeys,
+    RandomStrategy,
+    Strategy,
+)
 
 _core: Any
 _IMPORT_ERROR: ImportError | None
@@ -63,9 +81,19 @@ except ImportError as e:  # pragma: no cover - only without a build
     _core = None
     _IMPORT_ERROR = e
 
-__all__ = ["COVERED_SIDES", "CoreGame", "available", "covers", "play_random_game",
+__all__ = ["CORE_STRATEGIES", "COVERED_SIDES", "CoreGame", "MatchResult", "available",
+           "core_policy", "covers", "play_game", "play_match", "play_random_game",
            "play_random_games", "timings"]
 
+#: The strategies the core plays, by name (exactly these classes: see :func:`core_policy`).
+CORE_STRATEGIES: dict[str, type[Strategy]] = {
+    "random": RandomStrategy,
+    "greedy": Greedy,
+    "actions_first": ActionsFirst,
+    "blocker": Blocker,
+    "network_keys": NetworkKeys,
+    "keep_supply": KeepSupply,
+}
 #: Board sides the core covers (every player count, edition and rule option of them).
 COVERED_SIDES = BOARD_SIDES
 END_REASONS = ("prestige", "markers", "cities")
@@ -330,70 +358,161 @@ def play_random_games(config: GameConfig, seeds: list[int],
     return out
 
 
-def _is_plain_random(strategy: Any) -> bool:
-    from hansa_lab.strategies.random_policy import RandomStrategy
+def core_policy(strategy: Strategy) -> Any | None:
+    """The core's twin of ``strategy`` (a ``CorePolicy`` with the same parameters), or
+    None when the core does not play it: only the package's own classes of
+    :data:`CORE_STRATEGIES` have a twin (a subclass defined elsewhere is called back)."""
+    if type(strategy) is not CORE_STRATEGIES.get(strategy.name):
+        return None
+    params = [(k, float(v)) for k, v in strategy.params.items()]
+    return _module().CorePolicy(strategy.name, params)
 
-    return type(strategy) is RandomStrategy and strategy.spec == "random"
+
+@dataclass
+class MatchResult:
+    """A game played through the core (:func:`play_match`): the raw match (its logs as
+    the core built them) and its final position."""
+
+    config: GameConfig
+    match: Any
+
+    @property
+    def actions(self) -> list[Action]:
+        return [Action(*t) for t in self.match.actions()]
+
+    @property
+    def n_actions(self) -> int:
+        return int(self.match.n_actions)
+
+    @property
+    def quiet_rounds(self) -> int:
+        return int(self.match.quiet_rounds)
+
+    def final(self) -> State:
+        return CoreGame(self.config, self.match.state()).to_state()
+
+    def turn_rows(self) -> bytes:
+        """The ``turns`` rows as little-endian int32 (rows × :data:`TURN_COLUMNS`)."""
+        return bytes(self.match.turn_rows())
+
+    def events(self) -> list[tuple[Any, ...]]:
+        """The ``events`` rows: (action index, round, turn, seat, kind, other seat, route,
+        city index or -1, detail, value)."""
+        out: list[tuple[Any, ...]] = self.match.events()
+        return out
+
+
+def play_match(
+    config: GameConfig,
+    players: Sequence[Strategy],
+    rngs: Sequence[Rng],
+    *,
+    start: State | None = None,
+    seed: int | None = None,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    log: bool = False,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
+) -> MatchResult:
+    """Play a game in the core from ``start`` (default: the set-up). Seats whose strategy
+    has a core twin (:func:`core_policy`) play inside the core, drawing from
+    ``seat_stream(seed, seat)`` (``seed`` defaults to the game's); the others are asked
+    in Python, isolated and timed as in :func:`hansa_lab.play.play_game`, with their
+    own ``rngs``. ``log``: the core builds the ``turns`` and ``events`` rows.
+
+    A strategy that fails raises :class:`StrategyError` with the game so far; an error of
+    the core raises :class:`EngineError`."""
+    seats = [core_policy(pl) for pl in players]
+    begin = CoreGame(config) if start is None else CoreGame.from_state(start)
+    match = _module().CoreMatch(begin._s, seats, int(config.seed if seed is None else seed)
+                                & MASK, max_actions, log)
+    clock = (DecisionClock(decision_time_limit)
+             if decision_time_limit is not None and None in seats else None)
+    action: Action | None = None
+    try:
+        while (p := match.advance()) is not None:
+            shown = CoreGame(config, match.state()).to_state()
+            try:
+                action = _next_action(config, list(players), list(rngs), shown, [], clock)
+            except StrategyError as e:
+                so_far = [Action(*t) for t in match.actions()]
+                raise StrategyError(config, p, players[p], len(so_far), e.error,
+                                    so_far) from e.error
+            if not match.apply(*action):
+                raise IllegalActionError(
+                    f"the core refused {action!r}, legal in the Python engine")
+            action = None
+        match.finish()
+    except StrategyError:
+        raise
+    except Exception as e:
+        so_far = [Action(*t) for t in match.actions()]
+        raise EngineError(config, so_far, action, e) from e
+    finally:
+        if clock is not None:
+            clock.close()
+    return MatchResult(config, match)
 
 
 def play_game(config: GameConfig, strategies: Any, *, check: bool = False,
-              max_actions: int = 20_000) -> Any:
+              max_actions: int = DEFAULT_MAX_ACTIONS,
+              decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT) -> Any:
     """:func:`hansa_lab.play.play_game` with the compiled core as the rules engine: the
     same game, the same :class:`~hansa_lab.play.GameRecord` (its ``final`` state converted
     to a Python :class:`State`).
 
-    Seats playing the plain ``random`` strategy choose inside the core (an all-random
-    line-up plays the whole game there); any other strategy is called back with a Python
-    :class:`State` and the legal actions, drawing from its seat's stream as in Python.
-    ``check=True`` runs the invariant checker on every position."""
+    Seats whose strategy has a core twin (random, greedy and the tips) choose inside the
+    core (such a line-up plays the whole game there); any other strategy is called back
+    with a Python :class:`State` and the legal actions, isolated as in the Python loop.
+    ``check=True`` runs the invariant checker on every position (one step at a time)."""
     import time
-
-    from hansa_lab.engine.invariants import check_state, check_transition
-    from hansa_lab.errors import EngineError, StrategyError
-    from hansa_lab.play import GameRecord, _seat_players
 
     players, rngs = _seat_players(config, strategies, config.seed)
     t0 = time.perf_counter()
     specs = [pl.spec for pl in players]
-    if not check and all(_is_plain_random(pl) for pl in players):
-        whole, played = play_random_game(config, max_actions)
-        return GameRecord(config=config, strategies=specs, actions=played,
-                          final=whole.to_state(), wall_time=time.perf_counter() - t0)
+    if check:
+        actions, final = _play_checked(config, players, rngs, max_actions, decision_time_limit)
+    else:
+        run = play_match(config, players, rngs, max_actions=max_actions,
+                         decision_time_limit=decision_time_limit)
+        actions, final = run.actions, run.final()
+    return GameRecord(config=config, strategies=specs, actions=actions, final=final,
+                      wall_time=time.perf_counter() - t0)
+
+
+def _play_checked(config: GameConfig, players: list[Strategy], rngs: list[Rng],
+                  max_actions: int, decision_time_limit: float | None
+                  ) -> tuple[list[Action], State]:
+    """The game one action at a time, every position converted and checked."""
+    from hansa_lab.engine.invariants import check_state, check_transition
+
     game = CoreGame(config)
+    policies = [core_policy(pl) for pl in players]
     actions: list[Action] = []
-    before = game.to_state() if check else None
+    before = game.to_state()
     action: Action | None = None
+    clock = DecisionClock(decision_time_limit) if decision_time_limit is not None else None
     try:
         while not game.is_over and len(actions) < max_actions:
             p = game.current_player
-            if _is_plain_random(players[p]):
-                choice = game.random_choice(rngs[p].state)
+            policy = policies[p]
+            if policy is not None:
+                choice = policy.choose(game._s, rngs[p].state)
                 assert choice is not None
-                action, rngs[p].state = choice
+                action, rngs[p].state = Action(*choice[0]), choice[1]
             else:
-                legal = game.legal_actions()
-                try:
-                    action = players[p].choose(game.to_state(), legal, rngs[p])
-                except Exception as e:
-                    raise StrategyError(config, p, players[p], len(actions), e, actions) from e
-                if action not in legal:
-                    raise StrategyError(
-                        config, p, players[p], len(actions),
-                        IllegalActionError(f"strategy returned an illegal action {action!r}"),
-                        actions,
-                    )
+                action = _next_action(config, players, rngs, before, actions, clock)
             game.apply(action)
-            if check:
-                after = game.to_state()
-                check_state(after)
-                assert before is not None
-                check_transition(before, after)
-                before = after
+            after = game.to_state()
+            check_state(after)
+            check_transition(before, after)
+            before = after
             actions.append(action)
             action = None
     except StrategyError:
         raise
     except Exception as e:
         raise EngineError(config, actions, action, e) from e
-    return GameRecord(config=config, strategies=specs, actions=actions, final=game.to_state(),
-                      wall_time=time.perf_counter() - t0)
+    finally:
+        if clock is not None:
+            clock.close()
+    return actions, before
