@@ -83,7 +83,7 @@ except ImportError as e:  # pragma: no cover - only without a build
 
 __all__ = ["CORE_STRATEGIES", "COVERED_SIDES", "CoreGame", "MatchResult", "available",
            "core_policy", "covers", "play_game", "play_match", "play_random_game",
-           "play_random_games", "timings"]
+           "play_random_games", "timings", "turn_columns"]
 
 #: The strategies the core plays, by name (exactly these classes: see :func:`core_policy`).
 CORE_STRATEGIES: dict[str, type[Strategy]] = {
@@ -356,6 +356,11 @@ def play_random_games(config: GameConfig, seeds: list[int],
     out: tuple[int, int, int] = _module().play_random_games(_core_config(config), seeds,
                                                             max_actions)
     return out
+
+
+def turn_columns() -> list[str]:
+    """The columns of the ``turns`` rows the core builds, in their order."""
+    return list(_module().TURN_COLUMNS)
 
 
 def core_policy(strategy: Strategy) -> Any | None:
