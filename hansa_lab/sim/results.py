@@ -298,7 +298,6 @@ class Results:
         if rounding and design.get("rounded", True):  # older manifests: always shown
             lines.append(f"({rounding})")
         lines += self._stall_lines()
-        lines += self._stall_lines()
         summary = self.summary()
         if summary.empty:
             return "\n".join([*lines, "no finished games"])
