@@ -61,6 +61,9 @@ impl GameLog {
     /// A log for a game whose next action is taken in the position `s`.
     pub fn new(s: &State) -> GameLog {
         GameLog {
+            // a game has some 100-250 turns: no regrowing of the rows as it goes
+            turns: Vec::with_capacity(TURN_COLUMNS.len() * s.n_players() * 256),
+            events: Vec::with_capacity(512),
             turn: s.turn,
             round: s.round,
             acting: s.active,
@@ -96,15 +99,20 @@ impl GameLog {
 
     fn snapshot(&mut self, s: &State) {
         let rows = score_rows(s);
+        // pieces on posts and Kontors per colour, one pass each
+        let mut posts = [0i32; 8];
+        let mut kontors = [0i32; 8];
+        for &o in &s.posts {
+            if o != EMPTY {
+                posts[(o >> 1) as usize] += 1;
+            }
+        }
+        for &o in s.offices.iter().chain(s.extras.iter().flatten()) {
+            if o != EMPTY {
+                kontors[(o >> 1) as usize] += 1;
+            }
+        }
         for p in 0..s.n_players() {
-            let mine = |o: i8| o != EMPTY && (o >> 1) as usize == p;
-            let posts = s.posts.iter().filter(|&&o| mine(o)).count() as i32;
-            let kontors = s
-                .offices
-                .iter()
-                .chain(s.extras.iter().flatten())
-                .filter(|&&o| mine(o))
-                .count() as i32;
             self.turns.extend_from_slice(&[
                 self.round,
                 self.turn,
@@ -120,8 +128,8 @@ impl GameLog {
                 s.supply_m[p],
                 s.stock_t[p],
                 s.stock_m[p],
-                posts,
-                kontors,
+                posts[p],
+                kontors[p],
                 s.markers[p].len() as i32,
                 s.markers_used[p].len() as i32,
             ]);

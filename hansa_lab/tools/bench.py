@@ -162,11 +162,17 @@ def bench_strategies(
     the compiled core, on the same ``games`` seeds; the two engines alternate game by
     game (so a pause of the shared machine hits both alike) and must play the same game
     (same actions), else a RuntimeError. Per strategy: ``python_s_per_game``,
-    ``core_s_per_game``, ``core_vs_python`` (the ratio) and the mean actions per game."""
+    ``core_s_per_game``, ``core_vs_python`` (the ratio), the mean actions per game, and
+    the cost of full logs in the core: ``core_logged_s_per_game`` (:func:`record_game`
+    with ``engine="core"``: the core's turns and events rows and the Python tables) and
+    ``logging_cost`` = 1 − core time / logged core time (the share of core games/s that
+    full logging costs)."""
+    from hansa_lab.sim.logs import record_game
+
     out: dict[str, Any] = {"n_players": n_players, "board": board, "games": games}
     for name in strategies:
         lineup = [name] * n_players
-        spent = {"python": 0.0, "core": 0.0}
+        spent = {"python": 0.0, "core": 0.0, "logged": 0.0}
         actions = 0
         for seed in range(games):
             config = GameConfig(n_players, board, edition, seed)
@@ -175,16 +181,21 @@ def bench_strategies(
             t1 = time.perf_counter()
             compiled = core.play_game(config, lineup)
             t2 = time.perf_counter()
+            record_game(config, lineup, seed, engine="core")
+            t3 = time.perf_counter()
             if compiled.actions != py.actions:
                 raise RuntimeError(f"{name}: the engines played different games (seed {seed})")
             spent["python"] += t1 - t0
             spent["core"] += t2 - t1
+            spent["logged"] += t3 - t2
             actions += len(py.actions)
         out[name] = {
             "python_s_per_game": round(spent["python"] / games, 4),
             "core_s_per_game": round(spent["core"] / games, 5),
             "core_vs_python": round(spent["python"] / spent["core"], 1),
             "actions_per_game": round(actions / games, 1),
+            "core_logged_s_per_game": round(spent["logged"] / games, 5),
+            "logging_cost": round(1 - spent["core"] / spent["logged"], 3),
         }
     return out
 
