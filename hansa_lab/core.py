@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -210,7 +211,7 @@ class CoreGame:
     def random_choice(self, rng_state: int) -> tuple[Action, int] | None:
         """The random strategy's choice with a SplitMix64 stream in state ``rng_state``:
         (action, the stream's state after), or None once the game is over."""
-        out = self._s.random_choice(rng_state & MASK)
+        out = _random_policy().choose(self._s, rng_state & MASK)
         if out is None:
             return None
         t, state = out
@@ -361,6 +362,11 @@ def play_random_games(config: GameConfig, seeds: list[int],
 def turn_columns() -> list[str]:
     """The columns of the ``turns`` rows the core builds, in their order."""
     return list(_module().TURN_COLUMNS)
+
+
+@functools.cache
+def _random_policy() -> Any:
+    return core_policy(RandomStrategy())
 
 
 def core_policy(strategy: Strategy) -> Any | None:

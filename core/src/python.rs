@@ -21,7 +21,6 @@ use crate::rng::Rng;
 use crate::rules::{apply_unchecked, legal};
 use crate::scoring::{ranking, score_rows};
 use crate::state::{covered, new_game, Config, State, FAVOUR_TILES, MARKER_KINDS};
-use crate::strategies::random_policy;
 use crate::strategies::{Policy, POLICY_NAMES};
 
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -237,20 +236,6 @@ impl PyState {
         guard(|| {
             let rows = score_rows(&self.s);
             Ok(ranking(&self.s, &rows))
-        })
-    }
-
-    /// The random strategy's choice here, drawing from a SplitMix64 stream with the given
-    /// state; returns (action, new stream state).
-    fn random_choice(&self, rng_state: u64) -> PyResult<Option<(PyAction, u64)>> {
-        guard(|| {
-            let acts = legal(&self.s);
-            if acts.is_empty() {
-                return Ok(None);
-            }
-            let mut rng = Rng::new(rng_state);
-            let a = random_policy::choose(&self.s, &acts, &mut rng);
-            Ok(Some((to_py(&a), rng.state)))
         })
     }
 
