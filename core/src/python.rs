@@ -277,65 +277,11 @@ impl PyState {
         d.set_item("completed", s.completed)?;
         let pending = PyList::empty(py);
         for f in &s.pending {
-            let t = match *f {
-                Decision::Relocate {
-                    player,
-                    origin,
-                    piece,
-                    extras,
-                }
-                | Decision::RelocateNeutral {
-                    player,
-                    origin,
-                    piece,
-                    extras,
-                } => PyTuple::new(
-                    py,
-                    [
-                        f.kind().into_pyobject(py)?.into_any(),
-                        player.into_pyobject(py)?.into_any(),
-                        origin.into_pyobject(py)?.into_any(),
-                        piece.into_pyobject(py)?.into_any(),
-                        extras.into_pyobject(py)?.into_any(),
-                    ],
-                )?,
-                Decision::Move { player, left }
-                | Decision::MoveOpponents { player, left }
-                | Decision::RemoveOpponents { player, left } => PyTuple::new(
-                    py,
-                    [
-                        f.kind().into_pyobject(py)?.into_any(),
-                        player.into_pyobject(py)?.into_any(),
-                        left.into_pyobject(py)?.into_any(),
-                    ],
-                )?,
-                Decision::PermanentMarker {
-                    player,
-                    kind,
-                    left,
-                    traders,
-                    merchants,
-                } => PyTuple::new(
-                    py,
-                    [
-                        f.kind().into_pyobject(py)?.into_any(),
-                        player.into_pyobject(py)?.into_any(),
-                        kind.into_pyobject(py)?.into_any(),
-                        left.into_pyobject(py)?.into_any(),
-                        traders.into_pyobject(py)?.into_any(),
-                        merchants.into_pyobject(py)?.into_any(),
-                    ],
-                )?,
-                Decision::PlaceMarkers { player } | Decision::FavourIncome { player } => {
-                    PyTuple::new(
-                        py,
-                        [
-                            f.kind().into_pyobject(py)?.into_any(),
-                            player.into_pyobject(py)?.into_any(),
-                        ],
-                    )?
-                }
-            };
+            let mut items = vec![f.kind().into_pyobject(py)?.into_any()];
+            for v in f.values() {
+                items.push(v.into_pyobject(py)?.into_any());
+            }
+            let t = PyTuple::new(py, items)?;
             pending.append(t)?;
         }
         d.set_item("pending", pending)?;
