@@ -82,9 +82,22 @@ except ImportError as e:  # pragma: no cover - only without a build
     _core = None
     _IMPORT_ERROR = e
 
-__all__ = ["CORE_STRATEGIES", "COVERED_SIDES", "CoreGame", "MatchResult", "available",
-           "core_policy", "covers", "play_game", "play_match", "play_random_game",
-           "play_random_games", "timings", "turn_columns"]
+__all__ = [
+    "CORE_STRATEGIES",
+    "COVERED_SIDES",
+    "CoreGame",
+    "MatchResult",
+    "available",
+    "core_policy",
+    "covers",
+    "play_game",
+    "play_match",
+    "play_on",
+    "play_random_game",
+    "play_random_games",
+    "timings",
+    "turn_columns",
+]
 
 #: The strategies the core plays, by name (exactly these classes: see :func:`core_policy`).
 CORE_STRATEGIES: dict[str, type[Strategy]] = {
@@ -488,6 +501,26 @@ def play_game(config: GameConfig, strategies: Any, *, check: bool = False,
         actions, final = run.actions, run.final()
     return GameRecord(config=config, strategies=specs, actions=actions, final=final,
                       wall_time=time.perf_counter() - t0)
+
+
+def play_on(state: State, strategies: Any, seed: int | None = None, *,
+            max_actions: int = DEFAULT_MAX_ACTIONS,
+            decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT) -> GameRecord:
+    """:func:`hansa_lab.play.play_on` in the core: the same continuation from ``state``
+    (seat ``p`` draws from ``seat_stream(seed, p)``, ``seed`` defaulting to the game's),
+    the same :class:`~hansa_lab.play.GameRecord`."""
+    import time
+
+    config = state.config
+    base = config.seed if seed is None else seed
+    players, rngs = _seat_players(config, strategies, base)
+    t0 = time.perf_counter()
+    run = play_match(config, players, rngs, start=state, seed=base, max_actions=max_actions,
+                     decision_time_limit=decision_time_limit)
+    return GameRecord(config=config, strategies=[pl.spec for pl in players],
+                      actions=run.actions, final=run.final(),
+                      wall_time=time.perf_counter() - t0,
+                      extra={"start_action": state.n_actions, "seed": base})
 
 
 def _play_checked(config: GameConfig, players: list[Strategy], rngs: list[Rng],

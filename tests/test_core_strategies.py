@@ -176,3 +176,17 @@ def test_the_runner_gives_the_same_tables_with_either_engine(tmp_path):
     assert runs["core"].manifest["execution"]["engine"] == "core"
     with pytest.raises(ValueError, match="engine"):
         simulate(["random"], engine="rust", **kw)
+
+
+def test_a_what_if_from_the_middle_of_a_game_is_the_same_in_the_core():
+    from hansa_lab.play import play_on, states_of
+
+    config = GameConfig(n_players=4, board="east", seed=21)
+    real = core.play_game(config, ["greedy", "random", "blocker", "random"])
+    mid = states_of(config, real.actions[:150])[-1]
+    for lineup, seed in ((["actions_first", "greedy", "random", "keep_supply"], 4),
+                         (["greedy", "mcts:iterations=8", "random", "greedy"], None)):
+        py, compiled = play_on(mid, lineup, seed), core.play_on(mid, lineup, seed)
+        assert compiled.actions == py.actions and compiled.final == py.final
+        assert compiled.extra == py.extra == {"start_action": 150,
+                                              "seed": 21 if seed is None else seed}
