@@ -472,6 +472,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ladder(args: argparse.Namespace) -> int:
+    """Every combination of the strategies at a table, seat-rotated, rated."""
+    from hansa_lab.sim.ladder import LADDER_STRATEGIES, Ladder, run_ladder
+    from hansa_lab.strategies.lineup import split_specs
+
+    strategies = split_specs(args.strategies) if args.strategies else list(LADDER_STRATEGIES)
+    ladder = _run_guarded(lambda: run_ladder(
+        strategies, n_players=args.players, deals=args.deals, board=args.board,
+        edition=args.edition, seed=args.seed, n_jobs=args.jobs, out=args.out,
+        progress=not args.no_progress, engine=args.engine or "core"))
+    assert isinstance(ladder, Ladder)
+    print(f"{ladder.command}\n")
+    print(ladder.table())
+    print(f"\nratings, results and ladder.png in {args.out}")
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Write a run's report (tables, verdicts, figures, methods) as one offline HTML page."""
     from hansa_lab.sim.results import open_results
@@ -534,6 +551,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=None, help="stop after this long")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_parity)
+
+    p = sub.add_parser("ladder", help="rate the shipped strategies: every combination at a "
+                       "table, seat-rotated, Plackett-Luce ratings with intervals")
+    p.add_argument("--strategies", default=None,
+                   help="comma-separated (default: every strategy the core plays)")
+    p.add_argument("--players", type=_positive_int("--players"), default=4)
+    p.add_argument("--deals", type=_positive_int("--deals"), default=10,
+                   help="deals per table, each in every seat rotation (default 10)")
+    p.add_argument("--board", default="base")
+    p.add_argument("--edition", default="bigbox")
+    p.add_argument("--seed", type=_SEED, default=0, help="first seed")
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (default: all)")
+    p.add_argument("--out", default="results/ladder", help="results folder")
+    _add_run_args(p)
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
     p.add_argument("--players", type=_positive_int("--players"), default=4,
