@@ -91,24 +91,14 @@ impl Greedy {
         }
     }
 
-    /// The action greedy chooses among `legal` (non-empty), as `Greedy.choose`.
-    pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
-        let mut legal = legal;
-        if self.kind == Tip::Blocker
-            && self.tip != 0.0
-            && legal.len() > 1
-            && legal[legal.len() - 1].kind == K_DECLINE
-        {
-            legal = &legal[..legal.len() - 1]; // being displaced is a gain: take the pieces
-        }
-        if legal.len() == 1 {
-            return legal[0];
-        }
-        let player = s.current_player();
+    /// The value of every candidate of `legal` for `player`, in order: the position
+    /// after it, or its best first step when it opens a decision of the player, or the
+    /// best way of establishing the route it fills; with `depth` 2 also the best
+    /// follow-up.
+    pub fn candidate_values(&self, s: &State, legal: &[Action], player: usize) -> Vec<f64> {
         let mut memo = EvalMemo::new();
         let mut value = |t: &State| self.value_with(t, player, &mut memo);
-        let mut best: Vec<Action> = Vec::new();
-        let mut best_v = f64::NEG_INFINITY;
+        let mut out = Vec::with_capacity(legal.len());
         let mut follow: Vec<Action> = Vec::new();
         // scratch positions, refilled for every candidate (no allocation per candidate)
         let mut nxt = s.clone();
@@ -132,6 +122,29 @@ impl Greedy {
                     v = py_max(v, best_step(&nxt, &mut after, &mut follow, &mut value));
                 }
             }
+            out.push(v);
+        }
+        out
+    }
+
+    /// The action greedy chooses among `legal` (non-empty), as `Greedy.choose`.
+    pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        let mut legal = legal;
+        if self.kind == Tip::Blocker
+            && self.tip != 0.0
+            && legal.len() > 1
+            && legal[legal.len() - 1].kind == K_DECLINE
+        {
+            legal = &legal[..legal.len() - 1]; // being displaced is a gain: take the pieces
+        }
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let player = s.current_player();
+        let values = self.candidate_values(s, legal, player);
+        let mut best: Vec<Action> = Vec::new();
+        let mut best_v = f64::NEG_INFINITY;
+        for (a, &v) in legal.iter().zip(&values) {
             if v > best_v + 1e-9 {
                 best.clear();
                 best.push(*a);
@@ -140,7 +153,7 @@ impl Greedy {
                 best.push(*a);
             }
         }
-        if self.explore != 0.0 && best_v <= value(s) + 1e-9 {
+        if self.explore != 0.0 && best_v <= self.value(s, player) + 1e-9 {
             // nothing improves the position: sometimes act at random instead of passing
             let active: Vec<Action> = legal
                 .iter()

@@ -7,6 +7,7 @@ pub mod evaluation;
 pub mod greedy;
 pub mod lookahead;
 pub mod random_policy;
+pub mod rollout;
 
 use crate::actions::Action;
 use crate::rng::Rng;
@@ -14,15 +15,17 @@ use crate::state::State;
 use evaluation::Weights;
 use greedy::{Greedy, Tip};
 use random_policy::Random;
+use rollout::Rollout;
 
 /// The strategy names the core plays (`make_strategy` names of the Python versions).
-pub const POLICY_NAMES: [&str; 6] = [
+pub const POLICY_NAMES: [&str; 7] = [
     "random",
     "greedy",
     "actions_first",
     "blocker",
     "network_keys",
     "keep_supply",
+    "rollout",
 ];
 
 /// One seat's strategy.
@@ -30,6 +33,7 @@ pub const POLICY_NAMES: [&str; 6] = [
 pub enum Policy {
     Random(Random),
     Greedy(Greedy),
+    Rollout(Rollout),
 }
 
 impl Policy {
@@ -38,6 +42,7 @@ impl Policy {
         match self {
             Policy::Random(p) => p.choose(s, legal, rng),
             Policy::Greedy(p) => p.choose(s, legal, rng),
+            Policy::Rollout(p) => p.choose(s, legal, rng),
         }
     }
 
@@ -51,47 +56,19 @@ impl Policy {
                 establish: p.take("establish")? != 0.0,
                 gather: p.take("gather")? != 0.0,
             }),
-            "greedy" | "actions_first" | "blocker" | "network_keys" | "keep_supply" => {
-                let depth = p.take("depth")?;
-                if depth != 1.0 && depth != 2.0 {
-                    return Err(format!(
-                        "strategy {name:?}: depth must be 1 or 2, got {depth}"
-                    ));
-                }
-                let weights = Weights {
-                    score: p.take("score")?,
-                    opponents: p.take("opponents")?,
-                    route: p.take("route")?,
-                    supply: p.take("supply")?,
-                    supply_cap: p.take("supply_cap")? as i64,
-                    stock: p.take("stock")?,
-                    reserve: p.take("reserve")?,
-                    ability: p.take("ability")?,
-                    actions_left: p.take("actions_left")?,
-                };
-                let explore = p.take("explore")?;
-                let (kind, tip) = match name {
-                    "greedy" => (Tip::Plain, 0.0),
-                    "actions_first" => (Tip::ActionsFirst, p.take("tip")?),
-                    "blocker" => (Tip::Blocker, p.take("tip")?),
-                    "network_keys" => (Tip::NetworkKeys, p.take("tip")?),
-                    _ => {
-                        let tip = p.take("tip")?;
-                        (
-                            Tip::KeepSupply {
-                                threshold: p.take("threshold")? as i64,
-                            },
-                            tip,
-                        )
-                    }
-                };
-                Policy::Greedy(Greedy {
-                    depth: depth as u8,
-                    explore,
-                    weights,
-                    kind,
-                    tip,
+            "rollout" => {
+                let candidates = p.take("candidates")?;
+                let samples = p.take("samples")?;
+                let horizon = p.take("horizon")?;
+                Policy::Rollout(Rollout {
+                    candidates: candidates as usize,
+                    samples: samples as usize,
+                    horizon: horizon as i32,
+                    greedy: greedy_of("greedy", &mut p)?,
                 })
+            }
+            "greedy" | "actions_first" | "blocker" | "network_keys" | "keep_supply" => {
+                Policy::Greedy(greedy_of(name, &mut p)?)
             }
             _ => {
                 return Err(format!(
@@ -103,6 +80,46 @@ impl Policy {
         p.finish()?;
         Ok(policy)
     }
+}
+
+/// The greedy player (plain or a tip) of `name` from its parameters.
+fn greedy_of(name: &str, p: &mut Params<'_>) -> Result<Greedy, String> {
+    let depth = p.take("depth")?;
+    if depth != 1.0 && depth != 2.0 {
+        return Err(format!(
+            "strategy {name:?}: depth must be 1 or 2, got {depth}"
+        ));
+    }
+    let weights = Weights {
+        score: p.take("score")?,
+        opponents: p.take("opponents")?,
+        route: p.take("route")?,
+        supply: p.take("supply")?,
+        supply_cap: p.take("supply_cap")? as i64,
+        stock: p.take("stock")?,
+        reserve: p.take("reserve")?,
+        ability: p.take("ability")?,
+        actions_left: p.take("actions_left")?,
+    };
+    let explore = p.take("explore")?;
+    let (kind, tip) = match name {
+        "actions_first" => (Tip::ActionsFirst, p.take("tip")?),
+        "blocker" => (Tip::Blocker, p.take("tip")?),
+        "network_keys" => (Tip::NetworkKeys, p.take("tip")?),
+        "keep_supply" => {
+            let tip = p.take("tip")?;
+            let threshold = p.take("threshold")? as i64;
+            (Tip::KeepSupply { threshold }, tip)
+        }
+        _ => (Tip::Plain, 0.0),
+    };
+    Ok(Greedy {
+        depth: depth as u8,
+        explore,
+        weights,
+        kind,
+        tip,
+    })
 }
 
 /// Parameters by name, each taken once; left-over names are an error.
