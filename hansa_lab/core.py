@@ -52,7 +52,9 @@ from hansa_lab.strategies import (
     KeepSupply,
     NetworkKeys,
     RandomStrategy,
+    Rollout,
     Strategy,
+    Strong,
 )
 
 __all__ = [  # CoreGame, available, covers and state_fields live in hansa_lab.bridge
@@ -81,6 +83,8 @@ CORE_STRATEGIES: dict[str, type[Strategy]] = {
     "blocker": Blocker,
     "network_keys": NetworkKeys,
     "keep_supply": KeepSupply,
+    "rollout": Rollout,
+    "strong": Strong,
 }
 def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,
                                                                                list[Action]]:
@@ -119,7 +123,7 @@ def core_policy(strategy: Strategy) -> Any | None:
     if type(strategy) is not CORE_STRATEGIES.get(strategy.name):
         return None
     params = [(k, float(v)) for k, v in strategy.params.items()]
-    return core_module().CorePolicy(strategy.name, params)
+    return core_module().CorePolicy(getattr(strategy, "core_name", strategy.name), params)
 
 
 @dataclass

@@ -579,6 +579,37 @@ impl PyPolicy {
             Ok(Some((to_py(&a), rng.state)))
         })
     }
+
+    /// A `rollout` decision with what its search did: (action, the stream's state
+    /// after, playouts, playout actions, most turns a playout advanced); ValueError for
+    /// another strategy, None once the game is over.
+    #[allow(clippy::type_complexity)]
+    fn search(
+        &self,
+        state: &PyState,
+        rng_state: u64,
+    ) -> PyResult<Option<(PyAction, u64, usize, usize, i32)>> {
+        let Policy::Rollout(r) = &self.p else {
+            return Err(PyValueError::new_err(
+                "search() is for the rollout strategy",
+            ));
+        };
+        guard(|| {
+            let acts = legal(&state.s);
+            if acts.is_empty() {
+                return Ok(None);
+            }
+            let mut rng = Rng::new(rng_state);
+            let (a, st) = r.search(&state.s, &acts, &mut rng);
+            Ok(Some((
+                to_py(&a),
+                rng.state,
+                st.playouts,
+                st.actions,
+                st.max_turns,
+            )))
+        })
+    }
 }
 
 /// One game in progress (`Match`): the core plays the seats it has a strategy for and

@@ -4,8 +4,10 @@
 (one parser for line-ups such as ``"greedy:depth=2,explore=0.1,random"``),
 ``random_policy`` (the baseline), ``evaluation`` (the documented position evaluation),
 ``lookahead`` (what greedy and mcts share when valuing a candidate action), ``greedy``
-(one-step look-ahead and the four seed tips) and ``mcts`` (search with an iteration
-budget). May import :mod:`hansa_lab.errors` and the engine only.
+(one-step look-ahead and the four seed tips), ``mcts`` (search with an iteration
+budget) and ``rollout``/``strong`` (greedy candidates judged by short playouts, searched
+in the compiled core). May import :mod:`hansa_lab.errors`, the engine and the core's
+bridge (:mod:`hansa_lab.bridge`) only.
 
 >>> s = make_strategy("random")
 >>> s.name
@@ -23,6 +25,7 @@ from hansa_lab.strategies.greedy import ActionsFirst, Blocker, Greedy, KeepSuppl
 from hansa_lab.strategies.lineup import parse_lineup, split_specs
 from hansa_lab.strategies.mcts import MCTS
 from hansa_lab.strategies.random_policy import RandomStrategy
+from hansa_lab.strategies.rollout import Rollout, Strong
 
 __all__ = [
     "MCTS",
@@ -32,7 +35,9 @@ __all__ = [
     "KeepSupply",
     "NetworkKeys",
     "RandomStrategy",
+    "Rollout",
     "Strategy",
+    "Strong",
     "make_strategy",
     "parse_lineup",
     "parse_strategy_spec",

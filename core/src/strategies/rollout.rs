@@ -1,11 +1,11 @@
 //! `rollout`: a search player. For each of its decisions it takes the `candidates` best
 //! actions by the greedy evaluation, plays each `samples` times a little into the
 //! future — the hidden bonus-marker bag re-dealt (a determinization: the player cannot
-//! know the draw order), then every player, itself included, playing greedy for
-//! `horizon` turns — and keeps the candidate whose futures it values most on average
-//! (its own evaluation at the end of the playout). Common random numbers: sample `r`
-//! uses the same re-dealt bag and the same playout streams for every candidate, so the
-//! comparison between candidates is paired.
+//! know the draw order), then every player, itself included, playing greedy through the
+//! turn in progress and `horizon` more turns — and keeps the candidate whose futures it
+//! values most on average (its own evaluation at the end of the playout). Common random
+//! numbers: sample `r` uses the same re-dealt bag and the same playout streams for every
+//! candidate, so the comparison between candidates is paired.
 //!
 //! Every random number comes from the seat's stream (one draw per decision), so a game is
 //! reproducible from its seed. The Python strategy of the same name
@@ -24,16 +24,33 @@ pub struct Rollout {
     pub candidates: usize,
     /// playouts per candidate
     pub samples: usize,
-    /// turns each playout lasts (after the candidate's own turn ends)
+    /// turns each playout lasts after the turn in progress
     pub horizon: i32,
     /// the evaluation and the playout policy
     pub greedy: Greedy,
 }
 
+/// What one decision's search did (for tests and tuning).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// playouts run
+    pub playouts: usize,
+    /// actions applied in all playouts
+    pub actions: usize,
+    /// the most turns any playout advanced past the decision's turn
+    pub max_turns: i32,
+}
+
 impl Rollout {
     pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        self.search(s, legal, rng).0
+    }
+
+    /// The choice and what the search did to make it.
+    pub fn search(&self, s: &State, legal: &[Action], rng: &mut Rng) -> (Action, SearchStats) {
+        let mut stats = SearchStats::default();
         if legal.len() == 1 {
-            return legal[0];
+            return (legal[0], stats);
         }
         let player = s.current_player();
         let values = self.greedy.candidate_values(s, legal, player);
@@ -42,7 +59,7 @@ impl Rollout {
         order.sort_by(|&i, &j| values[j].total_cmp(&values[i]).then(i.cmp(&j)));
         order.truncate(self.candidates.max(1));
         if order.len() == 1 || self.samples == 0 {
-            return legal[order[0]];
+            return (legal[order[0]], stats);
         }
         let seed = rng.next_u64();
         let mut best = order[0];
@@ -56,7 +73,9 @@ impl Rollout {
                 t.clone_from(s);
                 Rng::new(stream).shuffle(&mut t.bag);
                 apply_unchecked(&mut t, &legal[i]);
-                self.play_out(&mut t, stream, &mut buf);
+                stats.actions += self.play_out(&mut t, stream, &mut buf);
+                stats.playouts += 1;
+                stats.max_turns = stats.max_turns.max(t.turn - s.turn);
                 total += self.greedy.value(&t, player);
             }
             let v = total / self.samples as f64;
@@ -65,12 +84,13 @@ impl Rollout {
                 best = i;
             }
         }
-        legal[best]
+        (legal[best], stats)
     }
 
-    /// Every player plays greedy from `t` until `horizon` more turns have started (or
-    /// the game ends); player `p`'s playout stream is derived from `stream`.
-    fn play_out(&self, t: &mut State, stream: u64, buf: &mut Vec<Action>) {
+    /// Every player plays greedy from `t` through the turn in progress and `horizon`
+    /// more turns (or to the end of the game); player `p`'s playout stream is derived from `stream`. Returns the
+    /// actions played.
+    fn play_out(&self, t: &mut State, stream: u64, buf: &mut Vec<Action>) -> usize {
         let end_turn = t.turn + self.horizon;
         let mut rngs: Vec<Rng> = (0..t.n_players() as u64)
             .map(|p| Rng::new(mix64(stream ^ (p + 0x51))))
@@ -86,5 +106,6 @@ impl Rollout {
             apply_unchecked(t, &a);
             steps += 1;
         }
+        steps
     }
 }

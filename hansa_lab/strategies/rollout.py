@@ -1,0 +1,91 @@
+"""``rollout`` (registered also as ``strong``): a search player that plays its best
+greedy candidates a little into the future.
+
+For each decision it ranks the legal actions by the greedy evaluation
+(:mod:`~hansa_lab.strategies.evaluation`, the same look-ahead as ``greedy``) and takes
+the ``candidates`` best. Each candidate is played ``samples`` times: the hidden
+bonus-marker bag re-dealt (a determinization — the player cannot know the draw order),
+the candidate applied, then every player, itself included, playing ``greedy`` through
+the turn in progress and ``horizon`` more turns (or to the end of the game). It keeps the
+candidate whose playouts end in the positions it values most on average (its own evaluation, which
+counts the best opponent's projected score against it). Sample ``r`` re-deals the bag
+and seeds the playouts alike for every candidate, so candidates are compared on the same
+futures.
+
+Budget: ``candidates × samples`` playouts of ``horizon + 1`` turns at most per decision, all seeded
+from one draw of the seat's stream, so a game is reproducible from its seed. At the
+default budget (8 candidates, 1 sample, 8 turns) a 4-player game with one ``rollout``
+seat takes about 1.5 s of CPU on this machine; it won 20 of 20 seat-rotated games against
+three ``greedy`` players in its first measurement (see the README's ladder for the
+current figures).
+
+The search runs in the compiled core (``core/src/strategies/rollout.rs``); in the Python
+engine this strategy hands the position to the core and plays the action it returns, so
+it decides alike in both engines by construction. The greedy parameters (``depth``,
+``explore`` and the evaluation weights) apply to the evaluation and to the playouts.
+
+>>> make_strategy("strong").spec
+'strong'
+>>> make_strategy("rollout:horizon=4").params["horizon"]
+4
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from hansa_lab.bridge import CoreGame, core_module
+from hansa_lab.engine.actions import Action
+from hansa_lab.engine.rng import MASK, Rng
+from hansa_lab.engine.state import State
+from hansa_lab.strategies.base import Strategy, make_strategy, register
+from hansa_lab.strategies.greedy import Greedy
+
+__all__ = ["Rollout", "Strong", "make_strategy"]
+
+
+@register("rollout")
+class Rollout(Strategy):
+    """Greedy candidates judged by short greedy playouts (see the module doc)."""
+
+    trusted: ClassVar[bool] = True
+    #: the name of this search in the compiled core
+    core_name: ClassVar[str] = "rollout"
+    defaults: ClassVar[dict[str, Any]] = {"candidates": 8, "samples": 1, "horizon": 8,
+                                          **Greedy.defaults}
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {
+        **Greedy.ranges, "candidates": (1, 64), "samples": (1, 64), "horizon": (1, 200)}
+    candidates: int
+    samples: int
+    horizon: int
+    depth: int
+
+    def setup(self) -> None:
+        if self.depth not in (1, 2):
+            raise ValueError(f"strategy {self.name!r}: depth must be 1 or 2, got {self.depth}")
+        self._twin: Any = None
+
+    def core_params(self) -> list[tuple[str, float]]:
+        """The parameters as the core's ``CorePolicy`` reads them."""
+        return [(k, float(v)) for k, v in self.params.items()]
+
+    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if self._twin is None:
+            self._twin = core_module().CorePolicy(self.core_name, self.core_params())
+        out = self._twin.choose(CoreGame.from_state(state)._s, rng.state & MASK)
+        if out is None:  # pragma: no cover - the game loop never asks after the end
+            raise RuntimeError("rollout asked to decide in a finished game")
+        action, rng.state = Action(*out[0]), int(out[1])
+        return legal[legal.index(action)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_twin"] = None  # the core object is rebuilt where the strategy plays
+        return state
+
+
+@register("strong")
+class Strong(Rollout):
+    """The strongest shipped player at its default budget: ``rollout``."""
