@@ -19,6 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # Figures show inline at every size (``%matplotlib inline`` also when MPLBACKEND=Agg is
 # set, as in the test suite) and are saved to files by their ``save=`` arguments; tables
 # show three decimals (no 1.387779e-17 for a zero, no six-decimal floats).
+#
+# Sizes: each notebook's default (full) size runs top to bottom in at most 10 minutes on
+# 2 cores; its "Size" cell states the measured time and the widths of its main 95%
+# intervals at that size. Re-measure and update that text when a size changes.
 SETUP = """\
 %matplotlib inline
 import pandas as pd
@@ -32,7 +36,10 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("md", """# Quickstart
 
 Play one game, look at its tables, then run a batch and draw one plot.
-Set `HANSA_LAB_SIZE=small` for a quick run; the default size is for publication."""),
+
+**Size.** Default: a batch of 10,000 games (`HANSA_LAB_SIZE=small`: 8). The whole notebook
+ran in 56 s at the default size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: win rates ±0.4
+percentage points, mean scores ±0.1 points."""),
         ("code", SETUP),
         ("md", "## One game\nA game is fully defined by its configuration, seed and actions."),
         ("code", """from hansa_lab import GameConfig, play_game
@@ -52,10 +59,12 @@ turns = to_frame("turns", rows["turns"])
 events = to_frame("events", rows["events"])
 turns[["round", "turn", "seat", "prestige", "projected", "lv_actions", "supply_t"]].tail(8)"""),
         ("code", 'events[events.kind.isin(["develop", "kontor", "east_west"])].head(10)'),
-        ("md", "## A batch\nSeats rotate so every strategy plays every seat equally often."),
+        ("md", "## A batch\nSeats rotate so every strategy plays every seat equally often. "
+               "At the default size (10,000 games) the win-rate intervals are within ±0.4 "
+               "percentage points and the mean-score intervals within ±0.1 points."),
         ("code", """from hansa_lab import simulate
 
-res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 200),
+res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 10000),
                n_players=4, seed=100, n_jobs=2, out=study.results_dir("quickstart"),
                progress=False)
 res.summary()"""),
@@ -73,15 +82,23 @@ Each tip from the seed documents is written as **greedy plus exactly one tip**
 players; the base arm is all greedy. Arms share seeds and seat rotations, so each tip
 game has a matched base game (same bonus-marker draws, same seat): the paired difference
 of the focal seat's result removes most of the luck. Several tips are tested together,
-so p-values are Holm-adjusted."""),
+so p-values are Holm-adjusted.
+
+**Size.** Default: 1,600 games per arm (tip arms: 400 deals × 4 seat rotations; base: 1,600
+deals), 8,000 games in all (`HANSA_LAB_SIZE=small`: 4 per arm). The whole notebook ran in
+6 min 6 s at the default size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: each tip's score effect
+±0.3 to ±0.6 points, win-rate differences ±1.5 to ±2.5 percentage points."""),
         ("code", SETUP),
         ("code", """from hansa_lab import run_experiment
 
-res = run_experiment("../experiments/strategy_tips.toml", games=study.pick(4, 400),
+res = run_experiment("../experiments/strategy_tips.toml", games=study.pick(4, 1600),
                      out=study.results_dir("strategy_tips"), n_jobs=2, progress=False)
 players, games = res.players, res.games
 print(len(games), "games;", games.end_reason.value_counts().to_dict())"""),
-        ("md", "## Effect of each tip on the focal seat (paired with the all-greedy base)"),
+        ("md", "## Effect of each tip on the focal seat (paired with the all-greedy base)\n"
+               "At the default size: score intervals (`diff_lo`, `diff_hi`) within ±0.6 "
+               "points, win-rate differences (`win_diff_lo`, `win_diff_hi`) within ±2.5 "
+               "percentage points."),
         ("code", """from hansa_lab import stats
 
 score = stats.compare_arms(players, games, base="base", focal=0, value="total")
@@ -101,16 +118,27 @@ plots.plot_comparison(score, save=study.results_dir("strategy_tips") / "tips_sco
         ("md", """# Balance
 
 Seat (first-player) advantage by player count and board side, the two bonus-marker
-editions, and a sweep of one rule knob (the starting supply)."""),
+editions, and a sweep of one rule knob (the starting supply).
+
+**Size.** Default: 1,000 games per arm and condition in the seat study (2 arms × 6
+conditions, 12,000 games), 800 games per starting supply, 400 games per board side
+(`HANSA_LAB_SIZE=small`: 6, 8 and 4). The whole notebook ran in 7 min 35 s at the default
+size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: each seat's win rate ±2.3 to ±3.0 percentage
+points and mean score ±0.5 to ±0.6 points; mean scores per edition ±0.2 points; the first
+seat's win rate per starting supply ±3.1 percentage points. The board comparison shows
+means only."""),
         ("code", SETUP),
         ("code", """from hansa_lab import run_experiment
 from hansa_lab import stats
 from hansa_lab.stats import plots
 
-seats = run_experiment("../experiments/seat_balance.toml", games=study.pick(6, 600),
+seats = run_experiment("../experiments/seat_balance.toml", games=study.pick(6, 1000),
                        out=study.results_dir("seat_balance"), n_jobs=2, progress=False)
 table = stats.seat_advantage(seats.players, seats.games)  # per arm, player count, edition
 table"""),
+        ("md", "At the default size (1,000 games per arm and condition) each seat's win-rate "
+               "interval is within ±3.0 percentage points and its mean-score interval within "
+               "±0.6 points."),
         ("md", "## Verdicts\nBalanced unless equal seats are rejected (win counts or Friedman on "
                "scores, Holm-adjusted over every table), then which seats are off their fair share."),
         ("code", """for line in stats.seat_verdicts(table):
@@ -124,12 +152,13 @@ edition"""),
         ("md", """## A rule knob: the starting supply
 
 `start_supply` is the first seat's starting traders (later seats get one more each).
-How does the first seat's win rate move?"""),
+How does the first seat's win rate move? (At the default size, 800 games per value, its
+interval is ±3.1 percentage points.)"""),
         ("code", """from hansa_lab import simulate
 
 rows = []
 for supply in (4, 5, 6):
-    r = simulate(["greedy"], n_games=study.pick(8, 400), n_players=4, seed=500,
+    r = simulate(["greedy"], n_games=study.pick(8, 800), n_players=4, seed=500,
                  options={"start_supply": supply}, n_jobs=2, progress=False,
                  out=study.results_dir(f"start_supply_{supply}"))
     t = stats.seat_advantage(r.players, r.games)
@@ -158,7 +187,13 @@ pd.DataFrame(boards)"""),
     "04_score_breakdowns": [
         ("md", """# Score breakdowns
 
-Where do the points come from, per strategy and per player count?"""),
+Where do the points come from, per strategy and per player count?
+
+**Size.** Default: 3,000 games per player count (3, 4 and 5 players: 9,000 games) and 1,000
+bootstrap resamples for the ratings (`HANSA_LAB_SIZE=small`: n games per count, 50
+resamples). The whole notebook ran in 5 min 28 s at the default size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals
+at that size: Plackett–Luce ratings ±6 to ±9 Elo for greedy and the tips, ±17 Elo for
+random."""),
         ("code", SETUP),
         ("code", """from hansa_lab import simulate
 from hansa_lab import stats
@@ -167,7 +202,7 @@ from hansa_lab.stats import plots
 LINEUPS = {3: ["greedy", "network_keys", "random"],
            4: ["greedy", "network_keys", "random", "blocker"],
            5: ["greedy", "network_keys", "random", "blocker", "actions_first"]}
-runs = {n: simulate(lineup, n_games=study.pick(n, 300), n_players=n, seed=2000, n_jobs=2,
+runs = {n: simulate(lineup, n_games=study.pick(n, 3000), n_players=n, seed=2000, n_jobs=2,
                     progress=False, out=study.results_dir(f"score_breakdowns_{n}p"))
         for n, lineup in LINEUPS.items()}
 players = pd.concat([stats.with_games(r.players, r.games) for r in runs.values()],
@@ -187,6 +222,9 @@ panel per player count; the legend gives n and explains the marks."""),
                           save=study.results_dir("score_breakdowns") / "abilities.png")"""),
         ("code", """plots.plot_trajectories(turns, players,
                         save=study.results_dir("score_breakdowns") / "trajectories.png")"""),
+        ("md", "Ratings from the placements (Plackett–Luce); at the default size the 95% "
+               "intervals (`elo_lo`, `elo_hi`) are within ±9 Elo for greedy and the tips "
+               "and ±17 Elo for random."),
         ("code", """ratings = stats.plackett_luce(players, by="strategy", n_boot=study.pick(50, 1000))
 display(plots.plot_ratings(ratings, save=study.results_dir("score_breakdowns") / "ratings.png"))
 ratings"""),
@@ -195,11 +233,16 @@ ratings"""),
         ("md", """# Inspect a game
 
 Pick the biggest upset from a results table — the game where the winner was furthest
-behind at mid-game on projected score — and open it on the interactive board."""),
+behind at mid-game on projected score — and open it on the interactive board.
+
+**Size.** Default: the quickstart's batch of 10,000 games (the same run in
+`results/quickstart`, played here if it is missing; `HANSA_LAB_SIZE=small`: 8). The whole
+notebook ran in 1 min 7 s at the default size with that run played from scratch (measured 2026-11-30 on a shared, busy 2-core machine);
+14 s once the quickstart has run. No intervals: it picks one game."""),
         ("code", SETUP),
         ("code", """from hansa_lab import simulate
 
-res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 200),
+res = simulate(["greedy", "random", "random", "random"], n_games=study.pick(8, 10000),
                n_players=4, seed=100, n_jobs=2, progress=False,
                out=study.results_dir("quickstart"))
 turns, players = res.turns, res.players
