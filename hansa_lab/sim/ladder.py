@@ -29,10 +29,11 @@ from hansa_lab.stats.ratings import plackett_luce
 
 __all__ = ["LADDER_STRATEGIES", "Ladder", "run_ladder", "tables_of"]
 
-#: The default ladder: every strategy the compiled core plays (``mcts``, which searches
-#: in Python, can be added with ``strategies=[..., "mcts"]``; it makes the run slow).
+#: The default ladder: every shipped strategy the compiled core plays (``strong`` is
+#: ``rollout`` at its default budget; ``mcts``, which searches in Python, can be added
+#: with ``strategies=[..., "mcts"]``; it makes the run slow).
 LADDER_STRATEGIES = ("random", "greedy", "actions_first", "blocker", "network_keys",
-                     "keep_supply")
+                     "keep_supply", "strong")
 
 
 def tables_of(strategies: Sequence[str], n_players: int) -> list[tuple[str, ...]]:
