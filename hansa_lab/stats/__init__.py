@@ -18,6 +18,8 @@ What is here (every name below is importable from ``hansa_lab.stats``):
 - :mod:`~hansa_lab.stats.seats` — :func:`seat_advantage`;
 - :mod:`~hansa_lab.stats.verdicts` — plain answers: :func:`comparison_verdicts` (helps /
   hurts / no clear effect, and the deals a precision needs), :func:`seat_verdicts`;
+- :mod:`~hansa_lab.stats.style` — :func:`play_style` (third action, City Keys, Coellen,
+  winners' scores: how a population plays);
 - :mod:`~hansa_lab.stats.quality` — :func:`game_quality`, :func:`lead_changes`,
   :func:`leader_wins`, :func:`end_reason_mix`;
 - :mod:`~hansa_lab.stats.sequential` — :func:`sequential_compare`,
@@ -85,6 +87,7 @@ from hansa_lab.stats.sequential import (
     planned_pairs,
     sequential_compare,
 )
+from hansa_lab.stats.style import play_style
 from hansa_lab.stats.summaries import mean_scores, score_differences, win_rates
 from hansa_lab.stats.synthetic import synthetic_tables
 from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS, lineup_period, with_games
@@ -122,6 +125,7 @@ __all__ = [
     "paired_differences",
     "plackett_luce",
     "planned_pairs",
+    "play_style",
     "plots",
     "score_differences",
     "seat_advantage",

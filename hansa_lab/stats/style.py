@@ -1,0 +1,88 @@
+"""How a population plays, in the terms experienced players use: when the third action
+comes, how many reach five actions, whether City Keys, Coellen and a full Bank are
+pursued, how long games last and what the winner scores. A table that plays like good
+human tables should show an early third action, Coellen taken now and then, City Keys
+developed by many players and winners above 50 points.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from hansa_lab.stats.intervals import wilson_interval
+from hansa_lab.stats.tables import GAME_KEYS, By, as_list
+
+__all__ = ["play_style"]
+
+#: the ``turns`` columns of the Actions, City Keys and Bank levels
+_ACTIONS, _KEYS, _BANK = "lv_actions", "lv_keys", "lv_bank"
+
+
+def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
+               events: pd.DataFrame, by: By | None = None,
+               ci: float = 0.95) -> pd.DataFrame:
+    """One row per group (``by``; default: all games) with:
+
+    - ``games``, ``players``; ``rounds_median``, ``rounds_max``, ``over_60_rounds``
+      (games longer than 60 rounds);
+    - ``third_action_round_median``: the round in which a player first had 3 actions
+      (its first Actions development), median over the players who got there;
+      ``third_action_by_round5``: share of players with 3 actions by the end of round 5;
+      ``five_actions``: share of players who reached 5 actions (Actions level 3 or more);
+    - ``keys_developed``: share of players who developed City Keys at least once (with
+      ``keys_lo``/``keys_hi``, Wilson); ``full_bank``: share with a full Bank;
+    - ``coellen_games``: share of games in which a special-prestige space (Coellen, or
+      the board's equivalent) was taken (with ``coellen_lo``/``coellen_hi``);
+    - ``winner_score_mean``, ``score_mean``: the winners' and all players' mean score.
+
+    Needs the full logs (``turns`` and ``events``)."""
+    keys = as_list(by)
+    g = games.copy()
+    g["_all"] = "all"
+    gk = keys or ["_all"]
+    last = turns.sort_values("turn").groupby([*GAME_KEYS, "seat"], sort=False).tail(1)
+    per_player = players[[*GAME_KEYS, "seat", "total", "win"]].merge(
+        last[[*GAME_KEYS, "seat", _ACTIONS, _KEYS, _BANK]], on=[*GAME_KEYS, "seat"],
+        how="left")
+    third = turns[turns[_ACTIONS] >= 1].groupby([*GAME_KEYS, "seat"])["round"].min()
+    per_player = per_player.merge(third.rename("third_round").reset_index(),
+                                  on=[*GAME_KEYS, "seat"], how="left")
+    extra = [k for k in gk if k not in GAME_KEYS]
+    per_player = per_player.merge(g[[*GAME_KEYS, *extra]], on=GAME_KEYS, how="left")
+    special = events[events["kind"] == "special"][GAME_KEYS].drop_duplicates()
+    special["coellen"] = True
+    per_game = g[[*GAME_KEYS, *extra, "rounds"]].merge(special, on=GAME_KEYS, how="left")
+    per_game["coellen"] = per_game["coellen"].fillna(False).astype(bool)
+    rows = []
+    for key, pg in per_game.groupby(gk, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        mask = np.ones(len(per_player), dtype=bool)
+        for col, value in zip(gk, key, strict=True):
+            mask &= (per_player[col] == value).to_numpy()
+        pp = per_player[mask]
+        n_players, n_games = len(pp), len(pg)
+        keys_n = int((pp[_KEYS] >= 1).sum())
+        coellen_n = int(pg["coellen"].sum())
+        k_lo, k_hi = wilson_interval(keys_n, n_players, ci)
+        c_lo, c_hi = wilson_interval(coellen_n, n_games, ci)
+        row = dict(zip(gk, key, strict=True))
+        row.update({
+            "games": n_games, "players": n_players,
+            "rounds_median": float(pg["rounds"].median()),
+            "rounds_max": int(pg["rounds"].max()),
+            "over_60_rounds": int((pg["rounds"] > 60).sum()),
+            "third_action_round_median": float(pp["third_round"].median()),
+            "third_action_by_round5": float((pp["third_round"] <= 5).mean()),
+            "five_actions": float((pp[_ACTIONS] >= 3).mean()),
+            "keys_developed": keys_n / n_players if n_players else float("nan"),
+            "keys_lo": k_lo, "keys_hi": k_hi,
+            "full_bank": float((pp[_BANK] >= 3).mean()),
+            "coellen_games": coellen_n / n_games if n_games else float("nan"),
+            "coellen_lo": c_lo, "coellen_hi": c_hi,
+            "winner_score_mean": float(pp.loc[pp["win"], "total"].mean()),
+            "score_mean": float(pp["total"].mean()),
+        })
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    return out.drop(columns=["_all"]) if "_all" in out else out
