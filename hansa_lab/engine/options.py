@@ -95,30 +95,32 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+class _Invalid(Exception):
+    """A value outside the option's allowed values: :func:`validate_options` says which,
+    with the table's own wording."""
+
+
 def _bad(name: str, allowed: str, value: Any) -> ValueError:
     return ValueError(f"rule option {name} must be {allowed}, got {value!r}")
 
 
-def _int(name: str, lo: int, hi: int) -> Callable[[Any, Where], int]:
+def _int(lo: int, hi: int) -> Callable[[Any, Where], int]:
     def check(v: Any, where: Where) -> int:
         if not _is_int(v) or not lo <= v <= hi:
-            raise _bad(name, f"an integer {lo}-{hi}", v)
+            raise _Invalid
         return int(v)
 
     return check
 
 
-def _ints(name: str, lo: int, hi: int, min_len: int, max_len: int, *,
+def _ints(lo: int, hi: int, min_len: int, max_len: int, *,
           ascending: bool = False) -> Callable[[Any, Where], tuple[int, ...]]:
-    n = f"{min_len}" if min_len == max_len else f"{min_len}-{max_len}"
-    allowed = f"a list of {n} integers {lo}-{hi}" + (", never decreasing" if ascending else "")
-
     def check(v: Any, where: Where) -> tuple[int, ...]:
         if (not isinstance(v, Sequence) or isinstance(v, str)
                 or not min_len <= len(v) <= max_len
                 or not all(_is_int(x) and lo <= x <= hi for x in v)
                 or (ascending and any(a > b for a, b in pairwise(v)))):
-            raise _bad(name, allowed, v)
+            raise _Invalid
         return tuple(int(x) for x in v)
 
     return check
@@ -180,10 +182,8 @@ def _cities_to_end(v: Any, where: Where) -> int | None:
 
 
 def _bank_track(v: Any, where: Where) -> tuple[int | str, ...]:
-    allowed = (f"a list of {len(_PB['bank'])} entries, each an integer 1-30 or \"all\", "
-               "never decreasing (\"all\" is the highest)")
     if not isinstance(v, Sequence) or isinstance(v, str) or len(v) != len(_PB["bank"]):
-        raise _bad("bank_track", allowed, v)
+        raise _Invalid
     rank = []
     for x in v:
         if x == ALL:
@@ -191,9 +191,9 @@ def _bank_track(v: Any, where: Where) -> tuple[int | str, ...]:
         elif _is_int(x) and 1 <= x <= 30:
             rank.append(int(x))
         else:
-            raise _bad("bank_track", allowed, v)
+            raise _Invalid
     if any(a > b for a, b in pairwise(rank)):
-        raise _bad("bank_track", allowed, v)
+        raise _Invalid
     return tuple(ALL if x == ALL else int(x) for x in v)
 
 
@@ -212,15 +212,13 @@ def _start_supply_seats(v: Any, where: Where) -> tuple[int, ...] | None:
 def _marker_set(v: Any, where: Where) -> HashableTable | None:
     if v is None:
         return None
-    allowed = (f"None (the edition's set) or a table of counts 0-9 by kind "
-               f"({', '.join(MARKER_KINDS)})")
     pairs = v.items() if isinstance(v, Mapping) else v
     try:
         table = {str(k): c for k, c in pairs}
     except (TypeError, ValueError):
-        raise _bad("marker_set", allowed, v) from None
+        raise _Invalid from None
     if not all(k in MARKER_KINDS and _is_int(c) and 0 <= c <= 9 for k, c in table.items()):
-        raise _bad("marker_set", allowed, v)
+        raise _Invalid
     return HashableTable({k: int(table[k]) for k in MARKER_KINDS if table.get(k)})
 
 
@@ -246,44 +244,44 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("east_west_points", None, "None (the board's) or a list of 0-5 integers 0-50",
                "prestige for the 1st, 2nd, 3rd … player to connect the East-West cities "
                "(the list's length is the number of awards)",
-               _or_none(_ints("east_west_points", 0, 50, 0, 5)), printed="7, 4, 2"),
+               _or_none(_ints(0, 50, 0, 5)), printed="7, 4, 2"),
     RuleOption("control_points", 2, "an integer 0-20",
-               "final scoring: points per controlled city", _int("control_points", 0, 20)),
+               "final scoring: points per controlled city", _int(0, 20)),
     RuleOption("favour_control_bonus", 2, "an integer 0-20",
                "final scoring: extra points per controlled city with the Emperor's Favour "
                "tile control_4 (printed: 4 instead of 2)",
-               _int("favour_control_bonus", 0, 20)),
+               _int(0, 20)),
     RuleOption("ability_points", 4, "an integer 0-30",
                "final scoring: points per fully developed ability (all but City Keys)",
-               _int("ability_points", 0, 30)),
+               _int(0, 30)),
     RuleOption("favour_abilities_bonus", 3, "an integer 0-30",
                "final scoring: extra points per fully developed ability with the Emperor's "
                "Favour tile abilities_7 (printed: 7 instead of 4)",
-               _int("favour_abilities_bonus", 0, 30)),
+               _int(0, 30)),
     RuleOption("marker_points", _printed_marker_points(), "a list of 1-20 integers 0-99",
                "final scoring: points for 1, 2, 3 … collected bonus markers (the last entry "
-               "counts for that many markers or more)", _ints("marker_points", 0, 99, 1, 20)),
+               "counts for that many markers or more)", _ints(0, 99, 1, 20)),
     RuleOption("region_points", (7, 4, 2), "a list of 0-5 integers 0-50",
                "final scoring (Britannia): the Wales and Scotland majorities, 1st, 2nd, "
                "3rd … place (tied players share the places' sum, rounded down)",
-               _ints("region_points", 0, 50, 0, 5)),
+               _ints(0, 50, 0, 5)),
     RuleOption("cities_to_end", None, "None (the board's) or an integer 1-(cities of the board)",
                "completed cities that end the game (after that establish action)",
                _cities_to_end, printed="10; Britannia 8"),
     RuleOption("actions_track", tuple(_PB["actions"]),
                "a list of 6 integers 1-15, never decreasing",
                "Actions per turn at each development of the Actions track",
-               _ints("actions_track", 1, 15, 6, 6, ascending=True)),
+               _ints(1, 15, 6, 6, ascending=True)),
     RuleOption("bank_track", tuple(ALL if x is None else x for x in _PB["bank"]),
                "a list of 4 entries, each an integer 1-30 or \"all\", never decreasing",
                "tradesmen one Income action takes at each development of the Bank track "
                "(\"all\": the whole general stock)", _bank_track),
     RuleOption("book_track", tuple(_PB["book"]), "a list of 4 integers 1-15, never decreasing",
                "tradesmen one Move action moves at each development of the Liber Sophiae",
-               _ints("book_track", 1, 15, 4, 4, ascending=True)),
+               _ints(1, 15, 4, 4, ascending=True)),
     RuleOption("keys_track", tuple(_PB["keys"]), "a list of 5 integers 0-15, never decreasing",
                "final scoring: points per Kontor of the largest network at each development "
-               "of the City Keys track", _ints("keys_track", 0, 15, 5, 5, ascending=True)),
+               "of the City Keys track", _ints(0, 15, 5, 5, ascending=True)),
     RuleOption("start_supply_seats", None,
                "None or a list of (players)-5 integers 0-11 (seat 1 first)",
                "traders in each seat's personal supply at the start, instead of "
@@ -293,7 +291,7 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("start_merchants", 1, "an integer 0-1",
                "merchants in each personal supply at the start (a colour has 4: 3 cover "
                "the Liber Sophiae, the other starts in the general stock when this is 0)",
-               _int("start_merchants", 0, 1)),
+               _int(0, 1)),
     RuleOption("marker_set", None,
                f"None (the edition's) or a table of counts 0-9 by kind ({', '.join(MARKER_KINDS)})",
                "the whole bonus-marker set: the start markers are taken out of it, the rest "
@@ -305,7 +303,7 @@ OPTIONS: tuple[RuleOption, ...] = (
                "start bonus markers on the taverns: the first N of the edition's three "
                "(extra, swap, move3 / remove3), shuffled onto the three tavern routes (the "
                "others stay empty); the rest of the set is the replacement bag",
-               _int("start_markers", 0, 3)),
+               _int(0, 3)),
 )
 
 #: Rule options a configuration may set, with their defaults (None: the board's printed value).
@@ -320,7 +318,11 @@ def validate_options(options: Mapping[str, Any], where: Where) -> dict[str, Any]
     for name, value in options.items():
         if name not in _BY_NAME:
             raise ValueError(f"unknown rule option {name!r}; known: {', '.join(RULE_OPTIONS)}")
-        out[name] = _BY_NAME[name].check(value, where)
+        option = _BY_NAME[name]
+        try:
+            out[name] = option.check(value, where)
+        except _Invalid:
+            raise _bad(name, option.allowed, value) from None
     if "start_supply" in out and out.get("start_supply_seats") is not None:
         raise ValueError("rule options start_supply and start_supply_seats exclude each other: "
                          "give one of them")
@@ -441,9 +443,10 @@ Generated from `hansa_lab/engine/options.py` (`OPTIONS`) by `hansa-lab options -
 `tests/test_options.py` fails when this file and the table differ. The defaults are the
 printed game. Set options in Python (`GameConfig(options={"control_points": 3})`), on the
 command line (`--option control_points=3`, values in JSON: `--option
-'bank_track=[3,5,7,"all"]'`) or in an experiment file (`[options]`, or a sweep: see
-`experiments/README.md`). Both engines (the Python reference and the compiled core) read
-every option; the parity harness (`hansa-lab parity`) plays random non-default values.
+'bank_track=[3,5,7,"all"]'`) or in an experiment file (`[options]`, or a sweep of
+variants: see the README's experiment format). Both engines (the Python reference and the
+compiled core) read every option; the parity harness (`hansa-lab parity`) plays random
+non-default values.
 
 Notes:
 - The tracks keep their printed lengths (the pieces covering them are fixed: 15 traders

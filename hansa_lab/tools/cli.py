@@ -158,6 +158,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_options(args: argparse.Namespace) -> int:
+    from hansa_lab.engine.options import options_markdown, options_text
+
+    sys.stdout.write(options_markdown() if args.markdown else options_text())
+    return 0
+
+
 def cmd_parity(args: argparse.Namespace) -> int:
     from hansa_lab.tools.parity import run_parity
 
@@ -504,6 +511,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="runner suite: games per parallel run (default 96)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("options", help="the rule options: default, allowed values, effect")
+    p.add_argument("--markdown", action="store_true",
+                   help="as the Markdown table of docs/rule_options.md")
+    p.set_defaults(func=cmd_options)
 
     p = sub.add_parser("parity", help="step random games in the Python engine and the "
                        "compiled core and compare every step")
