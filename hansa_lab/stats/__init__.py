@@ -16,6 +16,9 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   :func:`compare_arms`, :func:`holm`;
 - :mod:`~hansa_lab.stats.ratings` — :func:`plackett_luce`;
 - :mod:`~hansa_lab.stats.seats` — :func:`seat_advantage`;
+- :mod:`~hansa_lab.stats.variants` — rule variants of a sweep against the unchanged game,
+  paired by deal: :func:`variant_comparison` (score level, first-seat and focal win
+  shares, game length, with verdicts), :func:`variant_values`;
 - :mod:`~hansa_lab.stats.verdicts` — plain answers: :func:`comparison_verdicts` (helps /
   hurts / no clear effect, and the deals a precision needs), :func:`seat_verdicts`;
 - :mod:`~hansa_lab.stats.quality` — :func:`game_quality`, :func:`lead_changes`,
@@ -88,6 +91,7 @@ from hansa_lab.stats.sequential import (
 from hansa_lab.stats.summaries import mean_scores, score_differences, win_rates
 from hansa_lab.stats.synthetic import synthetic_tables
 from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS, lineup_period, with_games
+from hansa_lab.stats.variants import variant_comparison, variant_values
 from hansa_lab.stats.verdicts import comparison_verdicts, deals_for_half_width, seat_verdicts
 
 if TYPE_CHECKING:
@@ -131,6 +135,8 @@ __all__ = [
     "synthetic_tables",
     "t_quantile",
     "t_sf",
+    "variant_comparison",
+    "variant_values",
     "wilson_interval",
     "win_rates",
     "with_games",
