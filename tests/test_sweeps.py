@@ -171,3 +171,26 @@ def test_hansa_lab_run_prints_the_variant_section(tmp_path: Path,
     assert main(["run", str(path), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "Rule variants vs 'default'" in out and "control_points=3" in out
+
+
+def test_balance_objective_per_variant_and_the_most_balanced_in_a_length_band(
+        tmp_path: Path) -> None:
+    res = run(tmp_path, games=8, log="full", arms={
+        "mix": ["random:gather=false", "random", "random"]},
+        sweep={"prestige_to_end": [10, 20]})
+    table = res.balance(turns=True)
+    assert list(table["options"]) == ["default", "prestige_to_end=10"]
+    assert (table["games"] == 9).all()  # 3 deals x 3 rotations
+    assert (table["fair"] == 1 / 3).all()
+    ends = table[["end_prestige", "end_cities", "end_markers", "end_other"]].sum(axis=1)
+    assert ends.round(9).eq(1.0).all()
+    short, full = (table.set_index("options").loc[v] for v in ("prestige_to_end=10",
+                                                                "default"))
+    assert short["rounds"] < full["rounds"]
+    assert 0 <= full["seat_gap"] <= 2 / 3 and full["strategy_spread"] >= 0
+    assert full["adv_lo"] <= full["first_seat_adv"] <= full["adv_hi"]
+    assert table["lead_changes"].notna().all()
+    band = (short["rounds"] - 0.5, short["rounds"] + 0.5)
+    assert list(res.most_balanced(rounds=band)["options"]) == ["prestige_to_end=10"]
+    assert res.most_balanced(rounds=(0, 1)).empty
+    assert "Balance per variant" in res.report()

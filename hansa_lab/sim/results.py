@@ -19,6 +19,7 @@ from hansa_lab.sim.store import MANIFEST, ResultStore
 
 # wilson_interval: the one Wilson interval, still importable from here (the runner
 # re-exports it)
+from hansa_lab.stats.balance import balance_table, most_balanced
 from hansa_lab.stats.intervals import wilson_interval as wilson_interval
 from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.seats import seat_advantage
@@ -300,6 +301,31 @@ class Results:
                                         "win_share"])
         return variant_comparison(players, games, base, alpha=alpha)
 
+    def balance(self, *, turns: bool = False) -> pd.DataFrame:
+        """The balance objective per variant (a sweep's ``options`` column holds the
+        variant's name), arm and player count when they vary
+        (:func:`hansa_lab.stats.balance_table`): first-seat advantage with its interval,
+        the largest seat gap, the spread of strategy win rates, game length, end-reason
+        mix and, with ``turns=True`` (a ``full`` log), lead changes. Lead changes follow
+        the turns table's ``projected`` score, which uses the printed scoring numbers."""
+        games = self.read("games", ["experiment", "arm", "game_id", "n_players", "board",
+                                    "edition", "options", "rounds", "end_reason"])
+        if self.base_variant() is not None:
+            games["options"] = self._variant_of(games)
+        players = self.read("players", ["experiment", "arm", "game_id", "seat", "strategy",
+                                        "win_share"])
+        t = self.read("turns", ["experiment", "arm", "game_id", "round", "turn", "seat",
+                                "projected"]) if turns else None
+        return balance_table(players, games, t)
+
+    def most_balanced(self, rounds: tuple[float, float] | None = None) -> pd.DataFrame:
+        """The variant with the smallest seat gap per arm and player count among those
+        whose mean game length lies within ``rounds`` (:meth:`balance`,
+        :func:`hansa_lab.stats.most_balanced`): a grid search over a sweep's values."""
+        table = self.balance()
+        by = [c for c in ("arm", "n_players") if c in table.columns]
+        return most_balanced(table, rounds, by=by)
+
     def base_arm(self) -> str | None:
         """The arm the others are compared with: the experiment's ``base_arm``, else an
         arm named ``base``, else None."""
@@ -381,6 +407,19 @@ class Results:
                  format_table(shown), "", "Verdicts (Holm-adjusted per measure):"]
         lines += [f"  {_where(r)}{r.arm}, {r.measure}, {r.variant}: {r.text}"
                   for r in table.itertuples(index=False)]
+        balance = self.balance().rename(columns={"options": "variant"})
+        cols = [c for c in ("variant", "arm", "n_players", "games", "first_seat_adv",
+                            "seat_gap", "strategy_spread", "rounds", "end_prestige",
+                            "end_cities", "end_markers") if c in balance.columns]
+        shown_b = balance[cols].copy()
+        for c in ("first_seat_adv", "seat_gap", "strategy_spread", "end_prestige",
+                  "end_cities", "end_markers"):
+            shown_b[c] = ["-" if math.isnan(v) else f"{100 * v:+.1f}%"
+                          if c == "first_seat_adv" else f"{100 * v:.1f}%" for v in shown_b[c]]
+        lines += ["", "Balance per variant (first-seat advantage: win share minus the fair "
+                      "share; seat gap: the largest; strategy spread: best minus worst "
+                      "strategy's win rate; mean rounds; end reasons):",
+                  format_table(shown_b)]
         return lines
 
 

@@ -16,6 +16,10 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   :func:`compare_arms`, :func:`holm`;
 - :mod:`~hansa_lab.stats.ratings` — :func:`plackett_luce`;
 - :mod:`~hansa_lab.stats.seats` — :func:`seat_advantage`;
+- :mod:`~hansa_lab.stats.balance` — a balance objective per variant or group:
+  :func:`balance_table` (first-seat advantage with interval, largest seat gap, spread of
+  strategy win rates, game length, end-reason mix, lead changes), :func:`most_balanced`
+  (the smallest seat gap with the game length in a band);
 - :mod:`~hansa_lab.stats.variants` — rule variants of a sweep against the unchanged game,
   paired by deal: :func:`variant_comparison` (score level, first-seat and focal win
   shares, game length, with verdicts), :func:`variant_values`;
@@ -52,6 +56,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from hansa_lab.stats.balance import balance_table, most_balanced
 from hansa_lab.stats.intervals import (
     binomial_sf,
     bootstrap_ci,
@@ -104,6 +109,7 @@ __all__ = [
     "GameQuality",
     "SequentialResult",
     "alpha_spent",
+    "balance_table",
     "binomial_sf",
     "bootstrap_ci",
     "chi2_sf",
@@ -121,6 +127,7 @@ __all__ = [
     "lineup_period",
     "mean_interval",
     "mean_scores",
+    "most_balanced",
     "norm_cdf",
     "paired_comparison",
     "paired_differences",
