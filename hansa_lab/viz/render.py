@@ -747,8 +747,10 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
         out[-1] = (f'<text class="to-act" x="{_n(x + PANEL_W - 8)}" y="{_n(y + 18.5)}" '
                    f'font-size="10.5" font-weight="bold" text-anchor="end" fill="#b03a00">'
                    f"▶ to act · {state.actions_left} left</text>")
-    # ability tracks (left column)
-    pb = player_board()
+    # ability tracks (left column): the game's values (rule options), privilege as printed
+    t = state.config.tuning
+    pb = {**player_board(), "actions": list(t.actions), "bank": list(t.bank),
+          "book": list(t.book), "keys": list(t.keys)}
     ty = y + 30
     for a, ability in enumerate(ABILITIES):
         out.append(_track_row(x + 8, ty + a * 15, ability, pb[ability], state.levels[p][a],
