@@ -439,3 +439,67 @@ pub fn new_game(config: &Config) -> Result<State, String> {
         events: Vec::new(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(tuning: Tuning) -> Config {
+        Config {
+            n_players: 3,
+            side: "base_3p".into(),
+            edition: 0,
+            seed: 3,
+            special_points: None,
+            start_supply: 5,
+            prestige_to_end: 20,
+            emperor: false,
+            east_alternative: false,
+            tuning,
+        }
+    }
+
+    #[test]
+    fn default_tuning_is_the_printed_game() {
+        let t = Tuning::default();
+        assert_eq!(t.actions, [2, 3, 3, 4, 4, 5]);
+        assert_eq!(t.bank, [Some(3), Some(5), Some(7), None]);
+        assert_eq!(t.keys, [1, 2, 2, 3, 4]);
+        let markers: Vec<i32> = (0..12).map(|n| t.marker_points(n)).collect();
+        assert_eq!(markers, [0, 1, 3, 3, 6, 6, 10, 10, 15, 15, 21, 21]);
+        assert_eq!(t.region_points.as_slice(), &[7, 4, 2]);
+    }
+
+    #[test]
+    fn marker_points_option_repeats_its_last_entry() {
+        let mut t = Tuning::default();
+        t.set_marker_points(&[2, 5]);
+        assert_eq!((t.marker_points(0), t.marker_points(1)), (0, 2));
+        assert_eq!((t.marker_points(2), t.marker_points(40)), (5, 5));
+        assert!(Points::new(&[1; 6]).is_none());
+    }
+
+    #[test]
+    fn start_markers_supply_and_merchants_follow_the_options() {
+        let mut t = Tuning {
+            start_markers: 1,
+            start_merchants: 0,
+            start_supply_seats: Some([8, 0, 3, 0, 0]),
+            ..Tuning::default()
+        };
+        let s = new_game(&config(t)).unwrap();
+        let placed: Vec<i8> = s.route_marker.iter().copied().filter(|m| *m >= 0).collect();
+        assert_eq!(placed, vec![MK_EXTRA as i8]);
+        assert_eq!(s.bag.len(), 14);
+        assert_eq!(
+            (s.supply_t.clone(), s.stock_t.clone()),
+            (vec![8, 0, 3], vec![3, 11, 8])
+        );
+        assert_eq!(
+            (s.supply_m.clone(), s.stock_m.clone()),
+            (vec![0; 3], vec![1; 3])
+        );
+        t.marker_set = Some([0, 1, 0, 0, 0, 0, 0]);
+        assert!(covered(&config(t)).is_err()); // the start marker "extra" is missing
+    }
+}
