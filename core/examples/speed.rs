@@ -1,6 +1,6 @@
 //! `cargo run --release --example speed`: random 3-player games in the core, actions/s.
 use hansa_core::play::play_random;
-use hansa_core::state::{Config, Tuning};
+use hansa_core::state::Config;
 use std::time::Instant;
 
 fn main() {
@@ -14,7 +14,7 @@ fn main() {
         prestige_to_end: 20,
         emperor: false,
         east_alternative: false,
-        tuning: Tuning::default(),
+        tuning: Default::default(),
     };
     let t0 = Instant::now();
     let mut actions = 0;

@@ -25,7 +25,7 @@ mod python;
 #[cfg(test)]
 mod tests {
     use crate::play::play_random;
-    use crate::state::{Config, Tuning};
+    use crate::state::Config;
 
     fn config(n: usize, side: &str, edition: u8, seed: u64) -> Config {
         Config {
@@ -38,7 +38,7 @@ mod tests {
             prestige_to_end: 20,
             emperor: false,
             east_alternative: false,
-            tuning: Tuning::default(),
+            tuning: Default::default(),
         }
     }
 

@@ -85,7 +85,7 @@ impl PyConfig {
             prestige_to_end: option(options, "prestige_to_end")?,
             emperor: option(options, "emperor")?,
             east_alternative: option(options, "east_alternative")?,
-            tuning: PyConfig::tuning(options)?,
+            tuning: std::sync::Arc::new(PyConfig::tuning(options)?),
         };
         covered(&c).map_err(PyValueError::new_err)?;
         Ok(PyConfig { c })

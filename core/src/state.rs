@@ -4,6 +4,8 @@
 //! indices into [`MARKER_KINDS`] and [`FAVOUR_TILES`], kept in the same order as the Python
 //! engine's tuples.
 
+use std::sync::Arc;
+
 use crate::board::{board, Board, PLAYER_BOARD, REGION_POINTS};
 use crate::decisions::Decision;
 use crate::events::Event;
@@ -170,8 +172,9 @@ pub struct Config {
     pub emperor: bool,
     /// East board: the alternative source's values for the disputed cities
     pub east_alternative: bool,
-    /// the other rule options: the printed numbers a designer may tune
-    pub tuning: Tuning,
+    /// the other rule options: the printed numbers a designer may tune (shared by every
+    /// state of a game: a copy of a state copies a pointer)
+    pub tuning: Arc<Tuning>,
 }
 
 impl Config {
@@ -455,7 +458,7 @@ mod tests {
             prestige_to_end: 20,
             emperor: false,
             east_alternative: false,
-            tuning,
+            tuning: Arc::new(tuning),
         }
     }
 

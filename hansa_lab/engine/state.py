@@ -77,6 +77,12 @@ class GameConfig:
         """The numbers the rules use (the options resolved against board and edition)."""
         return resolve(dict(self.options), self._where)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickles without the cached :attr:`tuning` (rebuilt on first use)."""
+        d = self.__dict__.copy()
+        d.pop("tuning", None)
+        return d
+
     def option(self, name: str) -> Any:
         return dict(self.options).get(name, RULE_OPTIONS[name])
 
