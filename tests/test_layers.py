@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "engine": 1,
     "_core": 1,  # the compiled rules core (Rust), the engine's twin
+    "bridge": 1,  # a core position as seen from Python, and State <-> core conversion
     "strategies": 2,
     "play": 3,
     "core": 3,  # the compiled core's Python side: its games as play's records

@@ -459,7 +459,7 @@ def test_an_engine_error_is_recorded_too(monkeypatch):
         return real(state, action, check=check)
 
     monkeypatch.setattr(game, "apply_in_place", flaky)
-    res = simulate(["random"], n_games=6, n_players=3, progress=False)
+    res = simulate(["random"], n_games=6, n_players=3, progress=False, engine="python")
     fail = res.failures
     assert len(fail) == 1 and fail.seed[0] == 1 and fail.seat[0] == -1
     assert fail.strategy[0] == "(engine)" and "KeyError: 'engine bug'" in fail.error[0]

@@ -43,6 +43,10 @@ pub const P_KONTOR_YELLOW_GREEN: u8 = 2;
 pub const P_PLACE2_FROM_ROUTE: u8 = 3;
 pub const P_PLACE2_REGIONS: u8 = 4;
 
+/// Routes per board at most (the largest board, Britannia for 4-5 players, has 40):
+/// per-route counters live in fixed arrays of this size.
+pub const MAX_ROUTES: usize = 64;
+
 /// The player-board tracks and the marker score table.
 pub struct PlayerBoard {
     pub actions: Vec<i32>,
@@ -467,6 +471,12 @@ pub fn load_board(name: &str, alternative: bool) -> Result<Board, String> {
     }
     permission_cities.sort_by_key(|&(c, m)| (m.count_ones(), c));
     let yellow_green: Vec<usize> = (0..n_c).filter(|&c| city_yg[c]).collect();
+    if n_r > MAX_ROUTES {
+        // fixed-size per-route counters (strategies, random policy) assume this bound
+        return Err(format!(
+            "board {name}: {n_r} routes, the core allows {MAX_ROUTES}"
+        ));
+    }
     Ok(Board {
         name: name.to_string(),
         variant: if alternative {

@@ -103,6 +103,44 @@ impl Decision {
         }
     }
 
+    /// The fields after the player, in the order of the Python class's fields
+    /// (`player` first): what the bindings hand to Python.
+    pub fn values(&self) -> Vec<i64> {
+        match *self {
+            Decision::Relocate {
+                player,
+                origin,
+                piece,
+                extras,
+            }
+            | Decision::RelocateNeutral {
+                player,
+                origin,
+                piece,
+                extras,
+            } => vec![player as i64, origin as i64, piece.into(), extras.into()],
+            Decision::Move { player, left }
+            | Decision::MoveOpponents { player, left }
+            | Decision::RemoveOpponents { player, left } => vec![player as i64, left.into()],
+            Decision::PermanentMarker {
+                player,
+                kind,
+                left,
+                traders,
+                merchants,
+            } => vec![
+                player as i64,
+                kind.into(),
+                left.into(),
+                traders.into(),
+                merchants.into(),
+            ],
+            Decision::PlaceMarkers { player } | Decision::FavourIncome { player } => {
+                vec![player as i64]
+            }
+        }
+    }
+
     /// (origin, piece, extras) of a relocation
     pub fn relocation(&self) -> Option<(usize, i32, i32)> {
         match *self {

@@ -11,12 +11,13 @@ pub mod board;
 pub mod decisions;
 pub mod effects;
 pub mod events;
+pub mod logs;
 pub mod play;
-pub mod random_policy;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod strategies;
 pub mod variants;
 
 #[cfg(feature = "python")]

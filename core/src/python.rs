@@ -15,12 +15,15 @@ use crate::actions::{kind_index, Action, ACTION_KINDS};
 use crate::board::{board, PLAYER_BOARD};
 use crate::decisions::Decision;
 use crate::events::{detail_text, EVENT_KINDS};
-use crate::play::play_random;
-use crate::random_policy;
+use crate::logs::TURN_COLUMNS;
+use crate::play::{play_random, Match};
 use crate::rng::Rng;
 use crate::rules::{apply_unchecked, legal};
 use crate::scoring::{ranking, score_rows};
-use crate::state::{covered, new_game, Config, Points, State, Tuning, FAVOUR_TILES, MARKER_KINDS};
+use crate::state::{
+    covered, new_game, Config, Points, State, Tuning, FAVOUR_TILES, MARKER_KINDS,
+};
+use crate::strategies::{Policy, POLICY_NAMES};
 
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -330,20 +333,6 @@ impl PyState {
         })
     }
 
-    /// The random strategy's choice here, drawing from a SplitMix64 stream with the given
-    /// state; returns (action, new stream state).
-    fn random_choice(&self, rng_state: u64) -> PyResult<Option<(PyAction, u64)>> {
-        guard(|| {
-            let acts = legal(&self.s);
-            if acts.is_empty() {
-                return Ok(None);
-            }
-            let mut rng = Rng::new(rng_state);
-            let a = random_policy::choose(&self.s, &acts, &mut rng);
-            Ok(Some((to_py(&a), rng.state)))
-        })
-    }
-
     /// Every field as plain Python values (markers, tiles and end reasons as indices).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = &self.s;
@@ -382,65 +371,11 @@ impl PyState {
         d.set_item("completed", s.completed)?;
         let pending = PyList::empty(py);
         for f in &s.pending {
-            let t = match *f {
-                Decision::Relocate {
-                    player,
-                    origin,
-                    piece,
-                    extras,
-                }
-                | Decision::RelocateNeutral {
-                    player,
-                    origin,
-                    piece,
-                    extras,
-                } => PyTuple::new(
-                    py,
-                    [
-                        f.kind().into_pyobject(py)?.into_any(),
-                        player.into_pyobject(py)?.into_any(),
-                        origin.into_pyobject(py)?.into_any(),
-                        piece.into_pyobject(py)?.into_any(),
-                        extras.into_pyobject(py)?.into_any(),
-                    ],
-                )?,
-                Decision::Move { player, left }
-                | Decision::MoveOpponents { player, left }
-                | Decision::RemoveOpponents { player, left } => PyTuple::new(
-                    py,
-                    [
-                        f.kind().into_pyobject(py)?.into_any(),
-                        player.into_pyobject(py)?.into_any(),
-                        left.into_pyobject(py)?.into_any(),
-                    ],
-                )?,
-                Decision::PermanentMarker {
-                    player,
-                    kind,
-                    left,
-                    traders,
-                    merchants,
-                } => PyTuple::new(
-                    py,
-                    [
-                        f.kind().into_pyobject(py)?.into_any(),
-                        player.into_pyobject(py)?.into_any(),
-                        kind.into_pyobject(py)?.into_any(),
-                        left.into_pyobject(py)?.into_any(),
-                        traders.into_pyobject(py)?.into_any(),
-                        merchants.into_pyobject(py)?.into_any(),
-                    ],
-                )?,
-                Decision::PlaceMarkers { player } | Decision::FavourIncome { player } => {
-                    PyTuple::new(
-                        py,
-                        [
-                            f.kind().into_pyobject(py)?.into_any(),
-                            player.into_pyobject(py)?.into_any(),
-                        ],
-                    )?
-                }
-            };
+            let mut items = vec![f.kind().into_pyobject(py)?.into_any()];
+            for v in f.values() {
+                items.push(v.into_pyobject(py)?.into_any());
+            }
+            let t = PyTuple::new(py, items)?;
             pending.append(t)?;
         }
         d.set_item("pending", pending)?;
@@ -708,6 +643,153 @@ fn validate(s: &State) -> Result<(), String> {
     Ok(())
 }
 
+/// A strategy the core plays (`Policy`): its name and every parameter by name.
+#[pyclass(name = "CorePolicy", module = "hansa_lab._core", frozen)]
+#[derive(Clone)]
+pub struct PyPolicy {
+    p: Policy,
+}
+
+#[pymethods]
+impl PyPolicy {
+    /// ValueError for a strategy or parameter the core does not have.
+    #[new]
+    fn py_new(name: &str, params: Vec<(String, f64)>) -> PyResult<Self> {
+        Policy::new(name, &params)
+            .map(|p| PyPolicy { p })
+            .map_err(PyValueError::new_err)
+    }
+
+    /// The action this strategy chooses in `state`, drawing from a SplitMix64 stream
+    /// with the given state: (action, the stream's state after), None once over.
+    fn choose(&self, state: &PyState, rng_state: u64) -> PyResult<Option<(PyAction, u64)>> {
+        guard(|| {
+            let acts = legal(&state.s);
+            if acts.is_empty() {
+                return Ok(None);
+            }
+            let mut rng = Rng::new(rng_state);
+            let a = self.p.choose(&state.s, &acts, &mut rng);
+            Ok(Some((to_py(&a), rng.state)))
+        })
+    }
+}
+
+/// One game in progress (`Match`): the core plays the seats it has a strategy for and
+/// stops for the others, whose actions come through `apply`.
+#[pyclass(name = "CoreMatch", module = "hansa_lab._core")]
+pub struct PyMatch {
+    m: Match,
+}
+
+#[pymethods]
+impl PyMatch {
+    /// From `state` (copied); `seats[p]`: a CorePolicy, or None for a seat decided in
+    /// Python; seat streams from `seed`; `log`: build the turns and events rows.
+    #[new]
+    fn py_new(
+        state: &PyState,
+        seats: Vec<Option<PyPolicy>>,
+        seed: u64,
+        max_actions: usize,
+        log: bool,
+    ) -> PyResult<Self> {
+        let seats = seats.into_iter().map(|p| p.map(|p| p.p)).collect();
+        guard(|| {
+            Match::new(state.s.clone(), seats, seed, max_actions, log)
+                .map(|m| PyMatch { m })
+                .map_err(PyValueError::new_err)
+        })
+    }
+
+    /// Play the core's seats until the game is done (None) or a Python seat must
+    /// decide (its index). Runs without the GIL.
+    fn advance(&mut self, py: Python<'_>) -> PyResult<Option<usize>> {
+        let m = &mut self.m;
+        py.allow_threads(|| guard(|| m.advance().map_err(PyRuntimeError::new_err)))
+    }
+
+    /// Apply a Python seat's action: False (nothing changed) if it is not legal.
+    fn apply(
+        &mut self,
+        kind: &Bound<'_, PyAny>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        c: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let Some(act) = from_py(kind, a, b, c) else {
+            return Ok(false);
+        };
+        guard(|| Ok(self.m.apply_external(act)))
+    }
+
+    /// Close the logs (the last, possibly partial, turn).
+    fn finish(&mut self) {
+        self.m.finish();
+    }
+
+    /// A copy of the current position.
+    fn state(&self) -> PyState {
+        PyState {
+            s: self.m.state.clone(),
+        }
+    }
+
+    #[getter]
+    fn n_actions(&self) -> usize {
+        self.m.actions.len()
+    }
+
+    #[getter]
+    fn is_done(&self) -> bool {
+        self.m.is_done()
+    }
+
+    #[getter]
+    fn quiet_rounds(&self) -> i32 {
+        self.m.stall.longest
+    }
+
+    /// The actions so far as (kind, a, b, c) tuples.
+    fn actions(&self) -> Vec<PyAction> {
+        self.m.actions.iter().map(to_py).collect()
+    }
+
+    /// The `turns` rows so far, as little-endian int32 bytes (rows × TURN_COLUMNS).
+    fn turn_rows(&self) -> Vec<u8> {
+        match &self.m.log {
+            None => Vec::new(),
+            Some(log) => log.turns.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        }
+    }
+
+    /// The `events` rows so far: (action index, round, turn, seat, kind, other seat,
+    /// route, city index or -1, detail, value).
+    #[allow(clippy::type_complexity)]
+    fn events(&self) -> Vec<(i32, i32, i32, i32, &'static str, i32, i32, i32, String, i32)> {
+        let Some(log) = &self.m.log else {
+            return Vec::new();
+        };
+        log.events
+            .iter()
+            .map(|(i, rnd, turn, e)| {
+                (
+                    *i,
+                    *rnd,
+                    *turn,
+                    e.seat,
+                    EVENT_KINDS[e.kind as usize],
+                    e.other,
+                    e.route,
+                    e.city,
+                    detail_text(e.detail),
+                    e.value,
+                )
+            })
+            .collect()
+    }
+}
+
 /// Play random games in the core: returns (games, actions, capped games) for the seeds
 /// (the configuration's own seed is not used).
 #[pyfunction]
@@ -770,6 +852,10 @@ fn rng_outputs(state: u64, n: usize) -> Vec<u64> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyConfig>()?;
     m.add_class::<PyState>()?;
+    m.add_class::<PyPolicy>()?;
+    m.add_class::<PyMatch>()?;
+    m.add("TURN_COLUMNS", TURN_COLUMNS.to_vec())?;
+    m.add("POLICY_NAMES", POLICY_NAMES.to_vec())?;
     m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_game, m)?)?;
     m.add_function(wrap_pyfunction!(covered_sides, m)?)?;

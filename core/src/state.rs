@@ -10,6 +10,7 @@ use crate::board::{board, Board, PLAYER_BOARD, REGION_POINTS};
 use crate::decisions::Decision;
 use crate::events::Event;
 use crate::rng::Rng;
+use std::sync::Arc;
 
 pub const EMPTY: i8 = -1;
 pub const MARKER_KINDS: [&str; 7] = [
@@ -250,9 +251,10 @@ pub fn covered(config: &Config) -> Result<(), String> {
     Ok(())
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
-    pub config: Config,
+    /// shared by every position of a game (a copy of a state copies no configuration)
+    pub config: Arc<Config>,
     pub board: &'static Board,
     pub posts: Vec<i8>,
     pub offices: Vec<i8>,
@@ -291,6 +293,128 @@ pub struct State {
     pub end_after_action: Option<u8>,
     /// events of the last applied action (not part of the game's identity)
     pub events: Vec<Event>,
+}
+
+/// `clone_from` reuses the target's buffers (the searching strategies copy a position
+/// into the same scratch state for every candidate). The destructuring names every
+/// field, so a new field cannot be forgotten here.
+// one line per field, the same call for every field (Copy ones included)
+#[allow(clippy::clone_on_copy)]
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            config: self.config.clone(),
+            board: self.board,
+            posts: self.posts.clone(),
+            offices: self.offices.clone(),
+            extras: self.extras.clone(),
+            supply_t: self.supply_t.clone(),
+            supply_m: self.supply_m.clone(),
+            stock_t: self.stock_t.clone(),
+            stock_m: self.stock_m.clone(),
+            prestige: self.prestige.clone(),
+            levels: self.levels.clone(),
+            markers: self.markers.clone(),
+            markers_used: self.markers_used.clone(),
+            route_marker: self.route_marker.clone(),
+            bag: self.bag.clone(),
+            drawn: self.drawn.clone(),
+            special: self.special.clone(),
+            special_points: self.special_points.clone(),
+            east_west: self.east_west.clone(),
+            discarded: self.discarded.clone(),
+            permits_used: self.permits_used.clone(),
+            neutral_pool: self.neutral_pool.clone(),
+            favour_display: self.favour_display.clone(),
+            favours: self.favours.clone(),
+            turn_start: self.turn_start.clone(),
+            active: self.active.clone(),
+            actions_left: self.actions_left.clone(),
+            round: self.round.clone(),
+            turn: self.turn.clone(),
+            n_actions: self.n_actions.clone(),
+            completed: self.completed.clone(),
+            pending: self.pending.clone(),
+            end_reason: self.end_reason.clone(),
+            end_after_action: self.end_after_action.clone(),
+            events: self.events.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let State {
+            config,
+            board,
+            posts,
+            offices,
+            extras,
+            supply_t,
+            supply_m,
+            stock_t,
+            stock_m,
+            prestige,
+            levels,
+            markers,
+            markers_used,
+            route_marker,
+            bag,
+            drawn,
+            special,
+            special_points,
+            east_west,
+            discarded,
+            permits_used,
+            neutral_pool,
+            favour_display,
+            favours,
+            turn_start,
+            active,
+            actions_left,
+            round,
+            turn,
+            n_actions,
+            completed,
+            pending,
+            end_reason,
+            end_after_action,
+            events,
+        } = source;
+        self.config.clone_from(config);
+        self.board = board;
+        self.posts.clone_from(posts);
+        self.offices.clone_from(offices);
+        self.extras.clone_from(extras);
+        self.supply_t.clone_from(supply_t);
+        self.supply_m.clone_from(supply_m);
+        self.stock_t.clone_from(stock_t);
+        self.stock_m.clone_from(stock_m);
+        self.prestige.clone_from(prestige);
+        self.levels.clone_from(levels);
+        self.markers.clone_from(markers);
+        self.markers_used.clone_from(markers_used);
+        self.route_marker.clone_from(route_marker);
+        self.bag.clone_from(bag);
+        self.drawn.clone_from(drawn);
+        self.special.clone_from(special);
+        self.special_points.clone_from(special_points);
+        self.east_west.clone_from(east_west);
+        self.discarded.clone_from(discarded);
+        self.permits_used.clone_from(permits_used);
+        self.neutral_pool.clone_from(neutral_pool);
+        self.favour_display.clone_from(favour_display);
+        self.favours.clone_from(favours);
+        self.turn_start.clone_from(turn_start);
+        self.active.clone_from(active);
+        self.actions_left.clone_from(actions_left);
+        self.round.clone_from(round);
+        self.turn.clone_from(turn);
+        self.n_actions.clone_from(n_actions);
+        self.completed.clone_from(completed);
+        self.pending.clone_from(pending);
+        self.end_reason.clone_from(end_reason);
+        self.end_after_action.clone_from(end_after_action);
+        self.events.clone_from(events);
+    }
 }
 
 impl State {
@@ -405,7 +529,7 @@ pub fn new_game(config: &Config) -> Result<State, String> {
         favours = vec![Vec::new(); n];
     }
     Ok(State {
-        config: config.clone(),
+        config: Arc::new(config.clone()),
         board: b,
         posts,
         offices: vec![EMPTY; b.n_offices],

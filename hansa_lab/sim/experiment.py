@@ -191,7 +191,7 @@ class Experiment:
 _TOP_KEYS = {
     "name", "description", "games", "seed", "chunk_size", "log", "max_actions", "base_arm",
     "players", "board", "edition", "options", "arms", "conditions", "jobs", "backend",
-    "dask_address", "decision_time_limit", "stall_rounds", "sweep", "variants",
+    "dask_address", "decision_time_limit", "stall_rounds", "engine", "sweep", "variants",
 }
 #: Configuration fields added after runs were stored: a stored configuration without one
 #: matches its default (so those runs still resume).

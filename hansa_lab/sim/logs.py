@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from hansa_lab import core
 from hansa_lab.engine.actions import USES_AN_ACTION, format_action
 from hansa_lab.engine.board import A_KEYS, ABILITIES, Board
 from hansa_lab.engine.decisions import Relocate
@@ -50,7 +51,12 @@ from hansa_lab.engine.scoring import (
 )
 from hansa_lab.engine.state import EMPTY, GameConfig, State
 from hansa_lab.errors import StrategyError
-from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT, play_game
+from hansa_lab.play import (
+    DEFAULT_DECISION_TIME_LIMIT,
+    DEFAULT_MAX_ACTIONS,
+    play_game,
+    strategy_rng,
+)
 from hansa_lab.strategies import Strategy, make_strategy
 
 if TYPE_CHECKING:
@@ -484,6 +490,12 @@ def _in_hand(s: State) -> list[int]:
     return out
 
 
+#: The rules engines a game can be played with (``core``: the compiled core, where the
+#: core's own strategies play without a Python call per decision; ``python``: the
+#: readable reference engine). Both give the same game and the same rows.
+ENGINES = ("core", "python")
+
+
 def record_game(
     config: GameConfig,
     strategies: Sequence[str | Strategy],
@@ -496,39 +508,72 @@ def record_game(
     max_actions: int | None = None,
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
     stall_rounds: int = DEFAULT_STALL_ROUNDS,
+    engine: str = "core",
 ) -> dict[str, Rows]:
     """Play one game and return its rows per table (``failures`` instead when a strategy
-    fails; ``decision_time_limit`` as in :func:`hansa_lab.play.play_game`)."""
+    fails; ``decision_time_limit`` as in :func:`hansa_lab.play.play_game`).
+
+    ``engine="core"`` plays it in the compiled core, which also builds the ``turns`` and
+    ``events`` rows (seats whose strategy has no core twin are asked in Python);
+    ``engine="python"`` plays and logs it in the Python engine. The rows are the same."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
     key = (experiment, arm, game_id)
     players = [make_strategy(s) for s in strategies]
-    recorder = GameRecorder(key)
-    stall = StallWatch()
     t0 = time.perf_counter()
-    kwargs: dict[str, Any] = {} if max_actions is None else {"max_actions": max_actions}
+    limit = DEFAULT_MAX_ACTIONS if max_actions is None else max_actions
     try:
-        def observer(state: State, index: int, kind: str, acting: int) -> None:
-            stall.observe(state, index, kind, acting)
-            if full:
-                recorder.observe(state, index, kind, acting)
+        if engine == "core":
+            run = core.play_match(config, players,
+                                  [strategy_rng(config.seed, p) for p in range(len(players))],
+                                  max_actions=limit, log=full,
+                                  decision_time_limit=decision_time_limit)
+            final, n_actions, quiet = run.final(), run.n_actions, run.quiet_rounds
+            board = final.board
+            turns: Rows = _core_turn_columns(run.turn_rows(), key) if full else []
+            events = [(*key, i, rnd, turn, seat, kind, other, route,
+                       board.city_names[city] if city >= 0 else "", detail, value)
+                      for i, rnd, turn, seat, kind, other, route, city, detail, value
+                      in run.events()]
+        else:
+            recorder = GameRecorder(key)
+            stall = StallWatch()
 
-        rec = play_game(config, players, observer=observer,
-                        decision_time_limit=decision_time_limit, **kwargs)
+            def observer(state: State, index: int, kind: str, acting: int) -> None:
+                stall.observe(state, index, kind, acting)
+                if full:
+                    recorder.observe(state, index, kind, acting)
+
+            rec = play_game(config, players, observer=observer,
+                            decision_time_limit=decision_time_limit, max_actions=limit)
+            final, n_actions, quiet = rec.final, len(rec.actions), stall.longest
+            if full:
+                recorder.finish(final)
+            turns = recorder.turn_columns(config.n_players) if full else []
+            events = recorder.events
     except StrategyError as e:
-        board = config.load_board()
-        return {
-            "failures": [
-                (
-                    *key, config.seed, rotation, e.seat, e.strategy, e.n_actions,
-                    f"{type(e.error).__name__}: {e.error}",
-                    " ; ".join(format_action(board, a) for a in e.actions),
-                    config_json(config),
-                )
-            ]
-        }
-    s = rec.final
-    if full:
-        recorder.finish(s)
-    bd = score_breakdown(s, recorder.cache)
+        return {"failures": [_failure_row(key, config, rotation, e)]}
+    games, players_rows = _result_rows(key, config, rotation, players, final, n_actions,
+                                       quiet, stall_rounds, t0)
+    return {"games": games, "players": players_rows, "turns": turns, "events": events}
+
+
+def _failure_row(key: tuple, config: GameConfig, rotation: int,
+                 e: StrategyError) -> tuple[Any, ...]:
+    board = config.load_board()
+    return (
+        *key, config.seed, rotation, e.seat, e.strategy, e.n_actions,
+        f"{type(e.error).__name__}: {e.error}",
+        " ; ".join(format_action(board, a) for a in e.actions),
+        config_json(config),
+    )
+
+
+def _result_rows(key: tuple, config: GameConfig, rotation: int, players: list[Strategy],
+                 s: State, n_actions: int, quiet: int, stall_rounds: int,
+                 t0: float) -> tuple[list[tuple], list[tuple]]:
+    """The ``games`` row and the ``players`` rows of a finished (or capped) game."""
+    bd = score_breakdown(s)
     ranks = ranking(s, bd)
     tb = tie_break_key(s, bd)
     winners = [p for p, r in enumerate(ranks) if r == 1]
@@ -536,9 +581,9 @@ def record_game(
         (
             *key, config.seed, rotation, config.board, s.board.name, config.edition,
             config.n_players, json.dumps(dict(config.options), sort_keys=True),
-            ",".join(rec.strategies), rec.end_reason, s.round, s.turn, len(rec.actions),
-            ",".join(map(str, winners)), len(winners), time.perf_counter() - t0,
-            stall.longest, stall.longest > stall_rounds,
+            ",".join(p.spec for p in players), s.end_reason or "cap", s.round, s.turn,
+            n_actions, ",".join(map(str, winners)), len(winners), time.perf_counter() - t0,
+            quiet, quiet > stall_rounds,
         )
     ]
     prow = []
@@ -550,12 +595,22 @@ def record_game(
                 (1 / len(winners)) if ranks[p] == 1 else 0.0, -tb[p][1], tb[p][2],
             )
         )
-    return {
-        "games": games,
-        "players": prow,
-        "turns": recorder.turn_columns(config.n_players) if full else [],
-        "events": recorder.events,
-    }
+    return games, prow
+
+
+def _core_turn_columns(raw: bytes, key: tuple) -> dict[str, np.ndarray]:
+    """The ``turns`` columns from the rows the core built (:data:`TURN_COLUMNS` of
+    ``hansa_lab._core``, little-endian int32)."""
+    names = core.turn_columns()
+    rows = np.frombuffer(raw, dtype="<i4").reshape(-1, len(names)).astype(np.int64)
+    cols: dict[str, np.ndarray] = {name: rows[:, i] for i, name in enumerate(names)}
+    cols["is_acting"] = cols["seat"] == cols["acting_seat"]
+    cols["projected"] = np.stack([cols[f"proj_{c}"] for c in CATEGORIES]).sum(axis=0)
+    n = len(rows)
+    cols["experiment"] = np.full(n, key[0], dtype=object)
+    cols["arm"] = np.full(n, key[1], dtype=object)
+    cols["game_id"] = np.full(n, key[2], dtype=np.int64)
+    return cols
 
 
 def config_json(config: GameConfig) -> str:

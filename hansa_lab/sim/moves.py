@@ -33,11 +33,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from hansa_lab import core
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import final_scores, ranking
 from hansa_lab.engine.state import GameConfig, State
-from hansa_lab.play import play_on, states_of
+from hansa_lab.play import states_of
 from hansa_lab.stats.intervals import t_quantile, wilson_interval
 from hansa_lab.strategies import Strategy, make_strategy
 from hansa_lab.strategies.lineup import parse_lineup
@@ -59,7 +60,7 @@ def redeal(state: State, key: str) -> State:
 def _outcome(state: State, lineup: Sequence[str | Strategy], seed: int,
              redeal_key: str | None) -> tuple[list[int], list[float]]:
     start = redeal(state, redeal_key) if redeal_key is not None else state
-    final = play_on(start, lineup, seed=seed).final if not start.is_over else start
+    final = core.play_on(start, lineup, seed=seed).final if not start.is_over else start
     ranks = ranking(final)
     n_first = ranks.count(1)
     return final_scores(final), [1.0 / n_first if r == 1 else 0.0 for r in ranks]

@@ -69,7 +69,8 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def _pilot(exp: Experiment, deals: int, n_jobs: int) -> tuple[list[Results], int, float]:
+def _pilot(exp: Experiment, deals: int, n_jobs: int,
+           engine: str) -> tuple[list[Results], int, float]:
     out, games, t0 = [], 0, time.perf_counter()
     for cond in exp.conditions:
         periods = {a: lineup_period(exp.lineup(a, cond.n_players)) for a in exp.arms}
@@ -77,21 +78,22 @@ def _pilot(exp: Experiment, deals: int, n_jobs: int) -> tuple[list[Results], int
                        n_games=deals * max(periods.values()), n_players=cond.n_players,
                        board=cond.board, edition=cond.edition, options=dict(cond.options),
                        seed=exp.seed + PILOT_SEED_OFFSET, n_jobs=n_jobs, progress=False,
-                       log="summary", max_actions=exp.max_actions)
+                       log="summary", max_actions=exp.max_actions, engine=engine)
         games += len(res.games)
         out.append(res)
     return out, games, time.perf_counter() - t0
 
 
 def plan_experiment(exp: Experiment, half_width: float = 1.0, *, pilot_deals: int = 4,
-                    n_jobs: int = 1) -> Plan:
+                    n_jobs: int = 1, engine: str = "core") -> Plan:
     """The games ``exp`` needs for 95% intervals of ±``half_width`` points, from a pilot
-    of ``pilot_deals`` deals per arm and condition (see the module doc)."""
+    of ``pilot_deals`` deals per arm and condition played with ``engine`` (see the
+    module doc)."""
     if not half_width > 0:
         raise ValueError(f"half_width must be positive, got {half_width}")
     if pilot_deals < 3:
         raise ValueError("a pilot needs at least 3 deals to measure a spread")
-    pilots, pilot_games, pilot_seconds = _pilot(exp, pilot_deals, n_jobs)
+    pilots, pilot_games, pilot_seconds = _pilot(exp, pilot_deals, n_jobs, engine)
     base = exp.comparison_base
     deals = 2
     for res in pilots:
@@ -133,6 +135,7 @@ def decide_arms(
     batch_deals: int = 20,
     n_jobs: int = 1,
     on_look: Callable[[str, dict[str, Any]], None] | None = None,
+    engine: str = "core",
 ) -> dict[str, SequentialResult]:
     """For each arm but the base arm, play paired deals in batches until the group-
     sequential test decides "arm better", "base better" or "no difference" (within
@@ -153,7 +156,7 @@ def decide_arms(
         run = runner_batches({arm: list(exp.arms[arm]), base: list(exp.arms[base])},
                              n_players=cond.n_players, seed=exp.seed, board=cond.board,
                              edition=cond.edition, options=dict(cond.options), n_jobs=n_jobs,
-                             max_actions=exp.max_actions)
+                             max_actions=exp.max_actions, engine=engine)
         look = (lambda row, arm=arm: on_look(arm, row)) if on_look else None
         out[arm] = sequential_compare(run, effect, max_pairs=max_deals,
                                       batch_size=batch_deals, min_pairs=min(10, batch_deals),

@@ -42,6 +42,7 @@ from typing import Any
 
 import pandas as pd
 
+from hansa_lab import core
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.errors import EngineError, ExperimentError, RunTerminated, SimulationFailed
 from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
@@ -64,6 +65,7 @@ from hansa_lab.sim.experiment import (
 )
 from hansa_lab.sim.logs import (
     DEFAULT_STALL_ROUNDS,
+    ENGINES,
     Rows,
     concat_rows,
     config_json,
@@ -128,6 +130,8 @@ class ChunkTask:
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
     #: quiet rounds beyond which a game is flagged as stalled
     stall_rounds: int = DEFAULT_STALL_ROUNDS
+    #: rules engine (:data:`hansa_lab.sim.logs.ENGINES`)
+    engine: str = "core"
 
 
 @dataclass
@@ -162,6 +166,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
                 g.config, strategies, g.game_id, experiment=task.experiment, arm=g.arm,
                 rotation=g.rotation, full=task.full, max_actions=task.max_actions,
                 decision_time_limit=task.decision_time_limit, stall_rounds=task.stall_rounds,
+                engine=task.engine,
             )
         except Exception as e:  # not a strategy's fault: an engine error
             rows = {"failures": [_engine_failure(task.experiment, g, e)]}
@@ -397,6 +402,7 @@ class _Exec:
     fail_fast: bool = False
     force: bool = False
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
+    engine: str = "core"
 
 
 def _check_exec(ex: _Exec, names: Mapping[str, str]) -> None:
@@ -408,6 +414,13 @@ def _check_exec(ex: _Exec, names: Mapping[str, str]) -> None:
                               or not math.isfinite(limit) or limit <= 0):
         raise ExperimentError(n("decision_time_limit"), "must be a positive number of seconds "
                                                         f"(or None: no limit), got {limit!r}")
+    if ex.engine not in ENGINES:
+        raise ExperimentError(n("engine"), f"must be one of {', '.join(ENGINES)}, got "
+                                           f"{ex.engine!r}")
+    if ex.engine == "core" and not core.available():
+        raise ExperimentError(n("engine"), "the compiled core is not built (run `make "
+                                           "core-build` or `maturin develop --release`), or "
+                                           "choose engine='python'")
     if not is_int(ex.n_jobs) or ex.n_jobs == 0:
         raise ExperimentError(n("n_jobs"), f"must be a non-zero integer (-1 = all cores), "
                                            f"got {ex.n_jobs!r}")
@@ -606,7 +619,7 @@ def _new_session(ex: _Exec) -> dict[str, Any]:
         "git_commit": git["commit"], "git_dirty": git["dirty"],
         "execution": {
             "n_jobs": ex.n_jobs, "backend": ex.backend, "fail_fast": ex.fail_fast,
-            "decision_time_limit": ex.decision_time_limit,
+            "decision_time_limit": ex.decision_time_limit, "engine": ex.engine,
             "dask_address": ex.dask_address if isinstance(ex.dask_address, str | None)
             else repr(ex.dask_address),
         },
@@ -651,7 +664,7 @@ def _play(
     tasks = (
         ChunkTask(i, exp.name, design.chunk(i), prototypes, exp.log == "full", exp.max_actions,
                   parent_pid=watched, decision_time_limit=ex.decision_time_limit,
-                  stall_rounds=exp.stall_rounds)
+                  stall_rounds=exp.stall_rounds, engine=ex.engine)
         for i in range(design.n_chunks) if i not in done
     )
     memory: dict[int, dict[str, pd.DataFrame]] = {}
@@ -750,6 +763,7 @@ def simulate(
     max_actions: int | None = None,
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
     stall_rounds: int = DEFAULT_STALL_ROUNDS,
+    engine: str = "core",
 ) -> Results:
     """Play ``n_games`` seat-rotated games of a line-up and log them.
 
@@ -802,7 +816,8 @@ def simulate(
                                   "one value only; sweep values with run_experiment")
     exp = normalize_experiment(raw, names=_SIMULATE_NAMES, default_name="simulate")
     ex = _Exec(n_jobs=n_jobs, backend=backend, dask_address=dask_address, progress=progress,
-               fail_fast=fail_fast, force=force, decision_time_limit=decision_time_limit)
+               fail_fast=fail_fast, force=force, decision_time_limit=decision_time_limit,
+               engine=engine)
     return _execute(exp, ex, out, _SIMULATE_NAMES)
 
 
@@ -821,6 +836,7 @@ def run_experiment(
     decision_time_limit: float | None = None,
     arms: Sequence[str] | None = None,
     players: Sequence[int] | None = None,
+    engine: str | None = None,
 ) -> Results:
     """Run an experiment given as a TOML file (path) or a dict of the same shape.
 
@@ -838,6 +854,7 @@ def run_experiment(
         jobs = 2                   # default worker processes (-1 = all cores)
         backend = "loky"           # or "dask"
         decision_time_limit = 60   # seconds per strategy decision (a slower one fails)
+        engine = "core"            # or "python": the rules engine (same games either way)
         stall_rounds = 20          # flag games with more rounds than this without any
                                    #   prestige or Kontor change (games.stalled)
         players = 4                # condition fields; a list sweeps: [3, 4, 5]
@@ -901,6 +918,7 @@ def run_experiment(
         progress=progress, fail_fast=fail_fast, force=force,
         decision_time_limit=decision_time_limit if decision_time_limit is not None
         else raw.get("decision_time_limit", DEFAULT_DECISION_TIME_LIMIT),
+        engine=engine if engine is not None else raw.get("engine", "core"),
     )
     out_given = out
     if out is None:
@@ -911,7 +929,8 @@ def run_experiment(
     names = {"jobs": "n_jobs"}
     given = {k for k, v in (("n_jobs", n_jobs), ("backend", backend), ("out", out_given),
                             ("dask_address", dask_address),
-                            ("decision_time_limit", decision_time_limit)) if v is not None}
+                            ("decision_time_limit", decision_time_limit),
+                            ("engine", engine)) if v is not None}
     try:
         return _execute(exp, ex, out, names, source_info)
     except ExperimentError as e:

@@ -135,14 +135,17 @@ def route_progress(state: State, player: int, cache: EvalCache | None = None) ->
     total = 0.0
     rewarding: list[bool] | None = None
     rc = b.route_cities
-    for r in _own_routes(posts, (t, m), b.post_route):
+    # in route order, as the compiled core adds them (the same float sum)
+    for r in sorted(_own_routes(posts, (t, m), b.post_route)):
         occ = posts[ps[r] : ps[r + 1]]
         own = occ.count(t) + occ.count(m)
         n = len(occ)
         if own == n:
-            v = 3.0 * ((n - 1) / n) ** 2 + 0.1
+            q = (n - 1) / n
+            v = 3.0 * q * q + 0.1
         elif own + occ.count(EMPTY) == n:
-            v = 3.0 * (own / n) ** 2
+            q = own / n
+            v = 3.0 * q * q
         else:
             v = 0.3 * own
         if rewarding is None:

@@ -138,7 +138,8 @@ class ActionsFirst(TipStrategy):
                     occ = state.posts[b.post_start[r] : b.post_start[r + 1]]
                     own = occ.count(mine[0]) + occ.count(mine[1])
                     if own and own + occ.count(EMPTY) == len(occ):
-                        bonus += 3.0 * (own / len(occ)) ** 2
+                        q = own / len(occ)
+                        bonus += 3.0 * q * q
         return self.tip * bonus
 
 

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from hansa_lab import core
 from hansa_lab.engine.board import BOARD_FAMILIES
 from hansa_lab.engine.scoring import final_scores, ranking
 from hansa_lab.engine.state import GameConfig
@@ -132,16 +133,71 @@ def bench_engines(
     py = bench_engine(n_players, seconds, board, edition)
     py["cpu_seconds"] = round(time.process_time() - c0, 3)
     py["actions_per_cpu_s"] = round(py["actions"] / py["cpu_seconds"], 1)
-    core = bench_core(n_players, seconds, board, edition)
+    compiled = bench_core(n_players, seconds, board, edition)
     return {
         "engine": "both",
         "python": py,
-        "core": core,
+        "core": compiled,
         "python_actions_per_s": py["actions_per_s"],
-        "core_actions_per_s": core["actions_per_s"],
-        "core_vs_python": round(core["actions_per_s"] / py["actions_per_s"], 1),
-        "core_vs_python_cpu": round(core["actions_per_cpu_s"] / py["actions_per_cpu_s"], 1),
+        "core_actions_per_s": compiled["actions_per_s"],
+        "core_vs_python": round(compiled["actions_per_s"] / py["actions_per_s"], 1),
+        "core_vs_python_cpu": round(compiled["actions_per_cpu_s"] / py["actions_per_cpu_s"],
+                                    1),
     }
+
+
+#: The strategies ``bench --suite strategies`` times: every one the core plays.
+BENCH_STRATEGIES = ("random", "greedy", "actions_first", "blocker", "network_keys",
+                    "keep_supply")
+
+
+def bench_strategies(
+    n_players: int = 4,
+    games: int = 3,
+    board: str = "base",
+    edition: str = "bigbox",
+    strategies: tuple[str, ...] = BENCH_STRATEGIES,
+) -> dict[str, Any]:
+    """Seconds per game with ``strategies[i]`` in every seat, in the Python engine and in
+    the compiled core, on the same ``games`` seeds; the two engines alternate game by
+    game (so a pause of the shared machine hits both alike) and must play the same game
+    (same actions), else a RuntimeError. Per strategy: ``python_s_per_game``,
+    ``core_s_per_game``, ``core_vs_python`` (the ratio), the mean actions per game, and
+    the cost of full logs in the core: ``core_logged_s_per_game`` (:func:`record_game`
+    with ``engine="core"``: the core's turns and events rows and the Python tables) and
+    ``logging_cost`` = 1 − core time / logged core time (the share of core games/s that
+    full logging costs)."""
+    from hansa_lab.sim.logs import record_game
+
+    out: dict[str, Any] = {"n_players": n_players, "board": board, "games": games}
+    for name in strategies:
+        lineup = [name] * n_players
+        spent = {"python": 0.0, "core": 0.0, "logged": 0.0}
+        actions = 0
+        for seed in range(games):
+            config = GameConfig(n_players, board, edition, seed)
+            t0 = time.perf_counter()
+            py = play_game(config, lineup)
+            t1 = time.perf_counter()
+            compiled = core.play_game(config, lineup)
+            t2 = time.perf_counter()
+            record_game(config, lineup, seed, engine="core")
+            t3 = time.perf_counter()
+            if compiled.actions != py.actions:
+                raise RuntimeError(f"{name}: the engines played different games (seed {seed})")
+            spent["python"] += t1 - t0
+            spent["core"] += t2 - t1
+            spent["logged"] += t3 - t2
+            actions += len(py.actions)
+        out[name] = {
+            "python_s_per_game": round(spent["python"] / games, 4),
+            "core_s_per_game": round(spent["core"] / games, 5),
+            "core_vs_python": round(spent["python"] / spent["core"], 1),
+            "actions_per_game": round(actions / games, 1),
+            "core_logged_s_per_game": round(spent["logged"] / games, 5),
+            "logging_cost": round(1 - spent["core"] / spent["logged"], 3),
+        }
+    return out
 
 
 def _timed_min(jobs: dict[str, Any], repeats: int) -> dict[str, float]:
@@ -170,17 +226,29 @@ def _ratios(best: dict[str, float], games: int) -> dict[str, Any]:
     return out
 
 
-def _logging_overhead(n_players: int, board: str, edition: str, n_seeds: int) -> dict[str, Any]:
-    """Engine-only (:func:`play_game`) vs fully logged (:func:`record_game`) time on the
-    same seeded random games: per game the best of three runs, order rotated."""
+def _engine_only(engine: str, config: GameConfig, lineup: list[str]) -> Any:
+    """Play a game without logs in ``engine`` (the core: its match loop, no rows)."""
+    if engine == "python":
+        return play_game(config, lineup)
+    from hansa_lab.play import _seat_players
+
+    players, rngs = _seat_players(config, lineup, config.seed)
+    return core.play_match(config, players, rngs, log=False).final()
+
+
+def _logging_overhead(n_players: int, board: str, edition: str, n_seeds: int,
+                      engine: str) -> dict[str, Any]:
+    """Engine-only vs fully logged (:func:`record_game`) time in ``engine`` on the same
+    seeded random games: per game the best of three runs, order rotated."""
     from hansa_lab.sim.logs import record_game
 
     best = {"engine": 0.0, "logged": 0.0}
+    lineup = ["random"] * n_players
     for seed in range(n_seeds):
         config = GameConfig(n_players, board, edition, seed)
         times = _timed_min({
-            "engine": lambda c=config: play_game(c, ["random"] * n_players),
-            "logged": lambda c=config, s=seed: record_game(c, ["random"] * n_players, s),
+            "engine": lambda c=config: _engine_only(engine, c, lineup),
+            "logged": lambda c=config, s=seed: record_game(c, lineup, s, engine=engine),
         }, 3)
         for k, v in times.items():
             best[k] += v
@@ -188,7 +256,7 @@ def _logging_overhead(n_players: int, board: str, edition: str, n_seeds: int) ->
 
 
 def _runner_overhead(n_players: int, board: str, edition: str, games: int,
-                     out: Any) -> dict[str, Any]:
+                     out: Any, engine: str) -> dict[str, Any]:
     """End to end: :func:`simulate` (serial, one chunk, written as parquet) with
     ``log="full"`` and ``log="summary"`` vs :func:`play_game` on the same games; best
     of three runs each, order rotated."""
@@ -196,11 +264,12 @@ def _runner_overhead(n_players: int, board: str, edition: str, games: int,
 
     kwargs: dict[str, Any] = {"n_games": games, "n_players": n_players, "board": board,
                               "edition": edition, "chunk_size": games, "n_jobs": 1,
-                              "progress": False, "force": True}
+                              "progress": False, "force": True, "engine": engine}
     seeds = [int(s) for s in simulate(["random"], log="summary", **kwargs).games.seed]
     configs = [GameConfig(n_players, board, edition, s) for s in seeds]
+    lineup = ["random"] * n_players
     best = _timed_min({
-        "engine": lambda: [play_game(c, ["random"] * n_players) for c in configs],
+        "engine": lambda: [_engine_only(engine, c, lineup) for c in configs],
         "full": lambda: simulate(["random"], log="full", out=out / "full", **kwargs),
         "summary": lambda: simulate(["random"], log="summary", out=out / "summary", **kwargs),
     }, 3)
@@ -221,8 +290,10 @@ def bench_runner(
     board: str = "base",
     edition: str = "bigbox",
     repeats: int = 2,
+    engine: str = "core",
 ) -> dict[str, Any]:
-    """Figures for the runner (printed by ``hansa-lab bench --suite runner``):
+    """Figures for the runner (printed by ``hansa-lab bench --suite runner``), every game
+    played with ``engine`` (``core`` or ``python``):
 
     - ``logging``: engine-only games/s (:func:`play_game`) vs fully logged games/s
       (:func:`record_game`: the game played with the recorder, its rows and columns
@@ -254,24 +325,27 @@ def bench_runner(
     n_seeds = max(4, games // 4)
     counts = sorted(k for k in BOARD_FAMILIES.get(board, {n_players: None}) if k >= 2)
     logging_by_players = {
-        f"{k}p": _logging_overhead(k, board, edition, n_seeds) for k in {*counts, n_players}
+        f"{k}p": _logging_overhead(k, board, edition, n_seeds, engine)
+        for k in {*counts, n_players}
     }
     logging = logging_by_players[f"{n_players}p"]
 
     # (b) parallel speed-up -------------------------------------------------------------
     chunk = max(1, games // 8)
     kwargs: dict[str, Any] = {"n_games": games, "n_players": n_players, "board": board,
-                              "edition": edition, "chunk_size": chunk, "progress": False}
+                              "edition": edition, "chunk_size": chunk, "progress": False,
+                              "engine": engine}
     t0 = time.perf_counter()
     _spin(200_000)
     per_iter = (time.perf_counter() - t0) / 200_000
     n_tasks = 8
     n_iter = max(10_000, int(1.0 / per_iter / n_tasks))  # ~1 s of serial work in all
     with tempfile.TemporaryDirectory() as tmp:
-        simulate(["random"], n_games=n_players, n_players=n_players, n_jobs=2, progress=False)
+        simulate(["random"], n_games=n_players, n_players=n_players, n_jobs=2, progress=False,
+                 engine=engine)
         Parallel(n_jobs=2)(delayed(_spin)(1000) for _ in range(4))  # warm the pool
         out = Path(tmp)
-        end_to_end = _runner_overhead(n_players, board, edition, games, out / "e2e")
+        end_to_end = _runner_overhead(n_players, board, edition, games, out / "e2e", engine)
         best = _timed_min({
             f"{kind}{jobs}": (
                 lambda j=jobs: simulate(["random"], n_jobs=j, out=out / f"j{j}", force=True,

@@ -134,22 +134,32 @@ runs, order rotated, so a pause of the shared machine does not count):
                    the machine allows)
                  logs_per_1000_games: rows, memory (pandas, deep) and parquet bytes per
                    table, scaled to 1,000 games
+                 --engine core (default) or python: the engine every game is played in
+  strategies     per strategy, every seat playing it (4 players unless --players):
+  suite            python_s_per_game, core_s_per_game and core_vs_python (their ratio)
+                   on the same seeds, the engines alternating game by game
 """
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from hansa_lab.tools.bench import bench_engines, bench_runner
+    from hansa_lab.tools.bench import bench_engines, bench_runner, bench_strategies
 
     config = _config(args)
     if args.suite == "runner":
+        args.games = 96 if args.games is None else args.games
         if args.games < config.n_players:
             raise CliError(f"--games must be at least the player count, got {args.games}")
-        out = bench_runner(config.n_players, args.games, args.board, args.edition)
+        if args.engine == "both":
+            raise CliError("--engine: the runner suite runs one engine (core or python)")
+        out = bench_runner(config.n_players, args.games, args.board, args.edition,
+                           engine=args.engine or "core")
+    elif args.suite == "strategies":
+        out = bench_strategies(config.n_players, args.games or 3, args.board, args.edition)
     else:
         if not (math.isfinite(args.seconds) and args.seconds > 0):
             raise CliError(f"--seconds must be a positive number of seconds, got {args.seconds}")
-        out = bench_engines(args.engine, config.n_players, args.seconds, args.board,
-                            args.edition)
+        out = bench_engines(args.engine or "python", config.n_players, args.seconds,
+                            args.board, args.edition)
     if args.json:
         print(json.dumps(out))
     else:
@@ -179,8 +189,10 @@ def cmd_parity(args: argparse.Namespace) -> int:
 
 #: The README's main job: the strategy-tips experiment at a quick size.
 MAIN_EXPERIMENT = "strategy_tips.toml"
-MAIN_GAMES = 16
-MAIN_CHUNK_SIZE = 4
+#: 150 deals per arm: 95% intervals within ±1 point on each tip's paired score effect
+#: (measured: ±0.5 to ±1.05 with 140 deals), about two minutes on 2 cores in the core
+MAIN_GAMES = 600
+MAIN_CHUNK_SIZE = 40
 MAIN_OUT = "results/strategy_tips_quick"
 
 #: Python parameter names of the runner → the options that set them.
@@ -261,7 +273,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 "arms": {"main": strategies}}, default_name="simulate")
         except Exception as e:
             raise _flag_error(e) from e
-        plan = plan_experiment(exp, args.precision or 1.0, n_jobs=_jobs(args.jobs))
+        plan = plan_experiment(exp, args.precision or 1.0, n_jobs=_jobs(args.jobs),
+                               engine=args.engine or "core")
         print(f"plan: {plan}", flush=True)
         if args.plan:
             return 0
@@ -277,7 +290,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         chunk_size=args.chunk_size, progress=not args.no_progress, fail_fast=args.fail_fast,
         force=args.force, log=args.log,
         decision_time_limit=DEFAULT_DECISION_TIME_LIMIT if args.decision_time_limit is None
-        else args.decision_time_limit,
+        else args.decision_time_limit, engine=args.engine or "core",
     ))
     assert isinstance(res, Results)
     print(res.report())
@@ -332,7 +345,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             return _decide(exp, args, jobs)
         from hansa_lab.sim.planning import plan_experiment
 
-        plan = plan_experiment(exp, args.precision or 1.0, n_jobs=jobs)
+        plan = plan_experiment(exp, args.precision or 1.0, n_jobs=jobs,
+                               engine=args.engine or raw.get("engine", "core"))
         print(f"plan: {plan}", flush=True)
         if args.plan:
             return 0
@@ -343,6 +357,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         dask_address=args.dask_address, out=args.out, force=args.force,
         progress=not args.no_progress, fail_fast=args.fail_fast,
         decision_time_limit=args.decision_time_limit, arms=arms, players=players,
+        engine=args.engine,
     ))
     assert isinstance(res, Results)
     print(res.report())
@@ -376,7 +391,8 @@ def _decide(exp: Any, args: argparse.Namespace, jobs: int) -> int:
 
     try:
         results = decide_arms(exp, args.effect, max_deals=args.max_deals,
-                              batch_deals=args.batch_deals, n_jobs=jobs, on_look=look)
+                              batch_deals=args.batch_deals, n_jobs=jobs, on_look=look,
+                              engine=args.engine or "core")
     except ValueError as e:
         raise CliError(f"--until-decided: {e}") from e
     base = exp.comparison_base
@@ -433,6 +449,9 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--decision-time-limit", type=float, default=None, metavar="SECONDS",
                    help="a strategy slower than this for one decision fails its game "
                         "(default 60)")
+    p.add_argument("--engine", choices=("core", "python"), default=None,
+                   help="rules engine: the compiled core (default; random, greedy and the "
+                        "tips decide there) or the Python engine; the same games either way")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -457,6 +476,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): {config.side} "
           f"{config.n_players}p seed {config.seed}, {len(timeline.actions)} actions, "
           f"ended by {timeline.final.end_reason or 'cap'}")
+    return 0
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    """Every combination of the strategies at a table, seat-rotated, rated."""
+    from hansa_lab.sim.ladder import LADDER_STRATEGIES, Ladder, run_ladder
+    from hansa_lab.strategies.lineup import split_specs
+
+    strategies = split_specs(args.strategies) if args.strategies else list(LADDER_STRATEGIES)
+    ladder = _run_guarded(lambda: run_ladder(
+        strategies, n_players=args.players, deals=args.deals, board=args.board,
+        edition=args.edition, seed=args.seed, n_jobs=args.jobs, out=args.out,
+        progress=not args.no_progress, engine=args.engine or "core"))
+    assert isinstance(ladder, Ladder)
+    print(f"{ladder.command}\n")
+    print(ladder.table())
+    print(f"\nratings, results and ladder.png in {args.out}")
     return 0
 
 
@@ -500,15 +536,18 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=BENCH_LEGEND)
     _add_game_args(p, players_default=3)
-    p.add_argument("--suite", choices=("engine", "runner"), default="engine",
+    p.add_argument("--suite", choices=("engine", "runner", "strategies"), default="engine",
                    help="engine: games/s of the rules engine (default); runner: logging "
-                        "overhead, parallel speed-up, log sizes")
+                        "overhead, parallel speed-up, log sizes; strategies: seconds per "
+                        "game of each core strategy in both engines")
     p.add_argument("--seconds", type=float, default=10.0, help="engine suite: duration")
-    p.add_argument("--engine", choices=("python", "core", "both"), default="python",
+    p.add_argument("--engine", choices=("python", "core", "both"), default=None,
                    help="engine suite: the Python engine (default), the compiled core, or "
-                        "both in one run with their ratio")
-    p.add_argument("--games", type=_positive_int("--games"), default=96,
-                   help="runner suite: games per parallel run (default 96)")
+                        "both in one run with their ratio; runner suite: core (default) or "
+                        "python")
+    p.add_argument("--games", type=_positive_int("--games"), default=None,
+                   help="runner suite: games per parallel run (default 96); strategies "
+                        "suite: games per strategy and engine (default 3)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 
@@ -524,6 +563,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=None, help="stop after this long")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_parity)
+
+    p = sub.add_parser("ladder", help="rate the shipped strategies: every combination at a "
+                       "table, seat-rotated, Plackett-Luce ratings with intervals")
+    p.add_argument("--strategies", default=None,
+                   help="comma-separated (default: every strategy the core plays)")
+    p.add_argument("--players", type=_positive_int("--players"), default=4)
+    p.add_argument("--deals", type=_positive_int("--deals"), default=10,
+                   help="deals per table, each in every seat rotation (default 10)")
+    p.add_argument("--board", default="base")
+    p.add_argument("--edition", default="bigbox")
+    p.add_argument("--seed", type=_SEED, default=0, help="first seed")
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (default: all)")
+    p.add_argument("--out", default="results/ladder", help="results folder")
+    _add_run_args(p)
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
     p.add_argument("--players", type=_positive_int("--players"), default=4,

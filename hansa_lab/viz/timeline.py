@@ -26,13 +26,14 @@ from typing import Any
 
 import pandas as pd
 
+from hansa_lab import core
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.board import ABILITIES
 from hansa_lab.engine.events import event_text
 from hansa_lab.engine.narrate import describe_action
 from hansa_lab.engine.scoring import KontorCache, ranking, score_rows
 from hansa_lab.engine.state import GameConfig, State
-from hansa_lab.play import GameRecord, play_game, play_on, states_of
+from hansa_lab.play import GameRecord, states_of
 from hansa_lab.strategies import Strategy
 from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.render import PLAYER_COLOURS, render_parts, render_svg
@@ -113,7 +114,8 @@ class Timeline:
         """Play the game of ``config`` (its seed) with a line-up and keep every position.
 
         ``strategies``: one per seat, or one for all, or a comma-separated line-up."""
-        return cls.from_record(play_game(config, parse_lineup(strategies, config.n_players)))
+        return cls.from_record(core.play_game(config,
+                                              parse_lineup(strategies, config.n_players)))
 
     # ------------------------------------------------------------------ navigation
     @property
@@ -247,7 +249,7 @@ class Timeline:
         a table comparing its final scores with the real game's (:func:`compare_outcomes`).
         ``seed`` seeds the strategies' random streams (default: the game's seed)."""
         lineup = parse_lineup(strategies, self.config.n_players)
-        rec = play_on(self.states[i], lineup, seed)
+        rec = core.play_on(self.states[i], lineup, seed)
         table = compare_outcomes(self.final, rec.final, self.strategies, rec.strategies)
         return rec, table
 

@@ -40,10 +40,11 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
+from hansa_lab import core
 from hansa_lab.engine.narrate import END_REASONS, describe_action
 from hansa_lab.engine.scoring import final_scores
 from hansa_lab.engine.state import GameConfig
-from hansa_lab.play import GameRecord, play_game
+from hansa_lab.play import GameRecord
 from hansa_lab.sim.moves import (
     analyse_moves,
     continuation_summary,
@@ -266,7 +267,7 @@ class GameViewer:
         row = find_game(results, game_id, arm, experiment)
         config = config_from_row(row)
         lineup = parse_lineup(str(row["lineup"]), config.n_players)
-        record = play_game(config, lineup)
+        record = core.play_game(config, lineup)
         if "actions" in row and int(row["actions"]) != len(record.actions):
             warnings.warn(f"game {game_id}: the replay has {len(record.actions)} actions, the "
                           f"table says {int(row['actions'])} (are the same strategies "

@@ -2,6 +2,7 @@
 //! `hansa_lab/strategies/random_policy.py`), drawing from the shared generator.
 
 use crate::actions::*;
+use crate::board::MAX_ROUTES;
 use crate::rng::Rng;
 use crate::state::{State, EMPTY};
 
@@ -20,10 +21,43 @@ fn choose_where(legal: &[Action], rng: &mut Rng, keep: impl Fn(&Action) -> bool)
     Some(legal[picked[rng.choice_index(picked.len())] as usize])
 }
 
-/// The action the random strategy chooses (`legal` non-empty).
+/// The random strategy with its biases switched on or off (`random:establish=false`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Random {
+    pub establish: bool,
+    pub gather: bool,
+}
+
+impl Default for Random {
+    fn default() -> Self {
+        Random {
+            establish: true,
+            gather: true,
+        }
+    }
+}
+
+impl Random {
+    /// The action this random strategy chooses (`legal` non-empty).
+    pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        choose_with(s, legal, rng, self.establish, self.gather)
+    }
+}
+
+/// The action the random strategy with its default biases chooses (`legal` non-empty).
 pub fn choose(s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+    choose_with(s, legal, rng, true, true)
+}
+
+fn choose_with(
+    s: &State,
+    legal: &[Action],
+    rng: &mut Rng,
+    establish: bool,
+    gather: bool,
+) -> Action {
     // 1. a completed route is always established, with a reward when one is available
-    if legal.iter().any(|a| a.kind == K_ESTABLISH) {
+    if establish && legal.iter().any(|a| a.kind == K_ESTABLISH) {
         let rewarded = |a: &Action| a.kind == K_ESTABLISH && a.b != R_NONE;
         if let Some(a) = choose_where(legal, rng, rewarded) {
             return a;
@@ -33,7 +67,7 @@ pub fn choose(s: &State, legal: &[Action], rng: &mut Rng) -> Action {
         }
     }
     // 3./4. inside a Move, gather pieces (two players, stuck: toward completable routes)
-    if matches!(legal[0].kind, K_MOVE_PIECE | K_SWAP | K_STOP) {
+    if gather && matches!(legal[0].kind, K_MOVE_PIECE | K_SWAP | K_STOP) {
         let p = s.current_player();
         let stuck =
             s.neutral() >= 0 && s.supply_t[p] + s.supply_m[p] + s.stock_t[p] + s.stock_m[p] == 0;
@@ -74,10 +108,10 @@ pub fn choose(s: &State, legal: &[Action], rng: &mut Rng) -> Action {
     legal[rng.choice_index(n)]
 }
 
-fn own_counts(s: &State, p: usize) -> ([i32; 64], [bool; 64]) {
+fn own_counts(s: &State, p: usize) -> ([i32; MAX_ROUTES], [bool; MAX_ROUTES]) {
     let b = s.board;
-    let mut own = [0i32; 64];
-    let mut other = [false; 64];
+    let mut own = [0i32; MAX_ROUTES];
+    let mut other = [false; MAX_ROUTES];
     for (i, &o) in s.posts.iter().enumerate() {
         if o != EMPTY {
             if (o >> 1) as usize == p {

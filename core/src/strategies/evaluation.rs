@@ -1,0 +1,366 @@
+//! The position evaluation of `greedy` and the tips (twin of
+//! `hansa_lab/strategies/evaluation.py`): the same terms, added in the same order, so
+//! that both engines compute the same floating-point number.
+
+use crate::board::{A_PRIVILEGE, MAX_ROUTES, PLAYER_BOARD};
+use crate::scoring::score_rows;
+use crate::state::{State, EMPTY};
+
+/// Value of each ability level beyond what the score counts (`ABILITY_VALUE`).
+pub const ABILITY_VALUE: [&[i32]; 5] = [
+    &[0, 4, 4, 7, 7, 10], // actions
+    &[0, 2, 3, 4],        // bank
+    &[0, 1, 2, 3],        // book
+    &[0, 2, 3, 4],        // privilege
+    &[0, 2, 2, 4, 6],     // keys
+];
+
+/// The evaluation weights (`Weights`), every one a strategy parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    pub score: f64,
+    pub opponents: f64,
+    pub route: f64,
+    pub supply: f64,
+    pub supply_cap: i64,
+    pub stock: f64,
+    pub reserve: f64,
+    pub ability: f64,
+    pub actions_left: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            score: 1.0,
+            opponents: 0.25,
+            route: 1.0,
+            supply: 0.15,
+            supply_cap: 8,
+            stock: 0.05,
+            reserve: 0.5,
+            ability: 1.0,
+            actions_left: 0.0,
+        }
+    }
+}
+
+/// Cities where establishing an adjacent route could reward `player` now: the
+/// special-prestige city, a city with an ability the player can still develop, a city
+/// whose first free office the player's Privilege allows (`_rewarding_cities`).
+pub fn rewarding_cities(s: &State, player: usize, out: &mut Vec<bool>) {
+    let b = s.board;
+    let lv = &s.levels[player];
+    let privilege = lv[A_PRIVILEGE];
+    let track_max = &PLAYER_BOARD.track_max;
+    out.clear();
+    for c in 0..b.n_cities {
+        let mut ok = c == b.special_city;
+        if !ok {
+            ok = b.city_abilities[c].iter().any(|&a| lv[a] < track_max[a]);
+        }
+        if !ok {
+            if let Some(i) = b.city_offices(c).find(|&i| s.offices[i] == EMPTY) {
+                ok = b.office_colour[i] <= privilege;
+            }
+        }
+        out.push(ok);
+    }
+}
+
+/// Progress on routes (the `route` term): summed over the player's routes in index order.
+pub fn route_progress(s: &State, player: usize) -> f64 {
+    let mut counts = RouteCounts::default();
+    counts.count(s, player);
+    let mut rewarding = Vec::new();
+    route_progress_with(
+        s,
+        &counts,
+        &mut |out: &mut Vec<bool>| rewarding_cities(s, player, out),
+        &mut rewarding,
+    )
+}
+
+/// The player's pieces and the free posts per route.
+#[derive(Clone, Debug)]
+pub struct RouteCounts {
+    own: [u8; MAX_ROUTES],
+    empty: [u8; MAX_ROUTES],
+}
+
+impl Default for RouteCounts {
+    fn default() -> Self {
+        RouteCounts {
+            own: [0; MAX_ROUTES],
+            empty: [0; MAX_ROUTES],
+        }
+    }
+}
+
+impl RouteCounts {
+    fn count(&mut self, s: &State, player: usize) {
+        self.own = [0; MAX_ROUTES];
+        self.empty = [0; MAX_ROUTES];
+        for (i, &o) in s.posts.iter().enumerate() {
+            self.add(s.board.post_route[i], o, player, 1);
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, r: usize, o: i8, player: usize, k: i8) {
+        if o == EMPTY {
+            self.empty[r] = self.empty[r].wrapping_add_signed(k);
+        } else if (o >> 1) as usize == player {
+            self.own[r] = self.own[r].wrapping_add_signed(k);
+        }
+    }
+}
+
+fn route_progress_with(
+    s: &State,
+    counts: &RouteCounts,
+    fill_rewarding: &mut impl FnMut(&mut Vec<bool>),
+    rewarding: &mut Vec<bool>,
+) -> f64 {
+    let b = s.board;
+    let mut total = 0.0;
+    let mut have = false;
+    for r in 0..b.n_routes {
+        let own = counts.own[r] as usize;
+        if own == 0 {
+            continue;
+        }
+        let n = b.route_n_posts[r];
+        let mut v = if own == n {
+            let q = (n - 1) as f64 / n as f64;
+            3.0 * q * q + 0.1
+        } else if own + counts.empty[r] as usize == n {
+            let q = own as f64 / n as f64;
+            3.0 * q * q
+        } else {
+            0.3 * own as f64
+        };
+        if !have {
+            fill_rewarding(rewarding);
+            have = true;
+        }
+        let [x, y] = b.route_cities[r];
+        if !(rewarding[x] || rewarding[y]) {
+            v /= 3.0;
+        }
+        total += v;
+    }
+    total
+}
+
+/// The evaluation of the position for `player` (`evaluate`), higher is better.
+pub fn evaluate(s: &State, player: usize, w: &Weights) -> f64 {
+    let mut memo = EvalMemo::new();
+    evaluate_with(s, player, w, &mut memo)
+}
+
+/// `evaluate` with the scores and the rewarding cities taken from `memo` when the
+/// position has the same score inputs as one it has seen (most candidate actions only
+/// move pieces on routes, which changes neither).
+pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo) -> f64 {
+    let e = memo.entry(s);
+    let totals = &memo.entries[e].totals;
+    let mut value = w.score * totals[player] as f64;
+    if w.opponents != 0.0 && s.n_players() > 1 {
+        let best = (0..totals.len())
+            .filter(|&i| i != player)
+            .map(|i| totals[i])
+            .max()
+            .unwrap_or(0);
+        value -= w.opponents * best as f64;
+    }
+    if w.route != 0.0 {
+        memo.posts.counts_for(s, player);
+        let entry = &mut memo.entries[e];
+        let (known, rewarding) = (&mut entry.rewarding_known, &mut entry.rewarding);
+        let progress = route_progress_with(
+            s,
+            &memo.posts.now,
+            &mut |out: &mut Vec<bool>| {
+                if !*known {
+                    rewarding_cities(s, player, out);
+                    *known = true;
+                }
+            },
+            rewarding,
+        );
+        value += w.route * progress;
+    }
+    let supply = (s.supply_t[player] + s.supply_m[player]) as i64;
+    if w.supply != 0.0 {
+        value += w.supply * supply.min(w.supply_cap) as f64;
+    }
+    let stock = (s.stock_t[player] + s.stock_m[player]) as i64;
+    if w.stock != 0.0 {
+        value += w.stock * stock as f64;
+    }
+    if w.reserve != 0.0 {
+        value += w.reserve * (stock + supply).min(2) as f64;
+    }
+    if w.ability != 0.0 {
+        let lv = &s.levels[player];
+        let sum: i32 = (0..5).map(|a| ABILITY_VALUE[a][lv[a] as usize]).sum();
+        value += w.ability * sum as f64;
+    }
+    if w.actions_left != 0.0 && s.active == player && s.end_reason.is_none() {
+        value += w.actions_left * s.actions_left as f64;
+    }
+    value
+}
+
+/// What the evaluation reads besides the pieces on routes, in supply and in stock: the
+/// inputs of `score_rows` and of `rewarding_cities`.
+#[derive(Clone, Debug, Default)]
+struct ScoreInputs {
+    prestige: Vec<i32>,
+    levels: Vec<[u8; 5]>,
+    markers: Vec<usize>,
+    special: Vec<i8>,
+    special_points: Vec<i32>,
+    offices: Vec<i8>,
+    extras: Vec<Vec<i8>>,
+    favours: Vec<Vec<u8>>,
+}
+
+impl ScoreInputs {
+    fn matches(&self, s: &State) -> bool {
+        self.offices == s.offices
+            && self.prestige == s.prestige
+            && self.levels == s.levels
+            && self.special == s.special
+            && same_nested(&self.extras, &s.extras)
+            && same_nested(&self.favours, &s.favours)
+            && self.special_points == s.special_points
+            && self.markers.len() == s.markers.len()
+            && self
+                .markers
+                .iter()
+                .enumerate()
+                .all(|(p, &k)| k == s.markers[p].len() + s.markers_used[p].len())
+    }
+
+    fn set(&mut self, s: &State) {
+        self.prestige.clone_from(&s.prestige);
+        self.levels.clone_from(&s.levels);
+        self.markers.clear();
+        self.markers
+            .extend((0..s.markers.len()).map(|p| s.markers[p].len() + s.markers_used[p].len()));
+        self.special.clone_from(&s.special);
+        self.special_points.clone_from(&s.special_points);
+        self.offices.clone_from(&s.offices);
+        self.extras.clone_from(&s.extras);
+        self.favours.clone_from(&s.favours);
+    }
+}
+
+/// `a == b` for lists of small lists, without a `memcmp` call per (mostly empty) inner
+/// list: comparing the 27 empty extra-Kontor lists of a board that way took 3.7 µs.
+fn same_nested<T: PartialEq>(a: &[Vec<T>], b: &[Vec<T>]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(u, v)| u == v))
+}
+
+#[derive(Clone, Debug, Default)]
+struct MemoEntry {
+    valid: bool,
+    inputs: ScoreInputs,
+    totals: Vec<i32>,
+    rewarding_known: bool,
+    rewarding: Vec<bool>,
+}
+
+/// Two remembered positions' score totals and rewarding cities for one player (the
+/// position being decided and the last other one). Within one decision only: nothing
+/// of the configuration is part of the key.
+#[derive(Clone, Debug)]
+pub struct EvalMemo {
+    entries: [MemoEntry; 2],
+    next: usize,
+    posts: PostMemo,
+}
+
+/// The route counts of one position, and of any other by the posts that differ from it
+/// (a candidate action changes a few posts).
+#[derive(Clone, Debug, Default)]
+struct PostMemo {
+    base_posts: Vec<i8>,
+    base_player: usize,
+    base: RouteCounts,
+    now: RouteCounts,
+}
+
+impl PostMemo {
+    fn counts_for(&mut self, s: &State, player: usize) {
+        if self.base_posts.len() != s.posts.len() || self.base_player != player {
+            self.base.count(s, player);
+            self.base_posts.clone_from(&s.posts);
+            self.base_player = player;
+            self.now = self.base.clone();
+            return;
+        }
+        self.now = self.base.clone();
+        let route = &s.board.post_route;
+        let (old, new) = (&self.base_posts, &s.posts);
+        // compare eight posts at a time; look closer only where they differ
+        let chunks = old.len() / 8;
+        for c in 0..chunks {
+            let (x, y) = (&old[8 * c..8 * c + 8], &new[8 * c..8 * c + 8]);
+            if x != y {
+                for i in 8 * c..8 * c + 8 {
+                    if old[i] != new[i] {
+                        self.now.add(route[i], old[i], player, -1);
+                        self.now.add(route[i], new[i], player, 1);
+                    }
+                }
+            }
+        }
+        for i in 8 * chunks..old.len() {
+            if old[i] != new[i] {
+                self.now.add(route[i], old[i], player, -1);
+                self.now.add(route[i], new[i], player, 1);
+            }
+        }
+    }
+}
+
+impl Default for EvalMemo {
+    fn default() -> Self {
+        EvalMemo::new()
+    }
+}
+
+impl EvalMemo {
+    pub fn new() -> EvalMemo {
+        EvalMemo {
+            entries: [MemoEntry::default(), MemoEntry::default()],
+            next: 0,
+            posts: PostMemo::default(),
+        }
+    }
+
+    fn entry(&mut self, s: &State) -> usize {
+        for (i, e) in self.entries.iter().enumerate() {
+            if e.valid && e.inputs.matches(s) {
+                return i;
+            }
+        }
+        let i = self.next;
+        // entry 0 keeps the first position seen (the one being decided)
+        self.next = 1;
+        let e = &mut self.entries[i];
+        e.inputs.set(s);
+        e.totals.clear();
+        e.totals
+            .extend(score_rows(s).iter().map(|r| r.iter().sum::<i32>()));
+        e.rewarding_known = false;
+        e.valid = true;
+        i
+    }
+}

@@ -1,0 +1,205 @@
+//! `greedy` and the four strategy tips (twin of `hansa_lab/strategies/greedy.py`): one
+//! step of look-ahead on the evaluation, the same candidates in the same order, the same
+//! tie-breaks and exploration draws from the seat's stream.
+
+use crate::actions::*;
+use crate::board::{A_ACTIONS, A_KEYS};
+use crate::rng::Rng;
+use crate::rules::{apply_unchecked, legal_actions};
+use crate::scoring::largest_network;
+use crate::state::{State, EMPTY};
+
+use super::evaluation::{evaluate, evaluate_with, EvalMemo, Weights};
+use super::lookahead::{establish_value, filled_route, opens_decision, py_max};
+
+/// The extra evaluation term of a tip strategy (`tip_value`); `Plain` is `greedy`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tip {
+    Plain,
+    ActionsFirst,
+    Blocker,
+    NetworkKeys,
+    KeepSupply { threshold: i64 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Greedy {
+    pub depth: u8,
+    pub explore: f64,
+    pub weights: Weights,
+    pub kind: Tip,
+    /// weight of the tip term (0: the tip switched off, plain greedy play)
+    pub tip: f64,
+}
+
+impl Greedy {
+    pub fn value(&self, s: &State, player: usize) -> f64 {
+        evaluate(s, player, &self.weights) + self.tip_value(s, player)
+    }
+
+    fn value_with(&self, s: &State, player: usize, memo: &mut EvalMemo) -> f64 {
+        evaluate_with(s, player, &self.weights, memo) + self.tip_value(s, player)
+    }
+
+    fn tip_value(&self, s: &State, player: usize) -> f64 {
+        if self.kind == Tip::Plain || self.tip == 0.0 {
+            return 0.0;
+        }
+        let b = s.board;
+        let mine = |o: i8| o >= 0 && (o >> 1) as usize == player;
+        match self.kind {
+            Tip::Plain => 0.0,
+            Tip::ActionsFirst => {
+                let lv = s.levels[player][A_ACTIONS];
+                let mut bonus =
+                    8.0 * f64::from(u8::from(lv >= 1)) + 4.0 * f64::from(u8::from(lv >= 2));
+                if lv == 0 {
+                    for c in (0..b.n_cities).filter(|&c| b.city_abilities[c].contains(&A_ACTIONS)) {
+                        for &r in &b.city_routes[c] {
+                            let occ = &s.posts[b.route_posts(r)];
+                            let own = occ.iter().filter(|&&o| mine(o)).count();
+                            let empty = occ.iter().filter(|&&o| o == EMPTY).count();
+                            if own > 0 && own + empty == occ.len() {
+                                let q = own as f64 / occ.len() as f64;
+                                bonus += 3.0 * q * q;
+                            }
+                        }
+                    }
+                }
+                self.tip * bonus
+            }
+            Tip::Blocker => {
+                let mut n = 0usize;
+                for r in key_routes(s) {
+                    let occ = &s.posts[b.route_posts(r)];
+                    let own = occ.iter().filter(|&&o| mine(o)).count();
+                    let empty = occ.iter().filter(|&&o| o == EMPTY).count();
+                    if own > 0 && own + empty < occ.len() {
+                        n += own;
+                    }
+                }
+                self.tip * 0.5 * n as f64
+            }
+            Tip::NetworkKeys => {
+                let keys = s.levels[player][A_KEYS] as f64;
+                self.tip * (2.0 * largest_network(s, player) as f64 + 3.0 * keys)
+            }
+            Tip::KeepSupply { threshold } => {
+                let short = threshold - (s.supply_t[player] + s.supply_m[player]) as i64;
+                -self.tip * 3.0 * short.max(0) as f64
+            }
+        }
+    }
+
+    /// The value of every candidate of `legal` for `player`, in order: the position
+    /// after it, or its best first step when it opens a decision of the player, or the
+    /// best way of establishing the route it fills; with `depth` 2 also the best
+    /// follow-up.
+    pub fn candidate_values(&self, s: &State, legal: &[Action], player: usize) -> Vec<f64> {
+        let mut memo = EvalMemo::new();
+        let mut value = |t: &State| self.value_with(t, player, &mut memo);
+        let mut out = Vec::with_capacity(legal.len());
+        let mut follow: Vec<Action> = Vec::new();
+        // scratch positions, refilled for every candidate (no allocation per candidate)
+        let mut nxt = s.clone();
+        let mut after = s.clone();
+        for a in legal {
+            nxt.clone_from(s);
+            apply_unchecked(&mut nxt, a);
+            let mut v;
+            if opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player {
+                // a Move or a move-3/remove-3 marker is worth its best first step
+                v = best_step(&nxt, &mut after, &mut follow, &mut value);
+            } else {
+                v = value(&nxt);
+                if let Some(r) = filled_route(&nxt, a, player) {
+                    v = py_max(v, establish_value(&nxt, r, player, &mut value));
+                }
+            }
+            if self.depth == 2 && nxt.end_reason.is_none() && nxt.current_player() == player {
+                legal_actions(&nxt, &mut follow);
+                if follow.len() > 1 {
+                    v = py_max(v, best_step(&nxt, &mut after, &mut follow, &mut value));
+                }
+            }
+            out.push(v);
+        }
+        out
+    }
+
+    /// The action greedy chooses among `legal` (non-empty), as `Greedy.choose`.
+    pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        let mut legal = legal;
+        if self.kind == Tip::Blocker
+            && self.tip != 0.0
+            && legal.len() > 1
+            && legal[legal.len() - 1].kind == K_DECLINE
+        {
+            legal = &legal[..legal.len() - 1]; // being displaced is a gain: take the pieces
+        }
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let player = s.current_player();
+        let values = self.candidate_values(s, legal, player);
+        let mut best: Vec<Action> = Vec::new();
+        let mut best_v = f64::NEG_INFINITY;
+        for (a, &v) in legal.iter().zip(&values) {
+            if v > best_v + 1e-9 {
+                best.clear();
+                best.push(*a);
+                best_v = v;
+            } else if v > best_v - 1e-9 {
+                best.push(*a);
+            }
+        }
+        if self.explore != 0.0 && best_v <= self.value(s, player) + 1e-9 {
+            // nothing improves the position: sometimes act at random instead of passing
+            let active: Vec<Action> = legal
+                .iter()
+                .filter(|a| !matches!(a.kind, K_END | K_STOP | K_DECLINE))
+                .copied()
+                .collect();
+            if !active.is_empty() && rng.random() < self.explore {
+                return active[rng.choice_index(active.len())];
+            }
+        }
+        if best.len() == 1 {
+            best[0]
+        } else {
+            best[rng.choice_index(best.len())]
+        }
+    }
+}
+
+/// The best value after one more action of the position `s` (its legal actions are put
+/// in `buf`, the positions after them in `t`).
+fn best_step(
+    s: &State,
+    t: &mut State,
+    buf: &mut Vec<Action>,
+    value: &mut impl FnMut(&State) -> f64,
+) -> f64 {
+    legal_actions(s, buf);
+    let mut best = f64::NEG_INFINITY;
+    for b in buf.iter() {
+        t.clone_from(s);
+        apply_unchecked(t, b);
+        best = py_max(best, value(t));
+    }
+    best
+}
+
+/// Routes next to an ability or special-prestige city, or beside a bonus marker
+/// (`key_routes`).
+pub fn key_routes(s: &State) -> impl Iterator<Item = usize> + '_ {
+    let b = s.board;
+    (0..b.n_routes).filter(move |&r| {
+        let [x, y] = b.route_cities[r];
+        !b.city_abilities[x].is_empty()
+            || !b.city_abilities[y].is_empty()
+            || x == b.special_city
+            || y == b.special_city
+            || s.route_marker[r] >= 0
+    })
+}

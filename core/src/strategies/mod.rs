@@ -1,0 +1,158 @@
+//! Strategies that play inside the core, twins of the Python ones in
+//! `hansa_lab/strategies/`: `random` (`random_policy`), `greedy` and the four tips
+//! (`greedy`, on `evaluation` and `lookahead`). Each makes exactly the decisions of its
+//! Python version, drawing from the same seat stream.
+
+pub mod evaluation;
+pub mod greedy;
+pub mod lookahead;
+pub mod random_policy;
+pub mod rollout;
+
+use crate::actions::Action;
+use crate::rng::Rng;
+use crate::state::State;
+use evaluation::Weights;
+use greedy::{Greedy, Tip};
+use random_policy::Random;
+use rollout::Rollout;
+
+/// The strategy names the core plays (`make_strategy` names of the Python versions).
+pub const POLICY_NAMES: [&str; 7] = [
+    "random",
+    "greedy",
+    "actions_first",
+    "blocker",
+    "network_keys",
+    "keep_supply",
+    "rollout",
+];
+
+/// One seat's strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Policy {
+    Random(Random),
+    Greedy(Greedy),
+    Rollout(Rollout),
+}
+
+impl Policy {
+    /// The action this strategy chooses among `legal` (non-empty) in `s`.
+    pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        match self {
+            Policy::Random(p) => p.choose(s, legal, rng),
+            Policy::Greedy(p) => p.choose(s, legal, rng),
+            Policy::Rollout(p) => p.choose(s, legal, rng),
+        }
+    }
+
+    /// The strategy `name` with every parameter given by name (the Python strategy's
+    /// `params`, validated there); an unknown name, a missing or unknown parameter is an
+    /// error naming it.
+    pub fn new(name: &str, params: &[(String, f64)]) -> Result<Policy, String> {
+        let mut p = Params::new(name, params);
+        let policy = match name {
+            "random" => Policy::Random(Random {
+                establish: p.take("establish")? != 0.0,
+                gather: p.take("gather")? != 0.0,
+            }),
+            "rollout" => {
+                let candidates = p.take("candidates")?;
+                let samples = p.take("samples")?;
+                let horizon = p.take("horizon")?;
+                Policy::Rollout(Rollout {
+                    candidates: candidates as usize,
+                    samples: samples as usize,
+                    horizon: horizon as i32,
+                    greedy: greedy_of("greedy", &mut p)?,
+                })
+            }
+            "greedy" | "actions_first" | "blocker" | "network_keys" | "keep_supply" => {
+                Policy::Greedy(greedy_of(name, &mut p)?)
+            }
+            _ => {
+                return Err(format!(
+                    "the compiled core has no strategy {name:?} (it has {})",
+                    POLICY_NAMES.join(", ")
+                ))
+            }
+        };
+        p.finish()?;
+        Ok(policy)
+    }
+}
+
+/// The greedy player (plain or a tip) of `name` from its parameters.
+fn greedy_of(name: &str, p: &mut Params<'_>) -> Result<Greedy, String> {
+    let depth = p.take("depth")?;
+    if depth != 1.0 && depth != 2.0 {
+        return Err(format!(
+            "strategy {name:?}: depth must be 1 or 2, got {depth}"
+        ));
+    }
+    let weights = Weights {
+        score: p.take("score")?,
+        opponents: p.take("opponents")?,
+        route: p.take("route")?,
+        supply: p.take("supply")?,
+        supply_cap: p.take("supply_cap")? as i64,
+        stock: p.take("stock")?,
+        reserve: p.take("reserve")?,
+        ability: p.take("ability")?,
+        actions_left: p.take("actions_left")?,
+    };
+    let explore = p.take("explore")?;
+    let (kind, tip) = match name {
+        "actions_first" => (Tip::ActionsFirst, p.take("tip")?),
+        "blocker" => (Tip::Blocker, p.take("tip")?),
+        "network_keys" => (Tip::NetworkKeys, p.take("tip")?),
+        "keep_supply" => {
+            let tip = p.take("tip")?;
+            let threshold = p.take("threshold")? as i64;
+            (Tip::KeepSupply { threshold }, tip)
+        }
+        _ => (Tip::Plain, 0.0),
+    };
+    Ok(Greedy {
+        depth: depth as u8,
+        explore,
+        weights,
+        kind,
+        tip,
+    })
+}
+
+/// Parameters by name, each taken once; left-over names are an error.
+struct Params<'a> {
+    name: &'a str,
+    left: Vec<(&'a str, f64)>,
+}
+
+impl<'a> Params<'a> {
+    fn new(name: &'a str, params: &'a [(String, f64)]) -> Self {
+        Params {
+            name,
+            left: params.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+        }
+    }
+
+    fn take(&mut self, key: &str) -> Result<f64, String> {
+        match self.left.iter().position(|(k, _)| *k == key) {
+            Some(i) => Ok(self.left.swap_remove(i).1),
+            None => Err(format!(
+                "strategy {:?}: parameter {key:?} is missing",
+                self.name
+            )),
+        }
+    }
+
+    fn finish(self) -> Result<(), String> {
+        match self.left.first() {
+            None => Ok(()),
+            Some((k, _)) => Err(format!(
+                "strategy {:?}: the compiled core has no parameter {k:?}",
+                self.name
+            )),
+        }
+    }
+}

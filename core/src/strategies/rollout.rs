@@ -1,0 +1,90 @@
+//! `rollout`: a search player. For each of its decisions it takes the `candidates` best
+//! actions by the greedy evaluation, plays each `samples` times a little into the
+//! future — the hidden bonus-marker bag re-dealt (a determinization: the player cannot
+//! know the draw order), then every player, itself included, playing greedy for
+//! `horizon` turns — and keeps the candidate whose futures it values most on average
+//! (its own evaluation at the end of the playout). Common random numbers: sample `r`
+//! uses the same re-dealt bag and the same playout streams for every candidate, so the
+//! comparison between candidates is paired.
+//!
+//! Every random number comes from the seat's stream (one draw per decision), so a game is
+//! reproducible from its seed. The Python strategy of the same name
+//! (`hansa_lab/strategies/rollout.py`) asks this code, so both engines play it alike.
+
+use crate::actions::Action;
+use crate::rng::{mix64, Rng};
+use crate::rules::{apply_unchecked, legal_actions};
+use crate::state::State;
+
+use super::greedy::Greedy;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rollout {
+    /// how many of the greedy evaluation's best actions are played out
+    pub candidates: usize,
+    /// playouts per candidate
+    pub samples: usize,
+    /// turns each playout lasts (after the candidate's own turn ends)
+    pub horizon: i32,
+    /// the evaluation and the playout policy
+    pub greedy: Greedy,
+}
+
+impl Rollout {
+    pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let player = s.current_player();
+        let values = self.greedy.candidate_values(s, legal, player);
+        // the candidates: best greedy values first, the legal order breaking ties
+        let mut order: Vec<usize> = (0..legal.len()).collect();
+        order.sort_by(|&i, &j| values[j].total_cmp(&values[i]).then(i.cmp(&j)));
+        order.truncate(self.candidates.max(1));
+        if order.len() == 1 || self.samples == 0 {
+            return legal[order[0]];
+        }
+        let seed = rng.next_u64();
+        let mut best = order[0];
+        let mut best_v = f64::NEG_INFINITY;
+        let mut buf = Vec::with_capacity(128);
+        let mut t = s.clone();
+        for &i in &order {
+            let mut total = 0.0;
+            for r in 0..self.samples as u64 {
+                let stream = mix64(seed ^ mix64(r + 1));
+                t.clone_from(s);
+                Rng::new(stream).shuffle(&mut t.bag);
+                apply_unchecked(&mut t, &legal[i]);
+                self.play_out(&mut t, stream, &mut buf);
+                total += self.greedy.value(&t, player);
+            }
+            let v = total / self.samples as f64;
+            if v > best_v + 1e-9 {
+                best_v = v;
+                best = i;
+            }
+        }
+        legal[best]
+    }
+
+    /// Every player plays greedy from `t` until `horizon` more turns have started (or
+    /// the game ends); player `p`'s playout stream is derived from `stream`.
+    fn play_out(&self, t: &mut State, stream: u64, buf: &mut Vec<Action>) {
+        let end_turn = t.turn + self.horizon;
+        let mut rngs: Vec<Rng> = (0..t.n_players() as u64)
+            .map(|p| Rng::new(mix64(stream ^ (p + 0x51))))
+            .collect();
+        let mut steps = 0;
+        while !t.is_over() && t.turn <= end_turn && steps < 2_000 {
+            legal_actions(t, buf);
+            if buf.is_empty() {
+                break;
+            }
+            let p = t.current_player();
+            let a = self.greedy.choose(t, buf, &mut rngs[p]);
+            apply_unchecked(t, &a);
+            steps += 1;
+        }
+    }
+}

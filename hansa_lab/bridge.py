@@ -1,0 +1,302 @@
+"""The bridge between the Python engine and the compiled core (``hansa_lab._core``):
+a core position as :class:`CoreGame` — legal actions as :class:`Action` values in the
+Python engine's order, apply with the Python engine's messages, scores, events — and the
+conversion both ways between a core position and a Python :class:`State`.
+
+On the level of the engine (it imports only the engine, the errors and the extension
+module), so that strategies can ask the core too; the games played through the core
+(:mod:`hansa_lab.core`) build on it.
+
+>>> from hansa_lab.engine.state import GameConfig, new_game
+>>> g = CoreGame(GameConfig(n_players=3, seed=7))
+>>> g.to_state() == new_game(GameConfig(n_players=3, seed=7))
+True
+>>> g.apply(g.legal_actions()[0]); g.n_actions
+1
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import fields
+from typing import Any
+
+from hansa_lab.engine.actions import MARKER_KINDS, Action
+from hansa_lab.engine.board import BOARD_SIDES, PERMANENT_MARKERS
+from hansa_lab.engine.decisions import (
+    Decision,
+    Move,
+    MoveOpponents,
+    PlaceMarkers,
+    Relocate,
+    RelocateNeutral,
+    RemoveOpponents,
+)
+from hansa_lab.engine.events import Event
+from hansa_lab.engine.explain import explain_illegal
+from hansa_lab.engine.rng import MASK
+from hansa_lab.engine.rules import check_types
+from hansa_lab.engine.scoring import CATEGORIES
+from hansa_lab.engine.state import FAVOUR_TILES, RULE_OPTIONS, GameConfig, State
+from hansa_lab.engine.variants.favour import FavourIncome
+from hansa_lab.engine.variants.permanent import PermanentMarker
+from hansa_lab.errors import IllegalActionError
+
+_core: Any
+_IMPORT_ERROR: ImportError | None
+try:  # the extension module is built by maturin (pip install -e . / maturin develop)
+    _core = importlib.import_module("hansa_lab._core")
+    _IMPORT_ERROR = None
+except ImportError as e:  # pragma: no cover - only without a build
+    _core = None
+    _IMPORT_ERROR = e
+
+__all__ = ["COVERED_SIDES", "CoreGame", "available", "core_config", "core_module", "covers",
+           "state_fields"]
+
+#: Board sides the core covers (every player count, edition and rule option of them).
+COVERED_SIDES = BOARD_SIDES
+END_REASONS = ("prestige", "markers", "cities")
+_DECISIONS: dict[str, type[Decision]] = {
+    "relocate": Relocate,
+    "relocate_neutral": RelocateNeutral,
+    "move": Move,
+    "move3": MoveOpponents,
+    "remove3": RemoveOpponents,
+    "place_marker": PlaceMarkers,
+    "favour_income": FavourIncome,
+    "permanent": PermanentMarker,
+}
+
+
+def available() -> bool:
+    """Whether the compiled core is built and importable."""
+    return _core is not None
+
+
+def covers(config: GameConfig) -> bool:
+    """Whether the core plays this configuration."""
+    return config.side in COVERED_SIDES
+
+
+def core_module() -> Any:
+    """The extension module (ImportError saying how to build it when it is missing)."""
+    if _core is None:
+        raise ImportError(
+            "the compiled core hansa_lab._core is not built: run `make .venv/.installed` "
+            "(needs a Rust toolchain) or `maturin develop --release`"
+        ) from _IMPORT_ERROR
+    return _core
+
+
+def core_config(config: GameConfig) -> Any:
+    """The configuration as the core's ``CoreConfig`` (built once per call site)."""
+    if not covers(config):
+        raise NotImplementedError(
+            f"the compiled core does not cover the board side {config.side!r} yet "
+            f"(covered: {', '.join(COVERED_SIDES)}); use the Python engine"
+        )
+    options = {name: config.option(name) for name in RULE_OPTIONS}
+    return core_module().CoreConfig(config.n_players, config.side, config.edition,
+                                    int(config.seed) & MASK, options)
+
+
+@functools.cache
+def _plain_random() -> Any:
+    """The core's ``random`` strategy with its default biases."""
+    return core_module().CorePolicy("random", [("establish", 1.0), ("gather", 1.0)])
+
+
+def _decision(t: tuple[Any, ...]) -> Decision:
+    kind, *values = t
+    if kind == "permanent":
+        values[1] = PERMANENT_MARKERS[values[1]]
+    return _DECISIONS[kind](*values)
+
+
+def _names(table: tuple[str, ...], codes: Any) -> tuple[str, ...]:
+    return tuple(table[k] for k in codes)
+
+
+class CoreGame:
+    """A position of the compiled core, for one configuration."""
+
+    __slots__ = ("_s", "config")
+
+    def __init__(self, config: GameConfig, _state: Any = None) -> None:
+        self.config = config
+        self._s = _state if _state is not None else core_module().CoreState(
+            core_config(config))
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def current_player(self) -> int:
+        return int(self._s.current_player)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._s.is_over)
+
+    @property
+    def n_actions(self) -> int:
+        return int(self._s.n_actions)
+
+    def legal_actions(self) -> list[Action]:
+        return [Action(*t) for t in self._s.legal_actions()]
+
+    def legal_tuples(self) -> list[tuple[str, int, int, int]]:
+        """Legal actions as plain tuples (equal to the :class:`Action` values)."""
+        out: list[tuple[str, int, int, int]] = self._s.legal_actions()
+        return out
+
+    def events(self) -> list[Event]:
+        """Events of the last applied action (as the Python engine's ``state.events``)."""
+        return [Event(*t) for t in self._s.events()]
+
+    def score_rows(self) -> list[tuple[int, ...]]:
+        """Score if the game ended now, per player in :data:`CATEGORIES` order."""
+        return [tuple(r) for r in self._s.score_rows()]
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        return [dict(zip(CATEGORIES, r, strict=True)) for r in self._s.score_rows()]
+
+    def ranking(self) -> list[int]:
+        return list(self._s.ranking())
+
+    def copy(self) -> CoreGame:
+        return CoreGame(self.config, self._s.copy())
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` in place; an illegal action (or any garbage) raises
+        :class:`IllegalActionError` with the Python engine's message, the position
+        unchanged."""
+        check_types(action)  # what the Python engine refuses before looking at the rules
+        if not self._s.try_apply(action.kind, action.a, action.b, action.c):
+            raise IllegalActionError(explain_illegal(self.to_state(), action))
+
+    def random_choice(self, rng_state: int) -> tuple[Action, int] | None:
+        """The random strategy's choice with a SplitMix64 stream in state ``rng_state``:
+        (action, the stream's state after), or None once the game is over."""
+        out = _plain_random().choose(self._s, rng_state & MASK)
+        if out is None:
+            return None
+        t, state = out
+        return Action(*t), int(state)
+
+    # ----------------------------------------------------------------- conversions
+    def to_state(self) -> State:
+        """The position as a Python :class:`State` (equal field by field to the Python
+        engine's state after the same actions, with the last action's events)."""
+        d = self._s.to_dict()
+        config = self.config
+        pending = tuple(_decision(t) for t in d["pending"])
+        favours = tuple(_names(FAVOUR_TILES, f) for f in d["favours"])
+        return State(
+            config=config,
+            board=config.load_board(),
+            posts=list(d["posts"]),
+            offices=list(d["offices"]),
+            extras=[tuple(x) for x in d["extras"]],
+            supply_t=list(d["supply_t"]),
+            supply_m=list(d["supply_m"]),
+            stock_t=list(d["stock_t"]),
+            stock_m=list(d["stock_m"]),
+            prestige=list(d["prestige"]),
+            levels=[list(lv) for lv in d["levels"]],
+            markers=[_names(MARKER_KINDS, m) for m in d["markers"]],
+            markers_used=[_names(MARKER_KINDS, m) for m in d["markers_used"]],
+            route_marker=[MARKER_KINDS[m] if m >= 0 else None for m in d["route_marker"]],
+            bag=_names(MARKER_KINDS, d["bag"]),
+            drawn=_names(MARKER_KINDS, d["drawn"]),
+            special=list(d["special"]),
+            special_points=tuple(d["special_points"]),
+            east_west=tuple(d["east_west"]),
+            discarded=_names(MARKER_KINDS, d["discarded"]),
+            permits_used=tuple(d["permits_used"]),
+            neutral_pool=int(d["neutral_pool"]),
+            favour_display=_names(FAVOUR_TILES, d["favour_display"]),
+            favours=favours,
+            turn_start=int(d["turn_start"]),
+            active=int(d["active"]),
+            actions_left=int(d["actions_left"]),
+            round=int(d["round"]),
+            turn=int(d["turn"]),
+            n_actions=int(d["n_actions"]),
+            completed=int(d["completed"]),
+            pending=pending,
+            end_reason=None if d["end_reason"] is None else END_REASONS[d["end_reason"]],
+            end_after_action=(
+                None if d["end_after_action"] is None else END_REASONS[d["end_after_action"]]
+            ),
+            events=self.events(),
+        )
+
+    @classmethod
+    def from_state(cls, state: State) -> CoreGame:
+        """The core's twin of a Python :class:`State` (a ValueError names a malformed
+        field; NotImplementedError for a configuration the core does not cover)."""
+        game = cls(state.config)
+        game._s.set_fields(state_fields(state))
+        return game
+
+
+def _codes(table: tuple[str, ...], names: Any, field: str) -> list[int]:
+    try:
+        return [table.index(x) for x in names]
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"state field {field}: {e}") from e
+
+
+def state_fields(state: State) -> dict[str, Any]:
+    """A Python :class:`State`'s fields as the core reads them (indices for names)."""
+    pending = []
+    for f in state.pending:
+        kind = getattr(f, "KIND", None)
+        if kind not in _DECISIONS or type(f) is not _DECISIONS[kind]:
+            raise NotImplementedError(
+                f"the compiled core has no pending decision like {f!s} yet"
+            )
+        values = [getattr(f, x.name) for x in fields(f)]
+        if kind == "permanent":  # the marker's name as its index
+            values[1] = _codes(PERMANENT_MARKERS, [values[1]], "pending")[0]
+        pending.append((kind, *values))
+    end = state.end_reason
+    eaa = state.end_after_action
+    return {
+        "posts": state.posts,
+        "offices": state.offices,
+        "extras": [list(x) for x in state.extras],
+        "supply_t": state.supply_t,
+        "supply_m": state.supply_m,
+        "stock_t": state.stock_t,
+        "stock_m": state.stock_m,
+        "prestige": state.prestige,
+        "levels": state.levels,
+        "markers": [_codes(MARKER_KINDS, m, "markers") for m in state.markers],
+        "markers_used": [_codes(MARKER_KINDS, m, "markers_used") for m in state.markers_used],
+        "route_marker": [-1 if m is None else _codes(MARKER_KINDS, [m], "route_marker")[0]
+                         for m in state.route_marker],
+        "bag": _codes(MARKER_KINDS, state.bag, "bag"),
+        "drawn": _codes(MARKER_KINDS, state.drawn, "drawn"),
+        "special": state.special,
+        "special_points": list(state.special_points),
+        "east_west": list(state.east_west),
+        "discarded": _codes(MARKER_KINDS, state.discarded, "discarded"),
+        "permits_used": list(state.permits_used),
+        "neutral_pool": state.neutral_pool,
+        "favour_display": _codes(FAVOUR_TILES, state.favour_display, "favour_display"),
+        "favours": [_codes(FAVOUR_TILES, f, "favours") for f in state.favours],
+        "turn_start": state.turn_start,
+        "active": state.active,
+        "actions_left": state.actions_left,
+        "round": state.round,
+        "turn": state.turn,
+        "n_actions": state.n_actions,
+        "completed": state.completed,
+        "pending": pending,
+        "end_reason": None if end is None else _codes(END_REASONS, [end], "end_reason")[0],
+        "end_after_action": None if eaa is None else _codes(END_REASONS, [eaa],
+                                                            "end_after_action")[0],
+    }
