@@ -332,3 +332,35 @@ def test_start_markers() -> None:
     assert len(s.bag) == 14
     s = set_up(start_markers=0, marker_set={"plus3": 1})
     assert (s.route_marker.count(None), s.bag) == (s.board.n_routes, ("plus3",))
+
+
+# --------------------------------------------------------------------------- whole games
+SIX = ["greedy", "actions_first", "blocker", "network_keys", "keep_supply", "random"]
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_core_strategies_decide_as_in_python_with_tuned_numbers(k: int) -> None:
+    from hansa_lab import core
+    from hansa_lab.play import play_game
+
+    plain = GameConfig(3, board=("base", "east", "britannia")[k], seed=900 + k)
+    config = plain.replace(options=random_tuning(plain))
+    lineup = [SIX[(2 * k + i) % len(SIX)] for i in range(3)]
+    py = play_game(config, lineup, max_actions=300)
+    compiled = core.play_game(config, lineup, max_actions=300)
+    assert compiled.actions == py.actions and compiled.final == py.final
+
+
+@pytest.mark.xfail(reason="sim/logs.py (score_columns) scores the turns table with the "
+                          "printed numbers; the fix passes config.tuning (see issue 15's "
+                          "report)", strict=False)
+def test_the_turns_table_scores_with_the_games_numbers() -> None:
+    import pandas as pd
+
+    from hansa_lab.sim.logs import record_game, to_frame
+
+    config = GameConfig(3, seed=4, options={"control_points": 6, "marker_points": [5],
+                                            "keys_track": [2, 3, 3, 4, 9]})
+    rows = [record_game(config, ["random"] * 3, 0, engine=e) for e in ("core", "python")]
+    a, b = (to_frame("turns", r["turns"]) for r in rows)
+    pd.testing.assert_frame_equal(a, b)

@@ -7,9 +7,17 @@ use hansa_core::strategies::Policy;
 
 fn greedy_params() -> Vec<(String, f64)> {
     [
-        ("depth", 1.0), ("explore", 0.5), ("score", 1.0), ("opponents", 0.25), ("route", 1.0),
-        ("supply", 0.15), ("supply_cap", 8.0), ("stock", 0.05), ("reserve", 0.5),
-        ("ability", 1.0), ("actions_left", 0.0),
+        ("depth", 1.0),
+        ("explore", 0.5),
+        ("score", 1.0),
+        ("opponents", 0.25),
+        ("route", 1.0),
+        ("supply", 0.15),
+        ("supply_cap", 8.0),
+        ("stock", 0.05),
+        ("reserve", 0.5),
+        ("ability", 1.0),
+        ("actions_left", 0.0),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), *v))
@@ -17,12 +25,20 @@ fn greedy_params() -> Vec<(String, f64)> {
 }
 
 fn main() {
-    let arg = |i: usize, d: f64| std::env::args().nth(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+    let arg = |i: usize, d: f64| {
+        std::env::args()
+            .nth(i)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(d)
+    };
     let deals = arg(1, 10.0) as u64;
     let greedy = Policy::new("greedy", &greedy_params()).unwrap();
     let mut rp = greedy_params();
-    rp.extend([("candidates".to_string(), arg(2, 6.0)), ("samples".to_string(), arg(3, 2.0)),
-               ("horizon".to_string(), arg(4, 4.0))]);
+    rp.extend([
+        ("candidates".to_string(), arg(2, 6.0)),
+        ("samples".to_string(), arg(3, 2.0)),
+        ("horizon".to_string(), arg(4, 4.0)),
+    ]);
     let search = Policy::new("rollout", &rp).unwrap();
     let (mut wins, mut games, mut score, mut other) = (0.0, 0, 0.0, 0.0);
     let t0 = std::time::Instant::now();
@@ -31,9 +47,16 @@ fn main() {
             let mut seats = vec![greedy.clone(); 4];
             seats[rot] = search.clone();
             let config = Config {
-                n_players: 4, side: "base_45p".into(), edition: 0, seed: 1000 + seed,
-                special_points: None, start_supply: 5, prestige_to_end: 20, emperor: false,
+                n_players: 4,
+                side: "base_45p".into(),
+                edition: 0,
+                seed: 1000 + seed,
+                special_points: None,
+                start_supply: 5,
+                prestige_to_end: 20,
+                emperor: false,
                 east_alternative: false,
+                tuning: Default::default(),
             };
             let m = play(&config, &seats, 20_000, false).unwrap();
             let rows = score_rows(&m.state);
@@ -43,11 +66,20 @@ fn main() {
                 wins += 1.0 / n_first;
             }
             score += rows[rot].iter().sum::<i32>() as f64;
-            other += (0..4).filter(|&p| p != rot).map(|p| rows[p].iter().sum::<i32>() as f64).sum::<f64>() / 3.0;
+            other += (0..4)
+                .filter(|&p| p != rot)
+                .map(|p| rows[p].iter().sum::<i32>() as f64)
+                .sum::<f64>()
+                / 3.0;
             games += 1;
         }
     }
     let dt = t0.elapsed().as_secs_f64();
-    println!("{games} games: win share {:.3}, mean score {:.1} vs greedy {:.1}, {:.2} s per game",
-             wins / games as f64, score / games as f64, other / games as f64, dt / games as f64);
+    println!(
+        "{games} games: win share {:.3}, mean score {:.1} vs greedy {:.1}, {:.2} s per game",
+        wins / games as f64,
+        score / games as f64,
+        other / games as f64,
+        dt / games as f64
+    );
 }

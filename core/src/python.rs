@@ -20,9 +20,7 @@ use crate::play::{play_random, Match};
 use crate::rng::Rng;
 use crate::rules::{apply_unchecked, legal};
 use crate::scoring::{ranking, score_rows};
-use crate::state::{
-    covered, new_game, Config, Points, State, Tuning, FAVOUR_TILES, MARKER_KINDS,
-};
+use crate::state::{covered, new_game, Config, Points, State, Tuning, FAVOUR_TILES, MARKER_KINDS};
 use crate::strategies::{Policy, POLICY_NAMES};
 
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {

@@ -4,8 +4,6 @@
 //! indices into [`MARKER_KINDS`] and [`FAVOUR_TILES`], kept in the same order as the Python
 //! engine's tuples.
 
-use std::sync::Arc;
-
 use crate::board::{board, Board, PLAYER_BOARD, REGION_POINTS};
 use crate::decisions::Decision;
 use crate::events::Event;
