@@ -316,7 +316,14 @@ class Results:
                                         "win_share"])
         t = self.read("turns", ["experiment", "arm", "game_id", "round", "turn", "seat",
                                 "projected"]) if turns else None
-        return balance_table(players, games, t)
+        table = balance_table(players, games, t)
+        if self.base_variant() is not None and "options" in table.columns:  # sweep order
+            conditions = self.manifest.get("configuration", {}).get("conditions", [])
+            order = list(dict.fromkeys(c.get("variant", "") for c in conditions))
+            rank = table["options"].map({v: i for i, v in enumerate(order)})
+            table = table.iloc[np.argsort(rank.to_numpy(), kind="stable")].reset_index(
+                drop=True)
+        return table
 
     def most_balanced(self, rounds: tuple[float, float] | None = None) -> pd.DataFrame:
         """The variant with the smallest seat gap per arm and player count among those
