@@ -364,3 +364,18 @@ def test_the_turns_table_scores_with_the_games_numbers() -> None:
     rows = [record_game(config, ["random"] * 3, 0, engine=e) for e in ("core", "python")]
     a, b = (to_frame("turns", r["turns"]) for r in rows)
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_play_takes_rule_options_in_both_engines(capsys: pytest.CaptureFixture[str]) -> None:
+    outputs = []
+    for engine in ("core", "python"):
+        assert main(["play", "--players", "3", "--seed", "2", "--engine", engine, "--json",
+                     "--option", "control_points=5", "--option",
+                     'bank_track=[3,5,7,"all"]']) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    controls = [p["breakdown"]["control"] for p in json.loads(outputs[0])["players"]]
+    assert all(c % 5 == 0 for c in controls) and any(controls)
+    assert main(["play", "--players", "3", "--option", "control_points=55"]) == 2
+    assert "--option: rule option control_points must be an integer 0-20" in (
+        capsys.readouterr().err)

@@ -65,6 +65,9 @@ def _add_game_args(p: argparse.ArgumentParser, players_default: int | None = Non
                    help="number of players (2-5; 2 = neutral-colour variant)")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
     p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="rule option (repeatable; hansa-lab options lists them), e.g. "
+                        "control_points=3 or 'bank_track=[3,5,7,\"all\"]'")
 
 
 def _config(args: argparse.Namespace, seed: int = 0) -> GameConfig:
@@ -74,10 +77,15 @@ def _config(args: argparse.Namespace, seed: int = 0) -> GameConfig:
     if args.edition not in EDITIONS:
         raise CliError(f"--edition: must be one of {', '.join(EDITIONS)}, got {args.edition!r}")
     try:
-        return GameConfig(n_players=args.players, board=args.board, edition=args.edition,
-                          seed=seed)
+        config = GameConfig(n_players=args.players, board=args.board, edition=args.edition,
+                            seed=seed)
     except ValueError as e:
         raise CliError(f"--players/--board: {e}") from e
+    options = _rule_options(getattr(args, "option", []))
+    try:
+        return config.replace(options=tuple(options.items()))
+    except (ValueError, TypeError) as e:
+        raise CliError(f"--option: {e}") from e
 
 
 def _lineup(text: str | None, n: int) -> list[str]:
