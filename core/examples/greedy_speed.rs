@@ -40,6 +40,7 @@ fn main() {
             prestige_to_end: 20,
             emperor: false,
             east_alternative: false,
+            tuning: Default::default(),
         };
         actions += play(&config, &seats, 20_000, false).unwrap().actions.len();
     }

@@ -56,6 +56,7 @@ fn main() {
                 prestige_to_end: 20,
                 emperor: false,
                 east_alternative: false,
+                tuning: Default::default(),
             };
             let m = play(&config, &seats, 20_000, false).unwrap();
             let rows = score_rows(&m.state);

@@ -14,6 +14,7 @@ fn main() {
         prestige_to_end: 20,
         emperor: false,
         east_alternative: false,
+        tuning: Default::default(),
     };
     let t0 = Instant::now();
     let mut actions = 0;

@@ -1,6 +1,6 @@
 //! Primitives shared by the rules (twin of `hansa_lab/engine/effects.py`).
 
-use crate::board::{A_ACTIONS, A_BANK, A_BOOK, MERCHANT, PLAYER_BOARD, TRADER};
+use crate::board::{A_ACTIONS, A_BANK, A_BOOK, MERCHANT, TRADER};
 use crate::events::*;
 use crate::scoring::{city_controller, connects};
 use crate::state::{State, EMPTY, F_EXTRA_ACTION};
@@ -8,7 +8,7 @@ use crate::state::{State, EMPTY, F_EXTRA_ACTION};
 /// Tradesmen one Income action may take (`None` = all).
 #[inline]
 pub fn income_limit(s: &State, p: usize) -> Option<i32> {
-    PLAYER_BOARD.bank[s.levels[p][A_BANK] as usize]
+    s.config.tuning.bank[s.levels[p][A_BANK] as usize]
 }
 
 /// Post a piece of kind `piece` would take on route `r` (-1 if none); a merchant prefers a
@@ -185,7 +185,7 @@ pub fn develop(s: &mut State, p: usize, ability: usize) {
         s.supply_t[p] += 1;
     }
     if ability == A_ACTIONS && p == s.active {
-        let v = &PLAYER_BOARD.actions;
+        let v = &s.config.tuning.actions;
         s.actions_left += v[old + 1] - v[old];
     }
     log(
@@ -229,14 +229,19 @@ pub fn score_control(s: &mut State, r: usize) {
 pub fn kontor_placed(s: &mut State, p: i32, _c: usize) {
     let b = s.board;
     let n_ew = s.east_west.len();
+    let points = match &s.config.tuning.east_west_points {
+        Some(v) => v.as_slice(),
+        None => b.east_west_points.as_slice(),
+    };
     if p >= 0
         && (p as usize) < s.n_players()
         && !s.east_west.contains(&(p as u8))
-        && n_ew < b.east_west_points.len()
+        && n_ew < points.len()
     {
+        let award = points[n_ew];
         let [a, z] = b.east_west;
         if connects(s, p as usize, a, z) {
-            score(s, p, b.east_west_points[n_ew], C_EAST_WEST);
+            score(s, p, award, C_EAST_WEST);
             s.east_west.push(p as u8);
             log(s, Event::new(E_EAST_WEST).seat(p).value(n_ew as i32 + 1));
         }
@@ -287,7 +292,12 @@ pub fn check_end(s: &mut State) {
         Some(0)
     } else if s.end_after_action.is_some() {
         s.end_after_action
-    } else if s.completed >= s.board.completed_cities_to_end {
+    } else if s.completed
+        >= s.config
+            .tuning
+            .cities_to_end
+            .unwrap_or(s.board.completed_cities_to_end)
+    {
         Some(2)
     } else {
         None
@@ -309,7 +319,7 @@ pub fn next_player(s: &mut State) {
         s.round += 1;
     }
     s.turn += 1;
-    s.actions_left = PLAYER_BOARD.actions[s.levels[s.active][A_ACTIONS] as usize];
+    s.actions_left = s.config.tuning.actions[s.levels[s.active][A_ACTIONS] as usize];
     if !s.favours.is_empty() && s.favours[s.active].contains(&F_EXTRA_ACTION) {
         s.actions_left += 1;
     }

@@ -39,6 +39,7 @@ mod tests {
             prestige_to_end: 20,
             emperor: false,
             east_alternative: false,
+            tuning: Default::default(),
         }
     }
 

@@ -20,7 +20,7 @@ use crate::play::{play_random, Match};
 use crate::rng::Rng;
 use crate::rules::{apply_unchecked, legal};
 use crate::scoring::{ranking, score_rows};
-use crate::state::{covered, new_game, Config, State, FAVOUR_TILES, MARKER_KINDS};
+use crate::state::{covered, new_game, Config, Points, State, Tuning, FAVOUR_TILES, MARKER_KINDS};
 use crate::strategies::{Policy, POLICY_NAMES};
 
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -86,6 +86,7 @@ impl PyConfig {
             prestige_to_end: option(options, "prestige_to_end")?,
             emperor: option(options, "emperor")?,
             east_alternative: option(options, "east_alternative")?,
+            tuning: std::sync::Arc::new(PyConfig::tuning(options)?),
         };
         covered(&c).map_err(PyValueError::new_err)?;
         Ok(PyConfig { c })
@@ -99,13 +100,104 @@ impl PyConfig {
     }
 }
 
+impl PyConfig {
+    /// The tunable numbers (`Tuning`) from the rule options by name, as the Python engine
+    /// validated them (`hansa_lab/engine/options.py`); ValueError for a value of the wrong
+    /// shape.
+    fn tuning(options: &Bound<'_, PyDict>) -> PyResult<Tuning> {
+        fn bad(name: &str, what: &str) -> PyErr {
+            PyValueError::new_err(format!("rule option {name} needs {what}"))
+        }
+        fn points(name: &str, v: &[i32]) -> PyResult<Points> {
+            Points::new(v).ok_or_else(|| bad(name, "at most 5 values"))
+        }
+        fn fixed<const N: usize>(options: &Bound<'_, PyDict>, name: &str) -> PyResult<[i32; N]> {
+            let v: Vec<i32> = option(options, name)?;
+            v.try_into()
+                .map_err(|_| bad(name, &format!("{N} integers")))
+        }
+        let mut t = Tuning::default();
+        let ew: Option<Vec<i32>> = option(options, "east_west_points")?;
+        t.east_west_points = ew.map(|v| points("east_west_points", &v)).transpose()?;
+        let region: Vec<i32> = option(options, "region_points")?;
+        t.region_points = points("region_points", &region)?;
+        t.control_points = option(options, "control_points")?;
+        t.favour_control_bonus = option(options, "favour_control_bonus")?;
+        t.ability_points = option(options, "ability_points")?;
+        t.favour_abilities_bonus = option(options, "favour_abilities_bonus")?;
+        let markers: Vec<i32> = option(options, "marker_points")?;
+        if markers.is_empty() {
+            return Err(bad("marker_points", "at least one value"));
+        }
+        t.set_marker_points(&markers);
+        t.cities_to_end = option(options, "cities_to_end")?;
+        t.actions = fixed(options, "actions_track")?;
+        t.book = fixed(options, "book_track")?;
+        t.keys = fixed(options, "keys_track")?;
+        let bank: Vec<Bound<'_, PyAny>> = option(options, "bank_track")?;
+        if bank.len() != t.bank.len() {
+            return Err(bad("bank_track", "4 entries"));
+        }
+        for (slot, x) in t.bank.iter_mut().zip(bank.iter()) {
+            *slot = match x.extract::<String>() {
+                Ok(text) if text == "all" => None,
+                Ok(_) => return Err(bad("bank_track", "integers or \"all\"")),
+                Err(_) => Some(
+                    x.extract::<i32>()
+                        .map_err(|_| bad("bank_track", "integers or \"all\""))?,
+                ),
+            };
+        }
+        let seats: Option<Vec<i32>> = option(options, "start_supply_seats")?;
+        if let Some(v) = seats {
+            if v.len() > 5 {
+                return Err(bad("start_supply_seats", "at most 5 values"));
+            }
+            let mut a = [0; 5];
+            a[..v.len()].copy_from_slice(&v);
+            t.start_supply_seats = Some(a);
+        }
+        t.start_merchants = option(options, "start_merchants")?;
+        let set: Option<std::collections::HashMap<String, u8>> = option(options, "marker_set")?;
+        if let Some(table) = set {
+            let mut counts = [0u8; 7];
+            for (kind, count) in table {
+                let k = MARKER_KINDS
+                    .iter()
+                    .position(|m| *m == kind)
+                    .ok_or_else(|| bad("marker_set", "known marker kinds"))?;
+                counts[k] = count;
+            }
+            t.marker_set = Some(counts);
+        }
+        t.start_markers = option(options, "start_markers")?;
+        Ok(t)
+    }
+}
+
 /// The rule options the core reads (every key of the Python engine's `RULE_OPTIONS`).
-const RULE_OPTION_NAMES: [&str; 5] = [
+const RULE_OPTION_NAMES: [&str; 21] = [
     "special_points",
     "start_supply",
     "prestige_to_end",
     "east_alternative",
     "emperor",
+    "east_west_points",
+    "control_points",
+    "favour_control_bonus",
+    "ability_points",
+    "favour_abilities_bonus",
+    "marker_points",
+    "region_points",
+    "cities_to_end",
+    "actions_track",
+    "bank_track",
+    "book_track",
+    "keys_track",
+    "start_supply_seats",
+    "start_merchants",
+    "marker_set",
+    "start_markers",
 ];
 
 fn option<'py, T: FromPyObject<'py>>(options: &Bound<'py, PyDict>, name: &str) -> PyResult<T> {

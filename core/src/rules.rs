@@ -268,7 +268,7 @@ pub fn apply_unchecked(s: &mut State, a: &Action) {
         K_DISPLACE => do_displace(s, a),
         K_MOVE => {
             s.actions_left -= 1;
-            let left = PLAYER_BOARD.book[s.levels[s.active][A_BOOK] as usize];
+            let left = s.config.tuning.book[s.levels[s.active][A_BOOK] as usize];
             s.pending.push(Decision::Move {
                 player: s.active,
                 left,

@@ -1,6 +1,6 @@
 //! Control, networks and final scoring (twin of `hansa_lab/engine/scoring.py`).
 
-use crate::board::{A_KEYS, PLAYER_BOARD, REGION_POINTS};
+use crate::board::{A_KEYS, PLAYER_BOARD};
 use crate::state::{State, EMPTY, F_ABILITIES_7, F_CONTROL_4};
 
 pub const CATEGORIES: [&str; 7] = [
@@ -13,6 +13,7 @@ pub const CATEGORIES: [&str; 7] = [
     "regions",
 ];
 
+/// Points for `n` collected markers with the printed score table.
 pub fn marker_points(n: usize) -> i32 {
     let t = &PLAYER_BOARD.marker_points;
     t[n.min(t.len() - 1)]
@@ -140,6 +141,7 @@ pub fn score_rows(s: &State) -> Vec<[i32; 7]> {
         vec![0; n]
     };
     let tm = PLAYER_BOARD.track_max;
+    let t = &s.config.tuning;
     (0..n)
         .map(|p| {
             let lv = s.levels[p];
@@ -152,11 +154,14 @@ pub fn score_rows(s: &State) -> Vec<[i32; 7]> {
             let controlled = controllers.iter().filter(|&&c| c == p as i32).count() as i32;
             [
                 s.prestige[p],
-                if fav.contains(&F_ABILITIES_7) { 7 } else { 4 } * full,
-                marker_points(s.markers[p].len() + s.markers_used[p].len()),
+                (t.ability_points
+                    + t.favour_abilities_bonus * i32::from(fav.contains(&F_ABILITIES_7)))
+                    * full,
+                t.marker_points(s.markers[p].len() + s.markers_used[p].len()),
                 special[p],
-                if fav.contains(&F_CONTROL_4) { 4 } else { 2 } * controlled,
-                largest_network(s, p) * PLAYER_BOARD.keys[lv[A_KEYS] as usize],
+                (t.control_points + t.favour_control_bonus * i32::from(fav.contains(&F_CONTROL_4)))
+                    * controlled,
+                largest_network(s, p) * t.keys[lv[A_KEYS] as usize],
                 regions[p],
             ]
         })
@@ -169,6 +174,8 @@ pub fn region_points(s: &State, controllers: &[i32]) -> Vec<i32> {
     let n = s.n_players();
     let b = s.board;
     let mut out = vec![0; n];
+    let places = s.config.tuning.region_points;
+    let places = places.as_slice();
     for cities in &b.country_cities[1..] {
         let mut ranked: Vec<((i32, i32), usize)> = Vec::new();
         for p in 0..n {
@@ -199,9 +206,9 @@ pub fn region_points(s: &State, controllers: &[i32]) -> Vec<i32> {
                 .filter(|(k, _)| *k == key)
                 .map(|(_, p)| *p)
                 .collect();
-            let end = (place + group.len()).min(REGION_POINTS.len());
+            let end = (place + group.len()).min(places.len());
             let total: i32 = if place < end {
-                REGION_POINTS[place..end].iter().sum()
+                places[place..end].iter().sum()
             } else {
                 0
             };

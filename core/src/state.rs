@@ -4,7 +4,7 @@
 //! indices into [`MARKER_KINDS`] and [`FAVOUR_TILES`], kept in the same order as the Python
 //! engine's tuples.
 
-use crate::board::{board, Board, PLAYER_BOARD};
+use crate::board::{board, Board, PLAYER_BOARD, REGION_POINTS};
 use crate::decisions::Decision;
 use crate::events::Event;
 use crate::rng::Rng;
@@ -39,7 +39,7 @@ pub const END_REASONS: [&str; 3] = ["prestige", "markers", "cities"];
 pub const NEUTRAL_TRADERS: i32 = 27;
 
 /// Bonus-marker sets per edition: counts in `MARKER_KINDS` order, then the start markers.
-fn marker_set(edition: u8) -> ([u8; 7], [u8; 3]) {
+pub fn marker_set(edition: u8) -> ([u8; 7], [u8; 3]) {
     if edition == 0 {
         // bigbox: extra 4, swap 3, move3 2, develop 2, plus3 2, plus4 2
         ([4, 3, 2, 0, 2, 2, 2], [MK_EXTRA, MK_SWAP, MK_MOVE3])
@@ -49,14 +49,111 @@ fn marker_set(edition: u8) -> ([u8; 7], [u8; 3]) {
     }
 }
 
-/// Python dict order of the marker sets (the bag is built in that order).
-fn bag_order(edition: u8) -> [u8; 6] {
-    if edition == 0 {
-        [MK_EXTRA, MK_SWAP, MK_MOVE3, MK_DEVELOP, MK_PLUS3, MK_PLUS4]
-    } else {
-        [
-            MK_EXTRA, MK_SWAP, MK_REMOVE3, MK_DEVELOP, MK_PLUS3, MK_PLUS4,
-        ]
+/// A short list of points (at most [`Points::CAP`] values) kept inline, so that a
+/// configuration copies without allocating.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Points {
+    len: u8,
+    values: [i32; Points::CAP],
+}
+
+impl Points {
+    pub const CAP: usize = 5;
+
+    /// `None` when `values` is longer than [`Points::CAP`].
+    pub fn new(values: &[i32]) -> Option<Self> {
+        if values.len() > Self::CAP {
+            return None;
+        }
+        let mut p = Points {
+            len: values.len() as u8,
+            values: [0; Self::CAP],
+        };
+        p.values[..values.len()].copy_from_slice(values);
+        Some(p)
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[i32] {
+        &self.values[..self.len as usize]
+    }
+}
+
+/// The numbers a designer may tune (twin of `Tuning` in `hansa_lab/engine/options.py`;
+/// every field a rule option of the same name there). `None` = the board's value.
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    pub east_west_points: Option<Points>,
+    pub region_points: Points,
+    pub control_points: i32,
+    pub favour_control_bonus: i32,
+    pub ability_points: i32,
+    pub favour_abilities_bonus: i32,
+    /// points by number of collected markers, 0..=31 (more: the last entry)
+    pub marker_table: [i32; 32],
+    pub cities_to_end: Option<i32>,
+    /// the tracks by development (0 = start); the Bank's `None` = all
+    pub actions: [i32; 6],
+    pub bank: [Option<i32>; 4],
+    pub book: [i32; 4],
+    pub keys: [i32; 5],
+    /// traders in each seat's personal supply (`None`: `start_supply + seat`)
+    pub start_supply_seats: Option<[i32; 5]>,
+    pub start_merchants: i32,
+    /// the whole marker set in `MARKER_KINDS` order (`None`: the edition's)
+    pub marker_set: Option<[u8; 7]>,
+    /// how many of the edition's start markers go onto the taverns
+    pub start_markers: usize,
+}
+
+impl Default for Tuning {
+    /// The printed game.
+    fn default() -> Self {
+        let pb = &*PLAYER_BOARD;
+        let copy = |v: &[i32], out: &mut [i32]| out.copy_from_slice(&v[..out.len()]);
+        let mut t = Tuning {
+            east_west_points: None,
+            region_points: Points::new(&REGION_POINTS).unwrap_or_default(),
+            control_points: 2,
+            favour_control_bonus: 2,
+            ability_points: 4,
+            favour_abilities_bonus: 3,
+            marker_table: [0; 32],
+            cities_to_end: None,
+            actions: [0; 6],
+            bank: [None; 4],
+            book: [0; 4],
+            keys: [0; 5],
+            start_supply_seats: None,
+            start_merchants: 1,
+            marker_set: None,
+            start_markers: 3,
+        };
+        copy(&pb.marker_points, &mut t.marker_table);
+        copy(&pb.actions, &mut t.actions);
+        t.bank.copy_from_slice(&pb.bank[..4]);
+        copy(&pb.book, &mut t.book);
+        copy(&pb.keys, &mut t.keys);
+        t
+    }
+}
+
+impl Tuning {
+    /// The score table of the option `marker_points` (points for 1, 2, ... markers, the
+    /// last entry for that many or more).
+    pub fn set_marker_points(&mut self, points: &[i32]) {
+        for n in 0..self.marker_table.len() {
+            self.marker_table[n] = if n == 0 || points.is_empty() {
+                0
+            } else {
+                points[n.min(points.len()) - 1]
+            };
+        }
+    }
+
+    #[inline]
+    pub fn marker_points(&self, n: usize) -> i32 {
+        self.marker_table[n.min(self.marker_table.len() - 1)]
     }
 }
 
@@ -74,11 +171,29 @@ pub struct Config {
     pub emperor: bool,
     /// East board: the alternative source's values for the disputed cities
     pub east_alternative: bool,
+    /// the other rule options: the printed numbers a designer may tune (shared by every
+    /// state of a game: a copy of a state copies a pointer)
+    pub tuning: Arc<Tuning>,
 }
 
 impl Config {
     pub fn has_neutral(&self) -> bool {
         self.n_players == 2
+    }
+
+    /// Traders in each seat's personal supply at the start.
+    pub fn start_supply_of(&self, seat: usize) -> i32 {
+        match self.tuning.start_supply_seats {
+            Some(v) => v[seat],
+            None => self.start_supply + seat as i32,
+        }
+    }
+
+    /// The bonus-marker set (counts in `MARKER_KINDS` order) and the start markers.
+    pub fn markers(&self) -> ([u8; 7], Vec<u8>) {
+        let (counts, start) = marker_set(self.edition);
+        let counts = self.tuning.marker_set.unwrap_or(counts);
+        (counts, start[..self.tuning.start_markers.min(3)].to_vec())
     }
 }
 
@@ -110,6 +225,26 @@ pub fn covered(config: &Config) -> Result<(), String> {
     }
     if config.prestige_to_end < 1 {
         return Err("rule option prestige_to_end must be positive".into());
+    }
+    let t = &config.tuning;
+    if t.start_markers > b.tavern_routes.len() {
+        return Err("rule option start_markers is more than the taverns".into());
+    }
+    if (0..config.n_players).any(|p| !(0..=11).contains(&config.start_supply_of(p))) {
+        return Err("rule option start_supply_seats out of range".into());
+    }
+    if !(0..=1).contains(&t.start_merchants) {
+        return Err("rule option start_merchants must be 0-1".into());
+    }
+    if t.actions.iter().chain(t.book.iter()).any(|&v| v < 1) {
+        return Err("rule options actions_track and book_track need positive values".into());
+    }
+    let (counts, start) = config.markers();
+    for k in &start {
+        let need = start.iter().filter(|x| *x == k).count();
+        if (counts[*k as usize] as usize) < need {
+            return Err("rule option marker_set must hold the start markers".into());
+        }
     }
     Ok(())
 }
@@ -340,28 +475,33 @@ pub fn new_game(config: &Config) -> Result<State, String> {
     let b = board(&config.side, config.east_alternative).ok_or("unknown board side")?;
     let n = config.n_players;
     let mut rng = Rng::new(config.seed);
-    let (counts, start) = marker_set(config.edition);
-    let mut start_markers = start.to_vec();
-    rng.shuffle(&mut start_markers);
+    let (counts, start) = config.markers();
+    // the start markers, and an empty place (-1) for each tavern without one
+    let mut slots: Vec<i8> = start.iter().map(|m| *m as i8).collect();
+    slots.resize(b.tavern_routes.len(), -1);
+    rng.shuffle(&mut slots);
     let mut route_marker = vec![-1i8; b.n_routes];
-    for (r, m) in b.tavern_routes.iter().zip(start_markers.iter()) {
-        route_marker[*r] = *m as i8;
+    for (r, m) in b.tavern_routes.iter().zip(slots.iter()) {
+        route_marker[*r] = *m;
     }
+    // the bag is filled in MARKER_KINDS order, as in Python, before its shuffle
     let mut bag: Vec<u8> = Vec::new();
-    for k in bag_order(config.edition) {
-        for _ in 0..counts[k as usize] {
-            bag.push(k);
+    for (k, &c) in counts.iter().enumerate() {
+        for _ in 0..c {
+            bag.push(k as u8);
         }
     }
-    for m in start {
-        if let Some(i) = bag.iter().position(|x| *x == m) {
+    for m in &start {
+        if let Some(i) = bag.iter().position(|x| x == m) {
             bag.remove(i);
         }
     }
     rng.shuffle(&mut bag);
-    let first = config.start_supply;
-    let supply_t: Vec<i32> = (0..n as i32).map(|k| first + k).collect();
+    let supply_t: Vec<i32> = (0..n).map(|k| config.start_supply_of(k)).collect();
+    // 27 traders = 15 on the player board + 1 prestige marker + supply + stock
     let stock_t: Vec<i32> = supply_t.iter().map(|t| 27 - 16 - t).collect();
+    // 4 merchants = 3 on the Liber Sophiae + supply + stock
+    let merchants = config.tuning.start_merchants;
     let special_points = match config.special_points {
         Some(sp) => sp.to_vec(),
         None => b.special_spaces.iter().map(|(p, _)| *p).collect(),
@@ -393,9 +533,9 @@ pub fn new_game(config: &Config) -> Result<State, String> {
         offices: vec![EMPTY; b.n_offices],
         extras: vec![Vec::new(); b.n_cities],
         supply_t,
-        supply_m: vec![1; n],
+        supply_m: vec![merchants; n],
         stock_t,
-        stock_m: vec![0; n],
+        stock_m: vec![1 - merchants; n],
         prestige: vec![0; n],
         levels: vec![[0; 5]; n],
         markers: vec![Vec::new(); n],
@@ -413,7 +553,7 @@ pub fn new_game(config: &Config) -> Result<State, String> {
         favours,
         turn_start: 0,
         active: 0,
-        actions_left: PLAYER_BOARD.actions[0],
+        actions_left: config.tuning.actions[0],
         round: 1,
         turn: 1,
         n_actions: 0,
@@ -423,4 +563,68 @@ pub fn new_game(config: &Config) -> Result<State, String> {
         end_after_action: None,
         events: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(tuning: Tuning) -> Config {
+        Config {
+            n_players: 3,
+            side: "base_3p".into(),
+            edition: 0,
+            seed: 3,
+            special_points: None,
+            start_supply: 5,
+            prestige_to_end: 20,
+            emperor: false,
+            east_alternative: false,
+            tuning: Arc::new(tuning),
+        }
+    }
+
+    #[test]
+    fn default_tuning_is_the_printed_game() {
+        let t = Tuning::default();
+        assert_eq!(t.actions, [2, 3, 3, 4, 4, 5]);
+        assert_eq!(t.bank, [Some(3), Some(5), Some(7), None]);
+        assert_eq!(t.keys, [1, 2, 2, 3, 4]);
+        let markers: Vec<i32> = (0..12).map(|n| t.marker_points(n)).collect();
+        assert_eq!(markers, [0, 1, 3, 3, 6, 6, 10, 10, 15, 15, 21, 21]);
+        assert_eq!(t.region_points.as_slice(), &[7, 4, 2]);
+    }
+
+    #[test]
+    fn marker_points_option_repeats_its_last_entry() {
+        let mut t = Tuning::default();
+        t.set_marker_points(&[2, 5]);
+        assert_eq!((t.marker_points(0), t.marker_points(1)), (0, 2));
+        assert_eq!((t.marker_points(2), t.marker_points(40)), (5, 5));
+        assert!(Points::new(&[1; 6]).is_none());
+    }
+
+    #[test]
+    fn start_markers_supply_and_merchants_follow_the_options() {
+        let mut t = Tuning {
+            start_markers: 1,
+            start_merchants: 0,
+            start_supply_seats: Some([8, 0, 3, 0, 0]),
+            ..Tuning::default()
+        };
+        let s = new_game(&config(t)).unwrap();
+        let placed: Vec<i8> = s.route_marker.iter().copied().filter(|m| *m >= 0).collect();
+        assert_eq!(placed, vec![MK_EXTRA as i8]);
+        assert_eq!(s.bag.len(), 14);
+        assert_eq!(
+            (s.supply_t.clone(), s.stock_t.clone()),
+            (vec![8, 0, 3], vec![3, 11, 8])
+        );
+        assert_eq!(
+            (s.supply_m.clone(), s.stock_m.clone()),
+            (vec![0; 3], vec![1; 3])
+        );
+        t.marker_set = Some([0, 1, 0, 0, 0, 0, 0]);
+        assert!(covered(&config(t)).is_err()); // the start marker "extra" is missing
+    }
 }

@@ -28,6 +28,7 @@ from hansa_lab.engine.scoring import city_controller, connects
 from hansa_lab.engine.state import EMPTY, State
 
 _PB = player_board()
+#: The printed tracks (a game reads its own, ``state.config.tuning``: rule options).
 ACTIONS_VALUES: tuple[int, ...] = tuple(_PB["actions"])
 BANK_VALUES: tuple[int | None, ...] = tuple(_PB["bank"])
 BOOK_VALUES: tuple[int, ...] = tuple(_PB["book"])
@@ -39,7 +40,7 @@ DECLINE = Action("decline")
 # --------------------------------------------------------------------------- queries
 def income_limit(state: State, player: int) -> int | None:
     """Tradesmen one Income action may take (None = all)."""
-    return BANK_VALUES[state.levels[player][A_BANK]]
+    return state.config.tuning.bank[state.levels[player][A_BANK]]
 
 
 def free_post(state: State, r: int, piece: int) -> int:
@@ -197,7 +198,8 @@ def develop(s: State, p: int, ability: int) -> None:
     else:
         s.supply_t[p] += 1
     if ability == A_ACTIONS and p == s.active:
-        s.actions_left += ACTIONS_VALUES[old + 1] - ACTIONS_VALUES[old]
+        values = s.config.tuning.actions
+        s.actions_left += values[old + 1] - values[old]
     log(s, Event("develop", seat=p, detail=ABILITIES[ability], value=old + 1))
 
 
@@ -217,13 +219,15 @@ def score_control(s: State, r: int) -> None:
 
 
 def kontor_placed(s: State, p: int, c: int) -> None:
-    """After a new Kontor of ``p`` in city ``c``: the East-West connection (7/4/2)."""
+    """After a new Kontor of ``p`` in city ``c``: the East-West connection (7/4/2; rule
+    option ``east_west_points``)."""
     b = s.board
     ew = s.east_west
-    if p < s.n_players and p not in ew and len(ew) < len(b.east_west_points):
+    points = s.config.tuning.east_west_points
+    if p < s.n_players and p not in ew and len(ew) < len(points):
         a, z = b.east_west
         if connects(s, p, a, z):
-            score(s, p, b.east_west_points[len(ew)], "east_west")
+            score(s, p, points[len(ew)], "east_west")
             s.east_west = (*ew, p)
             log(s, Event("east_west", seat=p, value=len(ew) + 1))
 
@@ -262,14 +266,15 @@ def add_extra(s: State, p: int, c: int, piece: int, right: bool = False) -> None
 def check_end(s: State) -> None:
     """The end conditions, checked after an establish action (and its permanent marker):
     a player at the prestige limit, a replacement marker that could not be drawn, the
-    board's number of completed cities."""
+    board's number of completed cities (rule options ``prestige_to_end``,
+    ``cities_to_end``)."""
     limit = s.config.option("prestige_to_end")
     reason = None
     if max(s.prestige) >= limit:
         reason = "prestige"
     elif s.end_after_action:
         reason = s.end_after_action
-    elif s.completed >= s.board.completed_cities_to_end:
+    elif s.completed >= s.config.tuning.cities_to_end:
         reason = "cities"
     if reason:
         s.end_reason = reason
@@ -282,7 +287,7 @@ def next_player(s: State) -> None:
     if s.active == 0:
         s.round += 1
     s.turn += 1
-    s.actions_left = ACTIONS_VALUES[s.levels[s.active][A_ACTIONS]]
+    s.actions_left = s.config.tuning.actions[s.levels[s.active][A_ACTIONS]]
     if s.favours and "extra_action" in s.favours[s.active]:
         s.actions_left += 1
     s.turn_start = s.n_actions

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from hansa_lab.engine.board import A_ACTIONS, A_BANK, A_BOOK, A_KEYS, A_PRIVILEGE
 from hansa_lab.engine.decisions import Relocation
 from hansa_lab.engine.scoring import TRACK_MAX
-from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, MARKER_SETS, NEUTRAL_TRADERS, State
+from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, NEUTRAL_TRADERS, State
 from hansa_lab.engine.variants.permanent import PermanentMarker
 from hansa_lab.errors import InvariantError
 
@@ -114,7 +114,7 @@ def check_state(state: State) -> None:
     for j, o in enumerate(state.special):
         if o != EMPTY and o & 1 != 1:
             fail(f"special-prestige space {j} holds a trader")
-    marker_set, _ = MARKER_SETS[state.config.edition]
+    marker_set = dict(state.config.tuning.marker_counts)
     seen = Counter(state.bag) + Counter(state.drawn)
     seen += Counter(m for m in state.route_marker if m is not None)
     for p in range(n):
@@ -125,7 +125,7 @@ def check_state(state: State) -> None:
     if state.end_reason is not None and state.pending:
         fail("the game is over but decisions are pending")
     if len(set(state.east_west)) != len(state.east_west) or len(state.east_west) > len(
-        b.east_west_points
+        state.config.tuning.east_west_points
     ):
         fail(f"East-West awards are inconsistent: {state.east_west}")
     if not 0 <= state.current_player < n:

@@ -416,7 +416,7 @@ def _do_displace(s: State, a: Action) -> None:
 
 def _do_move(s: State, a: Action) -> None:
     s.actions_left -= 1
-    push(s, Move(s.active, left=BOOK_VALUES[s.levels[s.active][A_BOOK]]))
+    push(s, Move(s.active, left=s.config.tuning.book[s.levels[s.active][A_BOOK]]))
 
 
 def _spend(s: State, n: int) -> None:

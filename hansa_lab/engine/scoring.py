@@ -7,9 +7,12 @@ city), ``network`` (Kontors in the largest network × City Keys value), ``region
 (Britannia: the Wales and Scotland majorities, 7 / 4 / 2; 0 on other boards).
 
 With the Emperor's Favour module, the ``control_4`` tile pays 4 per controlled city and
-``abilities_7`` pays 7 per fully developed ability. In a two-player game the neutral
-colour's Kontors count for control (a city it controls scores for nobody) but the
-neutral colour itself is never scored or ranked.
+``abilities_7`` pays 7 per fully developed ability. Every number here is the printed one
+by default and a rule option otherwise (``control_points``, ``ability_points``,
+``favour_control_bonus``, ``favour_abilities_bonus``, ``marker_points``, ``keys_track``,
+``region_points``: :mod:`hansa_lab.engine.options`), read from ``state.config.tuning``.
+In a two-player game the neutral colour's Kontors count for control (a city it controls
+scores for nobody) but the neutral colour itself is never scored or ranked.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from hansa_lab.engine.board import (
     A_ACTIONS,
     A_KEYS,
     ABILITIES,
-    REGION_POINTS,
     marker_score_table,
     player_board,
 )
@@ -207,6 +209,8 @@ def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int
     controlled, networks, special, regions = board_terms(state, cache)
     out: list[tuple[int, ...]] = []
     (a0, t0), (a1, t1), (a2, t2), (a3, t3) = ((a, TRACK_MAX[a]) for a in SCORED_TRACKS)
+    t = state.config.tuning
+    ability, control, keys = t.ability_points, t.control_points, t.keys
     for p in range(state.n_players):
         lv = state.levels[p]
         full = (lv[a0] >= t0) + (lv[a1] >= t1) + (lv[a2] >= t2) + (lv[a3] >= t3)
@@ -214,11 +218,11 @@ def score_rows(state: State, cache: KontorCache | None = None) -> list[tuple[int
         out.append(
             (
                 state.prestige[p],
-                (7 if "abilities_7" in favours else 4) * full,
-                marker_points(len(state.markers[p]) + len(state.markers_used[p])),
+                (ability + t.favour_abilities_bonus * ("abilities_7" in favours)) * full,
+                t.marker_points(len(state.markers[p]) + len(state.markers_used[p])),
                 special[p],
-                (4 if "control_4" in favours else 2) * controlled[p],
-                networks[p] * KEYS_VALUES[lv[A_KEYS]],
+                (control + t.favour_control_bonus * ("control_4" in favours)) * controlled[p],
+                networks[p] * keys[lv[A_KEYS]],
                 regions[p],
             )
         )
@@ -232,8 +236,10 @@ def region_points(state: State, controllers: list[int]) -> list[int]:
     players without a controlled city come after, ranked by Kontors; a player without a
     Kontor in the region scores nothing. Places pay 7 / 4 / 2; players still tied share
     the points of the places they occupy (sum divided equally, rounded down). A city in
-    two regions (Isle of Man on the 4–5-player side) counts for both."""
+    two regions (Isle of Man on the 4–5-player side) counts for both. The places' points
+    are the rule option ``region_points``."""
     n = state.n_players
+    places = state.config.tuning.region_points
     out = [0] * n
     for cities in state.board.country_cities[1:]:
         ranked: list[tuple[tuple[int, int], int]] = []
@@ -248,7 +254,7 @@ def region_points(state: State, controllers: list[int]) -> list[int]:
         while place < len(ranked):
             key = ranked[place][0]
             group = [p for k, p in ranked[place:] if k == key]
-            share = sum(REGION_POINTS[place : place + len(group)]) // len(group)
+            share = sum(places[place : place + len(group)]) // len(group)
             for p in group:
                 out[p] += share
             place += len(group)

@@ -15,9 +15,12 @@ which owns no per-player entries (its loose traders are ``State.neutral_pool``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from hansa_lab.engine.board import ABILITIES, Board, load_board, resolve_side
+from hansa_lab.engine.options import MARKER_SETS as MARKER_SETS  # re-exported
+from hansa_lab.engine.options import RULE_OPTIONS, Tuning, Where, resolve, validate_options
 from hansa_lab.engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -27,33 +30,8 @@ if TYPE_CHECKING:
 EMPTY = -1
 EDITIONS = ("bigbox", "original")
 
-#: Bonus-marker sets: (kind, count) and the three start markers on the taverns.
-MARKER_SETS: dict[str, tuple[dict[str, int], tuple[str, str, str]]] = {
-    "bigbox": (
-        {"extra": 4, "swap": 3, "move3": 2, "develop": 2, "plus3": 2, "plus4": 2},
-        ("extra", "swap", "move3"),
-    ),
-    "original": (
-        {"extra": 5, "swap": 2, "remove3": 2, "develop": 3, "plus3": 2, "plus4": 2},
-        ("extra", "swap", "remove3"),
-    ),
-}
-
-#: Rule options a configuration may set, with their defaults.
-RULE_OPTIONS: dict[str, Any] = {
-    # points of the four special-prestige spaces (white, orange, pink, black)
-    "special_points": None,  # None = board's printed values (7, 8, 9, 11)
-    # starting personal-supply traders of seat 1 (seat k gets this + k - 1);
-    # the general stock gets the rest so that every colour still has 27 traders
-    "start_supply": 5,
-    # prestige that ends the game
-    "prestige_to_end": 20,
-    # East board: use the alternative source's values for the disputed cities
-    "east_alternative": False,
-    # Emperor's Favour module: as many random tiles face up as players
-    "emperor": False,
-}
-
+# MARKER_SETS (the bonus-marker set of each edition) and RULE_OPTIONS (every rule option
+# with its default) live with the option table in hansa_lab.engine.options.
 #: Emperor's Favour tiles: four effects during the game, two in the final scoring.
 FAVOUR_TILES = (
     "relocate_anywhere",  # your displaced pieces may go to any free posts
@@ -87,27 +65,23 @@ class GameConfig:
         if self.edition not in EDITIONS:
             raise ValueError(f"edition must be one of {EDITIONS}, got {self.edition!r}")
         resolve_side(self.board, self.n_players)  # raises with a clear message
-        opts = dict(self.options)
-        for k in opts:
-            if k not in RULE_OPTIONS:
-                raise ValueError(f"unknown rule option {k!r}; known: {', '.join(RULE_OPTIONS)}")
-        sp = opts.get("special_points")
-        if sp is not None and (len(sp) != 4 or not all(isinstance(x, int) for x in sp)):
-            raise ValueError(f"rule option special_points needs 4 integers, got {sp!r}")
-        ss = opts.get("start_supply", 5)
-        if not isinstance(ss, int) or not 1 <= ss <= 11 - self.n_players:
-            raise ValueError(
-                f"rule option start_supply must be 1-{11 - self.n_players}, got {ss!r}"
-            )
-        pe = opts.get("prestige_to_end", 20)
-        if not isinstance(pe, int) or isinstance(pe, bool) or pe < 1:
-            raise ValueError(f"rule option prestige_to_end must be a positive integer, got {pe!r}")
-        for k in ("east_alternative", "emperor"):
-            if not isinstance(opts.get(k, False), bool):
-                raise ValueError(f"rule option {k} must be true or false, got {opts[k]!r}")
-        if opts.get("east_alternative") and resolve_side(self.board, self.n_players) != "east":
-            raise ValueError("rule option east_alternative applies only to the East board")
+        opts = validate_options(dict(self.options), self._where)
         object.__setattr__(self, "options", tuple(sorted(opts.items())))
+
+    @property
+    def _where(self) -> Where:
+        return Where(self.n_players, resolve_side(self.board, self.n_players), self.edition)
+
+    @cached_property
+    def tuning(self) -> Tuning:
+        """The numbers the rules use (the options resolved against board and edition)."""
+        return resolve(dict(self.options), self._where)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickles without the cached :attr:`tuning` (rebuilt on first use)."""
+        d = self.__dict__.copy()
+        d.pop("tuning", None)
+        return d
 
     def option(self, name: str) -> Any:
         return dict(self.options).get(name, RULE_OPTIONS[name])
@@ -269,28 +243,31 @@ def neutral_start_routes(board: Board) -> list[int]:
 
 
 def new_game(config: GameConfig) -> State:
-    """Set up a game: pieces by seat, the three start markers shuffled onto the taverns,
+    """Set up a game: pieces by seat, the start markers shuffled onto the taverns,
     the replacement markers shuffled face down (then, with the Emperor's Favour module,
     the tiles). All chance comes from ``config.seed`` through :class:`~hansa_lab.engine.rng.Rng`
     (Fisher–Yates shuffles, in this order: start markers, replacement bag, favour tiles)."""
     board = config.load_board()
     n = config.n_players
     rng = Rng(config.seed)  # SplitMix64, the same draws as the Rust core (engine/rng.py)
-    counts, start = MARKER_SETS[config.edition]
+    tuning = config.tuning
     taverns = list(board.tavern_routes)
-    start_markers = list(start)
-    rng.shuffle(start_markers)
+    # the start markers, and an empty place for each tavern without one
+    slots: list[str | None] = [*tuning.start_markers]
+    slots += [None] * (len(taverns) - len(slots))
+    rng.shuffle(slots)
     route_marker: list[str | None] = [None] * board.n_routes
-    for r, m in zip(taverns, start_markers, strict=True):
+    for r, m in zip(taverns, slots, strict=True):
         route_marker[r] = m
-    bag = [k for k, c in counts.items() for _ in range(c)]
-    for m in start:
+    bag = [k for k, c in tuning.marker_counts for _ in range(c)]
+    for m in tuning.start_markers:
         bag.remove(m)
     rng.shuffle(bag)
-    first = int(config.option("start_supply"))
-    supply_t = [first + k for k in range(n)]
+    supply_t = list(tuning.start_supply)
     # 27 traders = 15 on the player board + 1 prestige marker + supply + stock
     stock_t = [27 - 16 - t for t in supply_t]
+    # 4 merchants = 3 on the Liber Sophiae + supply + stock
+    supply_m = [tuning.start_merchants] * n
     sp = config.option("special_points")
     special_points = tuple(sp) if sp is not None else tuple(p for p, _ in board.special_spaces)
     posts = [EMPTY] * board.n_posts
@@ -315,9 +292,9 @@ def new_game(config: GameConfig) -> State:
         offices=[EMPTY] * board.n_offices,
         extras=[()] * board.n_cities,
         supply_t=supply_t,
-        supply_m=[1] * n,
+        supply_m=supply_m,
         stock_t=stock_t,
-        stock_m=[0] * n,
+        stock_m=[1 - m for m in supply_m],
         prestige=[0] * n,
         levels=[[0] * len(ABILITIES) for _ in range(n)],
         markers=[()] * n,
@@ -332,5 +309,5 @@ def new_game(config: GameConfig) -> State:
         favour_display=display,
         favours=favours,
         active=0,
-        actions_left=2,
+        actions_left=tuning.actions[0],
     )

@@ -4,6 +4,16 @@ An :class:`Experiment` comes from a dict or TOML file (format in
 :func:`hansa_lab.sim.runner.run_experiment`) through :func:`normalize_experiment`, which
 checks every field before any game starts. A :class:`Design` lists its games.
 
+Sweeps of rule options
+    ``[variants]`` (named variants: ``ew_631 = {east_west_points = [6, 3, 1]}``) or
+    ``[sweep]`` (a grid: ``control_points = [2, 3, 4]``, every combination of the listed
+    values) turns every condition into one condition per variant, each with the variant's
+    options on top of the condition's own. The unchanged game is always one of them (the
+    *base variant*: a variant with no change, else one named ``default`` is added), so
+    every variant can be compared with it deal by deal (the same seeds and rotations in
+    every condition): :meth:`hansa_lab.sim.results.Results.variants`. A value equal to the
+    option's default is no change.
+
 Fair designs
     Every game belongs to a *deal* ``d`` (seed = base seed + ``d``: the bonus-marker
     draws and the strategies' random streams) and a *rotation* ``k`` of the line-up:
@@ -68,21 +78,29 @@ class Condition:
     board: str = "base"
     edition: str = "bigbox"
     options: tuple[tuple[str, Any], ...] = ()
+    #: the rule variant of a sweep ("" outside sweeps)
+    variant: str = ""
 
     def config(self, seed: int) -> GameConfig:
         return GameConfig(self.n_players, self.board, self.edition, seed, self.options)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "players": self.n_players,
             "board": self.board,
             "edition": self.edition,
             "options": jsonable(dict(self.options)),
         }
+        if self.variant:
+            out["variant"] = self.variant
+        return out
 
     def label(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in self.options)
-        return f"{self.n_players}p {self.board} {self.edition}" + (f" {opts}" if opts else "")
+        head = f"{self.n_players}p {self.board} {self.edition}"
+        if self.variant:
+            return f"{head} variant {self.variant}"
+        return head + (f" {opts}" if opts else "")
 
 
 @dataclass(frozen=True)
@@ -104,6 +122,8 @@ class Experiment:
     base_arm: str | None = None
     description: str = ""
     stall_rounds: int = DEFAULT_STALL_ROUNDS
+    #: sweeps: the variant without changes, which the others are compared with
+    base_variant: str | None = None
 
     def lineup(self, arm: str, n_players: int) -> tuple[str, ...]:
         """The arm's line-up filled to ``n_players`` seats (before rotation)."""
@@ -164,17 +184,20 @@ class Experiment:
             "max_actions": self.max_actions,
             "base_arm": self.base_arm,
             "stall_rounds": self.stall_rounds,
+            "base_variant": self.base_variant,
         }
 
 
 _TOP_KEYS = {
     "name", "description", "games", "seed", "chunk_size", "log", "max_actions", "base_arm",
     "players", "board", "edition", "options", "arms", "conditions", "jobs", "backend",
-    "dask_address", "decision_time_limit", "stall_rounds", "engine",
+    "dask_address", "decision_time_limit", "stall_rounds", "engine", "sweep", "variants",
 }
 #: Configuration fields added after runs were stored: a stored configuration without one
 #: matches its default (so those runs still resume).
-ADDED_FIELDS: dict[str, Any] = {"stall_rounds": DEFAULT_STALL_ROUNDS}
+ADDED_FIELDS: dict[str, Any] = {"stall_rounds": DEFAULT_STALL_ROUNDS, "base_variant": None}
+#: The name of the base variant of a sweep when no variant leaves the game unchanged.
+BASE_VARIANT = "default"
 _CONDITION_KEYS = ("players", "board", "edition", "options")
 
 
@@ -306,6 +329,7 @@ def normalize_experiment(
         entries = [{}]
     elif not isinstance(entries, list) or not entries:
         raise err("conditions", "must be a non-empty list of tables ([[conditions]])")
+    variants, base_variant = _variants(raw, err)
     conditions: list[Condition] = []
     for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping):
@@ -314,10 +338,16 @@ def normalize_experiment(
             if key not in _CONDITION_KEYS:
                 raise err(f"conditions[{i}].{key}",
                           f"unknown field; known: {', '.join(_CONDITION_KEYS)}")
-        for cond in _expand_condition(top, entry, i if raw.get("conditions") else None, err):
-            if cond in conditions:
-                raise err("conditions", f"duplicate condition {cond.label()}")
-            conditions.append(cond)
+        for plain in _expand_condition(top, entry, i if raw.get("conditions") else None, err):
+            for cond in _with_variants(plain, variants, err):
+                same = next((c for c in conditions if _same_games(c, cond)), None)
+                if same is not None and cond.variant and same.variant:
+                    raise err("variants" if "variants" in raw else "sweep",
+                              f"variants {same.variant!r} and {cond.variant!r} are the same "
+                              f"game in {cond.label()}")
+                if same is not None:
+                    raise err("conditions", f"duplicate condition {cond.label()}")
+                conditions.append(cond)
 
     # every arm must fill every condition's seats evenly --------------------------
     for cond in conditions:
@@ -340,7 +370,132 @@ def normalize_experiment(
         base_arm=base_arm,
         description=description,
         stall_rounds=int(stall_rounds),
+        base_variant=base_variant,
     )
+
+
+def _same_games(a: Condition, b: Condition) -> bool:
+    return (a.n_players, a.board, a.edition, a.options) == (b.n_players, b.board, b.edition,
+                                                            b.options)
+
+
+def _show(value: Any) -> str:
+    return json.dumps(jsonable(value), separators=(",", ":"))
+
+
+def _variants(
+    raw: Mapping[str, Any], err: Callable[[str, str], ExperimentError]
+) -> tuple[list[tuple[str | None, dict[str, Any]]], str | None]:
+    """The rule variants of ``[variants]`` or ``[sweep]`` as (name, options) pairs and the
+    base variant's name (None without a sweep). A sweep's grid points have no name yet
+    (None): each condition names them by what they change there (:func:`_with_variants`)."""
+    if "variants" in raw and "sweep" in raw:
+        raise err("sweep", "give [variants] or [sweep], not both")
+    out: list[tuple[str | None, dict[str, Any]]] = []
+    if "variants" in raw:
+        table = raw["variants"]
+        if not isinstance(table, Mapping) or not table:
+            raise err("variants", "must be a non-empty table of name = {option = value, ...}")
+        for name, opts in table.items():
+            if not isinstance(name, str) or not name.strip():
+                raise err("variants", f"variant names must be non-empty strings, got {name!r}")
+            if not isinstance(opts, Mapping):
+                raise err(f"variants.{name}", f"must be a table of rule options, got {opts!r}")
+            out.append((name, dict(opts)))
+    elif "sweep" in raw:
+        table = raw["sweep"]
+        if not isinstance(table, Mapping) or not table:
+            raise err("sweep", "must be a non-empty table of option = [values]")
+        for key, values in table.items():
+            if not isinstance(values, list | tuple) or not values:
+                raise err(f"sweep.{key}", f"a sweep lists the values to try, e.g. {key} = "
+                                          f"[a, b], got {values!r}")
+        keys = list(table)
+        out = [(None, dict(zip(keys, combo, strict=True)))
+               for combo in itertools.product(*(table[k] for k in keys))]
+    else:
+        return [("", {})], None
+    for name, opts in out:
+        for k in opts:
+            if k not in RULE_OPTIONS:
+                where = f"variants.{name}.{k}" if name is not None else f"sweep.{k}"
+                raise err(where, f"unknown rule option; known: {', '.join(RULE_OPTIONS)}")
+    if "sweep" in raw:
+        return out, BASE_VARIANT
+    unchanged = [n for n, opts in out if not opts]  # a variant that changes nothing
+    if unchanged:
+        base = str(unchanged[0])
+        return [(base, {})] + [(n, o) for n, o in out if n != base], base
+    if any(name == BASE_VARIANT for name, _ in out):
+        raise err(f"variants.{BASE_VARIANT}", f"the name {BASE_VARIANT!r} is kept for the "
+                                              "unchanged game; this variant changes options")
+    return [(BASE_VARIANT, {}), *out], BASE_VARIANT
+
+
+def _is_default(name: str, value: Any) -> bool:
+    """Whether ``value`` is option ``name``'s default (then it changes nothing)."""
+    return jsonable(value) == jsonable(RULE_OPTIONS.get(name))
+
+
+def _changes(plain: Condition, opts: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of ``opts`` that change the game of condition ``plain``: a value equal
+    to the condition's own (given or default) changes nothing, nor does the value the
+    board prints given explicitly (``east_west_points = [7, 4, 2]``)."""
+    base = dict(plain.options)
+    here = GameConfig(plain.n_players, plain.board, plain.edition, 0, plain.options)
+    out: dict[str, Any] = {}
+    for k, v in opts.items():
+        if jsonable(v) == jsonable(base.get(k, RULE_OPTIONS[k])):
+            continue
+        try:
+            given = GameConfig(plain.n_players, plain.board, plain.edition, 0,
+                               tuple({**base, k: v}.items()))
+        except (ValueError, TypeError):
+            out[k] = v  # the variant's own validation names the error
+            continue
+        if _game_numbers(given) != _game_numbers(here):
+            out[k] = v
+    return out
+
+
+def _game_numbers(config: GameConfig) -> tuple[Any, ...]:
+    """Everything the rule options decide in a game of ``config``."""
+    sp = config.option("special_points")
+    special = tuple(sp) if sp is not None else tuple(
+        p for p, _ in config.load_board().special_spaces)
+    return (config.tuning, special, config.option("prestige_to_end"),
+            config.option("east_alternative"), config.option("emperor"))
+
+
+def _with_variants(plain: Condition, variants: list[tuple[str | None, dict[str, Any]]],
+                   err: Callable[[str, str], ExperimentError]) -> list[Condition]:
+    """``plain`` once per variant, the variant's changes on top of the condition's options.
+    A sweep's grid point is named by its changes here (``control_points=3``), the one
+    without changes being the base variant, added when the grid lacks it."""
+    if variants == [("", {})]:
+        return [plain]
+    out: list[Condition] = []
+    for name, opts in variants:
+        changes = _changes(plain, opts)
+        if name is None:  # a grid point
+            name = ",".join(f"{k}={_show(v)}" for k, v in changes.items()) or BASE_VARIANT
+            if any(c.variant == name for c in out):
+                continue  # the same changes as a point already there
+        merged = {**dict(plain.options), **changes}
+        merged = {k: v for k, v in merged.items() if not _is_default(k, v)}  # absent: default
+        try:
+            cfg = GameConfig(plain.n_players, plain.board, plain.edition, 0,
+                             tuple(merged.items()))
+        except (ValueError, TypeError) as ex:
+            where = f"variants.{name}" if name in {n for n, _ in variants} else "sweep"
+            raise err(where, f"{ex} ({plain.n_players} players, {plain.board}, "
+                             f"{plain.edition})") from None
+        out.append(replace(plain, options=cfg.options, variant=name))
+    if not any(c.variant == BASE_VARIANT for c in out) and all(n is None for n, _ in variants):
+        out.insert(0, replace(plain, variant=BASE_VARIANT))
+    base = [c for c in out if not c.variant or c.options == plain.options]
+    out.sort(key=lambda c: c not in base[:1])  # the base variant first
+    return out
 
 
 def _expand_condition(

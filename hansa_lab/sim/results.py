@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import warnings
@@ -18,10 +19,12 @@ from hansa_lab.sim.store import MANIFEST, ResultStore
 
 # wilson_interval: the one Wilson interval, still importable from here (the runner
 # re-exports it)
+from hansa_lab.stats.balance import balance_table, most_balanced
 from hansa_lab.stats.intervals import wilson_interval as wilson_interval
 from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.summaries import mean_scores, win_rates
+from hansa_lab.stats.variants import variant_comparison
 from hansa_lab.stats.verdicts import comparison_verdicts, seat_verdicts
 
 
@@ -167,6 +170,8 @@ class Results:
                                         "total", "win_share"])
         games = self.read("games", ["experiment", "arm", "game_id", "seed", "rotation",
                                     "n_players", "board", "side", "edition", "options"])
+        if self.base_variant() is not None:  # a sweep: the variants by name
+            games["options"] = self._variant_of(games)
         df = players.merge(games, on=["experiment", "arm", "game_id"], how="inner")
         conds = [c for c in ("n_players", "board", "edition", "options") if df[c].nunique() > 1]
         return df, games, conds
@@ -260,6 +265,74 @@ class Results:
                       "win_share"]]
         return seat_advantage(players, games)
 
+    def base_variant(self) -> str | None:
+        """A sweep's variant without changes (the others are compared with it), else None."""
+        base = self.manifest.get("configuration", {}).get("base_variant")
+        return str(base) if base else None
+
+    def _variant_of(self, games: pd.DataFrame) -> pd.Series:
+        """The variant of every row of ``games`` (from the run's conditions: player count,
+        board, edition and options)."""
+        names = {}
+        for c in self.manifest.get("configuration", {}).get("conditions", []):
+            key = (int(c["players"]), c["board"], c["edition"],
+                   json.dumps(c.get("options", {}), sort_keys=True))
+            names[key] = c.get("variant", "")
+        keys = zip(games["n_players"].astype(int), games["board"], games["edition"],
+                   games["options"], strict=True)
+        return pd.Series([names.get(k, "?") for k in keys], index=games.index, dtype="string")
+
+    def variants(self, base: str | None = None, *, alpha: float = 0.05) -> pd.DataFrame:
+        """A sweep's rule variants against the base variant (default: the run's), per arm,
+        condition and measure — the mean score, the first seat's win share, the focal
+        strategy's win share (mixed line-ups) and the game length — paired by deal, with
+        verdicts (:func:`hansa_lab.stats.variant_comparison`). In a sweep the other
+        summaries (:meth:`summary`, :meth:`compare`, :meth:`seats`) name the variant in
+        their ``options`` column."""
+        base = base or self.base_variant()
+        if base is None:
+            raise ValueError("this run has no rule variants (no [variants] or [sweep] in its "
+                             "experiment)")
+        games = self.read("games", ["experiment", "arm", "game_id", "seed", "rotation",
+                                    "n_players", "board", "side", "edition", "options",
+                                    "rounds"])
+        games["variant"] = self._variant_of(games)
+        players = self.read("players", ["experiment", "arm", "game_id", "seat", "total",
+                                        "win_share"])
+        return variant_comparison(players, games, base, alpha=alpha)
+
+    def balance(self, *, turns: bool = False) -> pd.DataFrame:
+        """The balance objective per variant (a sweep's ``options`` column holds the
+        variant's name), arm and player count when they vary
+        (:func:`hansa_lab.stats.balance_table`): first-seat advantage with its interval,
+        the largest seat gap, the spread of strategy win rates, game length, end-reason
+        mix and, with ``turns=True`` (a ``full`` log), lead changes. Lead changes follow
+        the turns table's ``projected`` score, which uses the printed scoring numbers."""
+        games = self.read("games", ["experiment", "arm", "game_id", "n_players", "board",
+                                    "edition", "options", "rounds", "end_reason"])
+        if self.base_variant() is not None:
+            games["options"] = self._variant_of(games)
+        players = self.read("players", ["experiment", "arm", "game_id", "seat", "strategy",
+                                        "win_share"])
+        t = self.read("turns", ["experiment", "arm", "game_id", "round", "turn", "seat",
+                                "projected"]) if turns else None
+        table = balance_table(players, games, t)
+        if self.base_variant() is not None and "options" in table.columns:  # sweep order
+            conditions = self.manifest.get("configuration", {}).get("conditions", [])
+            order = list(dict.fromkeys(c.get("variant", "") for c in conditions))
+            rank = table["options"].map({v: i for i, v in enumerate(order)})
+            table = table.iloc[np.argsort(rank.to_numpy(), kind="stable")].reset_index(
+                drop=True)
+        return table
+
+    def most_balanced(self, rounds: tuple[float, float] | None = None) -> pd.DataFrame:
+        """The variant with the smallest seat gap per arm and player count among those
+        whose mean game length lies within ``rounds`` (:meth:`balance`,
+        :func:`hansa_lab.stats.most_balanced`): a grid search over a sweep's values."""
+        table = self.balance()
+        by = [c for c in ("arm", "n_players") if c in table.columns]
+        return most_balanced(table, rounds, by=by)
+
     def base_arm(self) -> str | None:
         """The arm the others are compared with: the experiment's ``base_arm``, else an
         arm named ``base``, else None."""
@@ -324,7 +397,37 @@ class Results:
                                           if c not in ("chi2", "friedman", "test", "wins")]]),
                       "", "Seat balance:"]
             lines += [f"  {line}" for line in seat_verdicts(seats)]
+        base_variant = self.base_variant()
+        if base_variant is not None:
+            lines += ["", *self._variant_lines(base_variant)]
         return "\n".join(lines)
+
+    def _variant_lines(self, base: str) -> list[str]:
+        """The report's section on a sweep's variants (:meth:`variants`)."""
+        table = self.variants(base)
+        if table.empty:
+            return [f"Rule variants: no variant has games paired with {base!r} yet"]
+        shown = table[[c for c in table.columns if c not in (
+            "base_variant", "se", "p_value", "verdict", "more_deals", "text")]]
+        lines = [f"Rule variants vs {base!r} (same deals and rotations; paired, 95% "
+                 "intervals over deals; win shares in percentage points):",
+                 format_table(shown), "", "Verdicts (Holm-adjusted per measure):"]
+        lines += [f"  {_where(r)}{r.arm}, {r.measure}, {r.variant}: {r.text}"
+                  for r in table.itertuples(index=False)]
+        balance = self.balance().rename(columns={"options": "variant"})
+        cols = [c for c in ("variant", "arm", "n_players", "games", "first_seat_adv",
+                            "seat_gap", "strategy_spread", "rounds", "end_prestige",
+                            "end_cities", "end_markers") if c in balance.columns]
+        shown_b = balance[cols].copy()
+        for c in ("first_seat_adv", "seat_gap", "strategy_spread", "end_prestige",
+                  "end_cities", "end_markers"):
+            shown_b[c] = ["-" if math.isnan(v) else f"{100 * v:+.1f}%"
+                          if c == "first_seat_adv" else f"{100 * v:.1f}%" for v in shown_b[c]]
+        lines += ["", "Balance per variant (first-seat advantage: win share minus the fair "
+                      "share; seat gap: the largest; strategy spread: best minus worst "
+                      "strategy's win rate; mean rounds; end reasons):",
+                  format_table(shown_b)]
+        return lines
 
 
 def _where(row: Any) -> str:
@@ -369,6 +472,7 @@ def formatted_columns(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
         "mean_score": ("score_lo", "score_hi"),
         "score_diff": ("diff_lo", "diff_hi"),
         "win_diff": ("win_diff_lo", "win_diff_hi"),
+        "diff": ("diff_lo", "diff_hi"),
     }
     intervals = {k: v for k, v in intervals.items()
                  if k in df.columns and v[0] in df.columns and v[1] in df.columns}

@@ -16,6 +16,13 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   :func:`compare_arms`, :func:`holm`;
 - :mod:`~hansa_lab.stats.ratings` — :func:`plackett_luce`;
 - :mod:`~hansa_lab.stats.seats` — :func:`seat_advantage`;
+- :mod:`~hansa_lab.stats.balance` — a balance objective per variant or group:
+  :func:`balance_table` (first-seat advantage with interval, largest seat gap, spread of
+  strategy win rates, game length, end-reason mix, lead changes), :func:`most_balanced`
+  (the smallest seat gap with the game length in a band);
+- :mod:`~hansa_lab.stats.variants` — rule variants of a sweep against the unchanged game,
+  paired by deal: :func:`variant_comparison` (score level, first-seat and focal win
+  shares, game length, with verdicts), :func:`variant_values`;
 - :mod:`~hansa_lab.stats.verdicts` — plain answers: :func:`comparison_verdicts` (helps /
   hurts / no clear effect, and the deals a precision needs), :func:`seat_verdicts`;
 - :mod:`~hansa_lab.stats.style` — :func:`play_style` (third action, City Keys, Coellen,
@@ -51,6 +58,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from hansa_lab.stats.balance import balance_table, most_balanced
 from hansa_lab.stats.intervals import (
     binomial_sf,
     bootstrap_ci,
@@ -91,6 +99,7 @@ from hansa_lab.stats.style import play_style
 from hansa_lab.stats.summaries import mean_scores, score_differences, win_rates
 from hansa_lab.stats.synthetic import synthetic_tables
 from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS, lineup_period, with_games
+from hansa_lab.stats.variants import variant_comparison, variant_values
 from hansa_lab.stats.verdicts import comparison_verdicts, deals_for_half_width, seat_verdicts
 
 if TYPE_CHECKING:
@@ -103,6 +112,7 @@ __all__ = [
     "GameQuality",
     "SequentialResult",
     "alpha_spent",
+    "balance_table",
     "binomial_sf",
     "bootstrap_ci",
     "chi2_sf",
@@ -120,6 +130,7 @@ __all__ = [
     "lineup_period",
     "mean_interval",
     "mean_scores",
+    "most_balanced",
     "norm_cdf",
     "paired_comparison",
     "paired_differences",
@@ -135,6 +146,8 @@ __all__ = [
     "synthetic_tables",
     "t_quantile",
     "t_sf",
+    "variant_comparison",
+    "variant_values",
     "wilson_interval",
     "win_rates",
     "with_games",

@@ -65,6 +65,9 @@ def _add_game_args(p: argparse.ArgumentParser, players_default: int | None = Non
                    help="number of players (2-5; 2 = neutral-colour variant)")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
     p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="rule option (repeatable; hansa-lab options lists them), e.g. "
+                        "control_points=3 or 'bank_track=[3,5,7,\"all\"]'")
 
 
 def _config(args: argparse.Namespace, seed: int = 0) -> GameConfig:
@@ -74,10 +77,15 @@ def _config(args: argparse.Namespace, seed: int = 0) -> GameConfig:
     if args.edition not in EDITIONS:
         raise CliError(f"--edition: must be one of {', '.join(EDITIONS)}, got {args.edition!r}")
     try:
-        return GameConfig(n_players=args.players, board=args.board, edition=args.edition,
-                          seed=seed)
+        config = GameConfig(n_players=args.players, board=args.board, edition=args.edition,
+                            seed=seed)
     except ValueError as e:
         raise CliError(f"--players/--board: {e}") from e
+    options = _rule_options(getattr(args, "option", []))
+    try:
+        return config.replace(options=tuple(options.items()))
+    except (ValueError, TypeError) as e:
+        raise CliError(f"--option: {e}") from e
 
 
 def _lineup(text: str | None, n: int) -> list[str]:
@@ -165,6 +173,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         for k, v in out.items():
             print(f"{k:>24}: {v}")
+    return 0
+
+
+def cmd_options(args: argparse.Namespace) -> int:
+    from hansa_lab.engine.options import options_markdown, options_text
+
+    sys.stdout.write(options_markdown() if args.markdown else options_text())
     return 0
 
 
@@ -543,6 +558,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "suite: games per strategy and engine (default 3)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("options", help="the rule options: default, allowed values, effect")
+    p.add_argument("--markdown", action="store_true",
+                   help="as the Markdown table of docs/rule_options.md")
+    p.set_defaults(func=cmd_options)
 
     p = sub.add_parser("parity", help="step random games in the Python engine and the "
                        "compiled core and compare every step")

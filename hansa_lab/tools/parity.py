@@ -11,16 +11,20 @@ sides.
 Games cycle over every configuration (:func:`parity_configs`): the five board sides with
 every player count (``base_3p`` with 2 players has the neutral colour), both editions, and
 the rule options (printed or other special-prestige points, start supply, prestige to end,
-Emperor's Favour, the East's alternative disputed cities).
+Emperor's Favour, the East's alternative disputed cities); two games in three also draw
+random non-default values for two to six of the tunable numbers
+(:func:`random_tuning`: awards, score tables, tracks, start supply and markers).
 """
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
 from hansa_lab.core import CoreGame, covers
 from hansa_lab.engine.actions import Action, format_action
+from hansa_lab.engine.options import ALL, MARKER_KINDS, MARKER_SETS
 from hansa_lab.engine.rules import apply_in_place, legal_actions
 from hansa_lab.engine.scoring import ranking, score_rows
 from hansa_lab.engine.state import GameConfig, State, new_game
@@ -45,14 +49,61 @@ _OPTION_SETS: tuple[tuple[tuple[str, Any], ...], ...] = (
 
 def parity_configs(seed: int) -> GameConfig:
     """The configuration of parity game ``seed`` (every combination in turn: board side
-    and player count, then edition, then rule options)."""
+    and player count, then edition, then rule options; two in three add
+    :func:`random_tuning`)."""
     board, n = _TABLES[seed % len(_TABLES)]
     rest = seed // len(_TABLES)
     edition = ("bigbox", "original")[rest % 2]
     options = _OPTION_SETS[(rest // 2) % len(_OPTION_SETS)]
     if board == "east" and (rest // 2) % 2:
         options = (*options, ("east_alternative", True))
-    return GameConfig(n_players=n, board=board, edition=edition, seed=seed, options=options)
+    config = GameConfig(n_players=n, board=board, edition=edition, seed=seed, options=options)
+    if (rest // (2 * len(_OPTION_SETS))) % 3:
+        config = config.replace(options=(*options, *random_tuning(config)))
+    return config
+
+
+def _sorted_ints(rng: random.Random, n: int, lo: int, hi: int) -> tuple[int, ...]:
+    return tuple(sorted(rng.randint(lo, hi) for _ in range(n)))
+
+
+def random_tuning(config: GameConfig) -> tuple[tuple[str, Any], ...]:
+    """Random non-default values for two to six tunable rule options (drawn from the
+    configuration's seed, so a parity game's configuration is fixed by its number)."""
+    rng = random.Random(config.seed * 7919 + 17)
+    n = config.n_players
+    start_markers = rng.randint(0, 2)
+    _, start = MARKER_SETS[config.edition]
+    marker_set = {k: rng.randint(0, 3) for k in MARKER_KINDS}
+    for k in start[:start_markers]:
+        marker_set[k] = max(marker_set[k], 1)
+    bank: list[int | str] = list(_sorted_ints(rng, 4, 1, 9))
+    for i in range(rng.randint(0, 2)):
+        bank[3 - i] = ALL
+    draws: dict[str, Any] = {
+        "east_west_points": tuple(rng.randint(0, 12) for _ in range(rng.randint(0, 4))),
+        "control_points": rng.choice((0, 1, 3, 4, 6)),
+        "favour_control_bonus": rng.choice((0, 1, 5)),
+        "ability_points": rng.choice((0, 2, 7, 10)),
+        "favour_abilities_bonus": rng.choice((0, 2, 8)),
+        "marker_points": tuple(rng.randint(0, 25) for _ in range(rng.randint(1, 12))),
+        "region_points": tuple(rng.randint(0, 12) for _ in range(rng.randint(0, 5))),
+        "cities_to_end": rng.randint(3, 12),
+        "actions_track": _sorted_ints(rng, 6, 1, 6),
+        "bank_track": tuple(bank),
+        "book_track": _sorted_ints(rng, 4, 1, 6),
+        "keys_track": _sorted_ints(rng, 5, 0, 6),
+        "start_supply_seats": tuple(rng.randint(0, 11) for _ in range(rng.randint(n, 5))),
+        "start_merchants": 0,
+        "marker_set": marker_set,
+        "start_markers": start_markers,
+    }
+    if "start_supply" in dict(config.options):
+        del draws["start_supply_seats"]
+    names = rng.sample(sorted(draws), rng.randint(2, 6))
+    if "marker_set" in names and "start_markers" not in names:
+        names.append("start_markers")
+    return tuple((k, draws[k]) for k in sorted(names))
 
 
 def _describe(config: GameConfig) -> dict[str, Any]:

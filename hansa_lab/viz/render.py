@@ -747,8 +747,10 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
         out[-1] = (f'<text class="to-act" x="{_n(x + PANEL_W - 8)}" y="{_n(y + 18.5)}" '
                    f'font-size="10.5" font-weight="bold" text-anchor="end" fill="#b03a00">'
                    f"▶ to act · {state.actions_left} left</text>")
-    # ability tracks (left column)
-    pb = player_board()
+    # ability tracks (left column): the game's values (rule options), privilege as printed
+    t = state.config.tuning
+    pb = {**player_board(), "actions": list(t.actions), "bank": list(t.bank),
+          "book": list(t.book), "keys": list(t.keys)}
     ty = y + 30
     for a, ability in enumerate(ABILITIES):
         out.append(_track_row(x + 8, ty + a * 15, ability, pb[ability], state.levels[p][a],
@@ -834,13 +836,14 @@ _SHORT = {"track": "prestige", "abilities": "abilities", "markers": "markers",
 
 def _east_west_part(board: Board, state: State, x: float, y: float) -> str:
     a, b = (board.city_names[c] for c in board.east_west)
-    points = ", ".join(map(str, board.east_west_points))
+    awards = state.config.tuning.east_west_points  # the board's, or a rule option's
+    points = ", ".join(map(str, awards))
     tip = f"East-West connection {a}–{b}: the first, second, third to connect score {points}"
     out = [f'<g class="east-west-track" data-connected="{",".join(map(str, state.east_west))}">'
            f"{_title(tip)}"
            f'<text x="{_n(x)}" y="{_n(y + 4)}" font-size="10" fill="#7b3294" font-weight="bold">'
            f"East–West {_t(a)}–{_t(b)}</text>"]
-    for k, pts in enumerate(board.east_west_points):
+    for k, pts in enumerate(awards):
         sx = x + 190 + k * 34
         out.append(f'<rect x="{_n(sx - 12)}" y="{_n(y - 8)}" width="24" height="16" rx="4" '
                    f'fill="#f1e6f7" stroke="#7b3294"/>')
@@ -942,7 +945,6 @@ def render_board_svg(board: Board, *, width: int | None = None) -> str:
 
 def status_text(state: State) -> str:
     """One line: round, turn, who acts, completed cities, bag — or how the game ended."""
-    b = state.board
     head = f"Round {state.round} · turn {state.turn} · {state.n_actions} actions"
     if state.is_over:
         reason = state.end_reason or "cap"
@@ -954,7 +956,8 @@ def status_text(state: State) -> str:
             who += f" ({_PENDING.get(kind, kind.replace('_', ' '))})"
         else:
             who += f", {state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
-    return (f"{head} · {who} · completed cities {state.completed}/{b.completed_cities_to_end}"
+    to_end = state.config.tuning.cities_to_end  # the board's, or a rule option's
+    return (f"{head} · {who} · completed cities {state.completed}/{to_end}"
             f" · bonus markers in the bag {len(state.bag)}")
 
 
