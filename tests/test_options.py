@@ -351,9 +351,6 @@ def test_core_strategies_decide_as_in_python_with_tuned_numbers(k: int) -> None:
     assert compiled.actions == py.actions and compiled.final == py.final
 
 
-@pytest.mark.xfail(reason="sim/logs.py (score_columns) scores the turns table with the "
-                          "printed numbers; the fix passes config.tuning (see issue 15's "
-                          "report)", strict=False)
 def test_the_turns_table_scores_with_the_games_numbers() -> None:
     import pandas as pd
 

@@ -37,10 +37,9 @@ from hansa_lab.engine.decisions import Relocate
 from hansa_lab.engine.events import EVENT_KINDS as ENGINE_EVENTS
 from hansa_lab.engine.events import Event
 from hansa_lab.engine.invariants import MERCHANTS, TRADERS
+from hansa_lab.engine.options import Tuning
 from hansa_lab.engine.scoring import (
     CATEGORIES,
-    KEYS_VALUES,
-    MARKER_POINTS,
     SCORED_TRACKS,
     TRACK_MAX,
     KontorCache,
@@ -292,22 +291,25 @@ def score_columns(
     board: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     abilities_7: np.ndarray,
     control_4: np.ndarray,
+    tuning: Tuning,
 ) -> np.ndarray:
     """:func:`score_rows` for many (position, player) pairs at once: one entry per pair
     in every array (``levels``: pairs × abilities; ``board``: the four lists of
     :func:`board_terms` as arrays; ``abilities_7``/``control_4``: the favour tiles held).
+    ``tuning``: the game's scoring numbers (``config.tuning``: rule options).
     Returns pairs × :data:`CATEGORIES`. The logs score every turn with it."""
     controlled, networks, special, regions = board
+    t = tuning
     full = sum((levels[:, a] >= TRACK_MAX[a]).astype(np.int64) for a in SCORED_TRACKS)
-    points = np.asarray(MARKER_POINTS)
+    points = np.asarray(t.marker_table)
     return np.stack(
         [
             prestige,
-            np.where(abilities_7, 7, 4) * full,
+            (t.ability_points + t.favour_abilities_bonus * abilities_7) * full,
             points[np.minimum(n_markers, len(points) - 1)],
             special,
-            np.where(control_4, 4, 2) * controlled,
-            networks * np.asarray(KEYS_VALUES)[levels[:, A_KEYS]],
+            (t.control_points + t.favour_control_bonus * control_4) * controlled,
+            networks * np.asarray(t.keys)[levels[:, A_KEYS]],
             regions,
         ],
         axis=1,
@@ -397,7 +399,7 @@ class GameRecorder:
         block += ["control_4" in f for f in favours]
         return block
 
-    def turn_columns(self, n: int) -> dict[str, np.ndarray]:
+    def turn_columns(self, n: int, tuning: Tuning) -> dict[str, np.ndarray]:
         """The ``turns`` table of this game as columns (one row per player per turn).
 
         One snapshot: 5 meta values (round, turn, acting seat, actions used, board
@@ -415,7 +417,8 @@ class GameRecorder:
         prestige, supply_t, supply_m, stock_t, stock_m, markers, markers_used = own
         kontors, special = board[0], board[1]
         scores = score_columns(prestige, levels, markers + markers_used,
-                               (board[2], board[3], board[4], board[5]), board[6], board[7])
+                               (board[2], board[3], board[4], board[5]), board[6], board[7],
+                               tuning)
         in_hand = np.zeros((t, n), dtype=np.int64)
         for i, pieces in self._in_hand.items():
             in_hand[i] = pieces
@@ -549,7 +552,7 @@ def record_game(
             final, n_actions, quiet = rec.final, len(rec.actions), stall.longest
             if full:
                 recorder.finish(final)
-            turns = recorder.turn_columns(config.n_players) if full else []
+            turns = recorder.turn_columns(config.n_players, config.tuning) if full else []
             events = recorder.events
     except StrategyError as e:
         return {"failures": [_failure_row(key, config, rotation, e)]}
