@@ -3,26 +3,7 @@
 use hansa_core::play::play;
 use hansa_core::scoring::{ranking, score_rows};
 use hansa_core::state::Config;
-use hansa_core::strategies::Policy;
-
-fn greedy_params() -> Vec<(String, f64)> {
-    [
-        ("depth", 1.0),
-        ("explore", 0.5),
-        ("score", 1.0),
-        ("opponents", 0.25),
-        ("route", 1.0),
-        ("supply", 0.15),
-        ("supply_cap", 8.0),
-        ("stock", 0.05),
-        ("reserve", 0.5),
-        ("ability", 1.0),
-        ("actions_left", 0.0),
-    ]
-    .iter()
-    .map(|(k, v)| (k.to_string(), *v))
-    .collect()
-}
+use hansa_core::strategies::{greedy_defaults, Policy};
 
 fn main() {
     let arg = |i: usize, d: f64| {
@@ -32,8 +13,8 @@ fn main() {
             .unwrap_or(d)
     };
     let deals = arg(1, 10.0) as u64;
-    let greedy = Policy::new("greedy", &greedy_params()).unwrap();
-    let mut rp = greedy_params();
+    let greedy = Policy::new("greedy", &greedy_defaults()).unwrap();
+    let mut rp = greedy_defaults();
     rp.extend([
         ("candidates".to_string(), arg(2, 6.0)),
         ("samples".to_string(), arg(3, 2.0)),
@@ -46,18 +27,7 @@ fn main() {
         for rot in 0..4 {
             let mut seats = vec![greedy.clone(); 4];
             seats[rot] = search.clone();
-            let config = Config {
-                n_players: 4,
-                side: "base_45p".into(),
-                edition: 0,
-                seed: 1000 + seed,
-                special_points: None,
-                start_supply: 5,
-                prestige_to_end: 20,
-                emperor: false,
-                east_alternative: false,
-                tuning: Default::default(),
-            };
+            let config = Config::printed(4, "base_45p", 1000 + seed);
             let m = play(&config, &seats, 20_000, false).unwrap();
             let rows = score_rows(&m.state);
             let ranks = ranking(&m.state, &rows);

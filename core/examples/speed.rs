@@ -4,18 +4,7 @@ use hansa_core::state::Config;
 use std::time::Instant;
 
 fn main() {
-    let mut config = Config {
-        n_players: 3,
-        side: "base_3p".into(),
-        edition: 0,
-        seed: 0,
-        special_points: None,
-        start_supply: 5,
-        prestige_to_end: 20,
-        emperor: false,
-        east_alternative: false,
-        tuning: Default::default(),
-    };
+    let mut config = Config::printed(3, "base_3p", 0);
     let t0 = Instant::now();
     let mut actions = 0;
     let mut games = 0;

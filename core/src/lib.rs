@@ -30,16 +30,8 @@ mod tests {
 
     fn config(n: usize, side: &str, edition: u8, seed: u64) -> Config {
         Config {
-            n_players: n,
-            side: side.into(),
             edition,
-            seed,
-            special_points: None,
-            start_supply: 5,
-            prestige_to_end: 20,
-            emperor: false,
-            east_alternative: false,
-            tuning: Default::default(),
+            ..Config::printed(n, side, seed)
         }
     }
 

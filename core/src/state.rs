@@ -177,6 +177,23 @@ pub struct Config {
 }
 
 impl Config {
+    /// The printed game (every rule option at its default) for `n_players` on `side`
+    /// (`"base_45p"` …), the bigbox edition, with `seed`.
+    pub fn printed(n_players: usize, side: &str, seed: u64) -> Config {
+        Config {
+            n_players,
+            side: side.into(),
+            edition: 0,
+            seed,
+            special_points: None,
+            start_supply: 5,
+            prestige_to_end: 20,
+            emperor: false,
+            east_alternative: false,
+            tuning: Default::default(),
+        }
+    }
+
     pub fn has_neutral(&self) -> bool {
         self.n_players == 2
     }

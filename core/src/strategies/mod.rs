@@ -28,6 +28,29 @@ pub const POLICY_NAMES: [&str; 7] = [
     "rollout",
 ];
 
+/// Every parameter of `greedy` at its default (the defaults of
+/// `hansa_lab/strategies/evaluation.py` and `greedy.py`, for Rust callers such as the
+/// examples; Python passes its own values).
+pub fn greedy_defaults() -> Vec<(String, f64)> {
+    let w = Weights::default();
+    [
+        ("depth", 1.0),
+        ("explore", 0.5),
+        ("score", w.score),
+        ("opponents", w.opponents),
+        ("route", w.route),
+        ("supply", w.supply),
+        ("supply_cap", w.supply_cap as f64),
+        ("stock", w.stock),
+        ("reserve", w.reserve),
+        ("ability", w.ability),
+        ("actions_left", w.actions_left),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), *v))
+    .collect()
+}
+
 /// One seat's strategy.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Policy {
