@@ -221,11 +221,14 @@ def test_summary_log_skips_turns_and_events(tmp_path):
 
 # --------------------------------------------------------------------------- resuming
 
+#: The interrupted runs play in the Python engine: in the core these 60 random games are
+#: over before the test can interrupt them (the runner's handling is the same either way).
 _CHILD = """
 import sys
 from hansa_lab.sim.runner import simulate
 simulate(["random", "random:gather=false", "random"], n_games=int(sys.argv[2]), n_players=3,
-         out=sys.argv[1], chunk_size=2, progress=False, n_jobs=int(sys.argv[3]))
+         out=sys.argv[1], chunk_size=2, progress=False, n_jobs=int(sys.argv[3]),
+         engine="python")
 """
 
 
@@ -301,7 +304,7 @@ def test_resume_after_ctrl_c_with_two_workers(tmp_path):
     out = tmp_path / "interrupted"
     args = ["simulate", "--players", "3", "--games", "60", "--strategies",
             "random,random:gather=false,random", "--chunk-size", "2", "--jobs", "2",
-            "--out", str(out), "--no-progress"]
+            "--out", str(out), "--no-progress", "--engine", "python"]
     proc = _start_child(out, 60, 2, cli_args=args)
     try:
         _wait_for_chunks(proc, out, 3)
