@@ -302,10 +302,11 @@ def test_resume_after_sigkill_keeps_completed_chunks(tmp_path):
 @pytest.mark.slow
 def test_resume_after_ctrl_c_with_two_workers(tmp_path):
     out = tmp_path / "interrupted"
-    args = ["simulate", "--players", "3", "--games", "60", "--strategies",
+    # 300 games: enough that the run is still going when the interrupt arrives
+    args = ["simulate", "--players", "3", "--games", "300", "--strategies",
             "random,random:gather=false,random", "--chunk-size", "2", "--jobs", "2",
             "--out", str(out), "--no-progress", "--engine", "python"]
-    proc = _start_child(out, 60, 2, cli_args=args)
+    proc = _start_child(out, 300, 2, cli_args=args)
     try:
         _wait_for_chunks(proc, out, 3)
         proc.send_signal(signal.SIGINT)
@@ -321,7 +322,7 @@ def test_resume_after_ctrl_c_with_two_workers(tmp_path):
     assert manifest["sessions"][0]["status"] == "interrupted"
     before = _snapshot(out)
     assert 0 < manifest["progress"]["chunks_done"] == len([p for p in before if "_chunks" in p])
-    _check_resumed(out, before, 60)
+    _check_resumed(out, before, 300)
 
 
 def test_rerun_of_a_finished_run_does_nothing_unless_forced(tmp_path, monkeypatch):
