@@ -109,7 +109,8 @@ impl Greedy {
             let mut v;
             if opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player {
                 // a Move or a move-3/remove-3 marker is worth its best first step
-                v = best_step(&nxt, &mut after, &mut follow, &mut value);
+                legal_actions(&nxt, &mut follow);
+                v = best_step(&nxt, &mut after, &follow, &mut value);
             } else {
                 v = value(&nxt);
                 if let Some(r) = filled_route(&nxt, a, player) {
@@ -119,7 +120,7 @@ impl Greedy {
             if self.depth == 2 && nxt.end_reason.is_none() && nxt.current_player() == player {
                 legal_actions(&nxt, &mut follow);
                 if follow.len() > 1 {
-                    v = py_max(v, best_step(&nxt, &mut after, &mut follow, &mut value));
+                    v = py_max(v, best_step(&nxt, &mut after, &follow, &mut value));
                 }
             }
             out.push(v);
@@ -172,17 +173,16 @@ impl Greedy {
     }
 }
 
-/// The best value after one more action of the position `s` (its legal actions are put
-/// in `buf`, the positions after them in `t`).
+/// The best value after one more action of the position `s` among its legal actions
+/// `legal` (the positions after them are built in `t`).
 fn best_step(
     s: &State,
     t: &mut State,
-    buf: &mut Vec<Action>,
+    legal: &[Action],
     value: &mut impl FnMut(&State) -> f64,
 ) -> f64 {
-    legal_actions(s, buf);
     let mut best = f64::NEG_INFINITY;
-    for b in buf.iter() {
+    for b in legal {
         t.clone_from(s);
         apply_unchecked(t, b);
         best = py_max(best, value(t));
