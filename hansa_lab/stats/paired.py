@@ -40,6 +40,21 @@ __all__ = [
 ]
 
 
+def deal_t_test(v: np.ndarray) -> tuple[float, float, float]:
+    """Mean, standard error and two-sided t-test p-value (mean 0) of per-deal paired
+    differences ``v`` (NaN where too few deals; p 1 or 0 when every deal agrees)."""
+    g = len(v)
+    mean = float(v.mean()) if g else math.nan
+    se = float(v.std(ddof=1)) / math.sqrt(g) if g > 1 else math.nan
+    if g < 2:
+        p = math.nan
+    elif se == 0:
+        p = 1.0 if mean == 0 else 0.0
+    else:
+        p = t_sf(mean / se, g - 1)
+    return mean, se, p
+
+
 def _focal_rows(a: pd.DataFrame, focal: int | str | None) -> pd.DataFrame:
     if focal is None:
         return a
@@ -179,21 +194,10 @@ def _paired_stats(pairs: pd.DataFrame, ci: float) -> dict[str, Any]:
     g = len(deals)
     q = t_quantile(0.5 + ci / 2, g - 1) if g > 1 else math.nan
 
-    def summary(x: pd.Series) -> tuple[float, float, float]:
-        v = x.to_numpy(dtype=float)
-        mean = float(v.mean()) if g else math.nan
-        se = float(v.std(ddof=1)) / math.sqrt(g) if g > 1 else math.nan
-        if g < 2:
-            p = math.nan
-        elif se == 0:
-            p = 1.0 if mean == 0 else 0.0
-        else:
-            p = t_sf(mean / se, g - 1)
-        return mean, se, p
-
-    diff, se_p, p_diff = summary(deals["diff"])
-    wdiff, se_w, p_win = summary(deals["win_diff"])
-    se_u = math.hypot(summary(deals["value_a"])[1], summary(deals["value_b"])[1])
+    diff, se_p, p_diff = deal_t_test(deals["diff"].to_numpy(dtype=float))
+    wdiff, se_w, p_win = deal_t_test(deals["win_diff"].to_numpy(dtype=float))
+    se_u = math.hypot(deal_t_test(deals["value_a"].to_numpy(dtype=float))[1],
+                      deal_t_test(deals["value_b"].to_numpy(dtype=float))[1])
     ratio = se_p ** 2 / se_u ** 2 if se_u > 0 else math.nan
     n = len(pairs)
     return {

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from hansa_lab.stats.intervals import t_quantile, t_sf
-from hansa_lab.stats.paired import holm
+from hansa_lab.stats.intervals import t_quantile
+from hansa_lab.stats.paired import deal_t_test, holm
 from hansa_lab.stats.tables import GAME_KEYS, varying
 from hansa_lab.stats.verdicts import comparison_verdicts
 
@@ -64,16 +64,8 @@ def _summary(diffs: pd.DataFrame, ci: float) -> dict[str, float]:
     deal = diffs.groupby(["experiment", "n_players", "board", "side", "edition", "seed"],
                          sort=True)[["diff", "value_a", "value_b"]].mean()
     g = len(deal)
-    v = deal["diff"].to_numpy(dtype=float)
-    mean = float(v.mean()) if g else math.nan
-    se = float(v.std(ddof=1)) / math.sqrt(g) if g > 1 else math.nan
+    mean, se, p = deal_t_test(deal["diff"].to_numpy(dtype=float))
     q = t_quantile(0.5 + ci / 2, g - 1) if g > 1 else math.nan
-    if g < 2:
-        p = math.nan
-    elif se == 0:
-        p = 1.0 if mean == 0 else 0.0
-    else:
-        p = t_sf(mean / se, g - 1)
     return {"n": len(diffs), "deals": g, "mean": float(diffs["value_a"].mean()),
             "base_mean": float(diffs["value_b"].mean()), "diff": mean, "diff_lo": mean - q * se,
             "diff_hi": mean + q * se, "se": se, "p_value": p}
