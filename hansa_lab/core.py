@@ -46,6 +46,7 @@ from hansa_lab.play import (
     _seat_players,
 )
 from hansa_lab.strategies import (
+    ARCHETYPES,
     ActionsFirst,
     Blocker,
     Greedy,
@@ -85,6 +86,7 @@ CORE_STRATEGIES: dict[str, type[Strategy]] = {
     "keep_supply": KeepSupply,
     "rollout": Rollout,
     "strong": Strong,
+    **ARCHETYPES,
 }
 def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,
                                                                                list[Action]]:

@@ -60,6 +60,18 @@ def test_changed_parameters_decide_as_in_python(lineup):
     assert _same_game(config, lineup, max_actions=250 if depth2 else 600) > 100
 
 
+@pytest.mark.parametrize(("board", "n"), [("base", 4), ("east", 3), ("britannia", 5), ("base", 2)],
+                         ids=lambda x: str(x))
+def test_the_plan_weights_decide_as_in_python(board, n):
+    """Each plan term of the evaluation (Actions, Bank, City Keys with the network, the
+    special-prestige spaces, control of the ability cities) chooses alike in both engines."""
+    plans = ["greedy:plan_actions=1.5,plan_coellen=0.7", "greedy:plan_keys=1.2,plan_bank=0.8",
+             "network_keys:plan_control=1.1", "greedy:plan_coellen=2,plan_control=0.3",
+             "actions_first:plan_actions=0.5,plan_keys=0.5,plan_bank=0.5"]
+    config = GameConfig(n_players=n, board=board, seed=4242 + n)
+    assert _same_game(config, plans[:n], max_actions=900) > 100
+
+
 def test_the_core_strategy_is_reproducible_and_the_seat_stream_matters():
     config = GameConfig(n_players=4, seed=3)
     a = core.play_game(config, ["greedy"] * 4)

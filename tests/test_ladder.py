@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pandas as pd
 import pytest
 
@@ -44,3 +46,27 @@ def test_the_ladder_command_prints_the_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "hansa-lab ladder --strategies random,greedy,keep_supply --players 2" in out
     assert "elo" in out and "keep_supply" in out
+
+
+def test_a_subset_of_tables_is_balanced_over_strategies_and_pairs():
+    from hansa_lab.sim.ladder import LADDER_STRATEGIES, balanced_tables
+    names = list(LADDER_STRATEGIES)
+    chosen = balanced_tables(names, 4, 60, seed=3)
+    assert len(chosen) == len(set(chosen)) == 60
+    assert all(len(set(t)) == 4 and set(t) <= set(names) for t in chosen)
+    seats = pd.Series([x for t in chosen for x in t]).value_counts()
+    assert len(seats) == len(names) and seats.max() - seats.min() <= 1  # 240 seats / 12
+    pairs = pd.Series([p for t in chosen for p in itertools.combinations(
+        sorted(t), 2)]).value_counts()
+    assert len(pairs) == 66  # every pair of the 12 strategies meets at least once
+    assert balanced_tables(names, 4, 60, seed=3) == chosen  # reproducible
+    assert balanced_tables(names[:5], 4, 99) == tables_of(names[:5], 4)  # all when few
+    with pytest.raises(ExperimentError, match="tables"):
+        run_ladder(names[:4], n_players=2, tables=0, progress=False)
+
+
+def test_a_ladder_on_a_subset_of_tables(tmp_path):
+    ladder = run_ladder(["random", "greedy", "actions_rush", "bank"], n_players=2, deals=2,
+                        tables=4, n_jobs=1, progress=False, n_boot=50)
+    assert ladder.results.games.arm.nunique() == 4
+    assert "--tables 4" in ladder.command

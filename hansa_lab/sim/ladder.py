@@ -3,18 +3,24 @@ with Plackett–Luce (:func:`hansa_lab.stats.plackett_luce`).
 
 Design: every combination of ``n_players`` distinct strategies is one table (an arm of the
 run); each table plays ``deals`` deals in all its seat rotations, so every strategy sits
-in every seat equally often against every set of opponents. The placements of all games
+in every seat equally often against every set of opponents. With many strategies
+(12 shipped ones make 495 four-player tables) ``tables`` keeps a balanced subset: each
+strategy sits at as equal a number of tables as possible, and each pair of strategies
+meets as evenly as the subset allows (:func:`balanced_tables`). The placements of all games
 give one rating per strategy (Elo-like scale: 400 points = odds of 10:1; centred on the
 mean of the rated strategies) with percentile-bootstrap intervals over games.
 
 >>> tables_of(["a", "b", "c"], 2)
 [('a', 'b'), ('a', 'c'), ('b', 'c')]
+>>> sorted(balanced_tables(["a", "b", "c", "d"], 2, 2, seed=1))
+[('a', 'd'), ('b', 'c')]
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,18 +33,47 @@ from hansa_lab.sim.results import Results, format_table
 from hansa_lab.sim.runner import simulate
 from hansa_lab.stats.ratings import plackett_luce
 
-__all__ = ["LADDER_STRATEGIES", "Ladder", "run_ladder", "tables_of"]
+__all__ = ["LADDER_STRATEGIES", "Ladder", "balanced_tables", "run_ladder", "tables_of"]
 
-#: The default ladder: every shipped strategy the compiled core plays (``strong`` is
-#: ``rollout`` at its default budget; ``mcts``, which searches in Python, can be added
-#: with ``strategies=[..., "mcts"]``; it makes the run slow).
+#: The default ladder: every shipped strategy the compiled core plays: the baselines, the
+#: four seed tips, the five expert archetypes and ``strong`` (``rollout`` with the plan
+#: weights, at its default budget). ``rollout`` and ``mcts`` (which searches in Python)
+#: can be added with ``strategies=[..., "mcts"]``; they make the run slow.
 LADDER_STRATEGIES = ("random", "greedy", "actions_first", "blocker", "network_keys",
-                     "keep_supply", "strong")
+                     "keep_supply", "actions_rush", "keys_network", "coellen",
+                     "ability_control", "bank", "strong")
 
 
 def tables_of(strategies: Sequence[str], n_players: int) -> list[tuple[str, ...]]:
     """Every table of ``n_players`` distinct strategies, in a fixed order."""
     return list(itertools.combinations(strategies, n_players))
+
+
+def balanced_tables(strategies: Sequence[str], n_players: int, tables: int,
+                    seed: int = 0) -> list[tuple[str, ...]]:
+    """At most ``tables`` of the tables of :func:`tables_of`, chosen one by one: next is
+    the table whose strategies have sat at the fewest tables so far, then whose pairs have
+    met least (ties in an order shuffled by ``seed``). All of them if there are no more."""
+    every = tables_of(strategies, n_players)
+    if tables >= len(every):
+        return every
+    random.Random(seed).shuffle(every)
+    seats = dict.fromkeys(strategies, 0)
+    pairs: dict[tuple[str, str], int] = {}
+    chosen: list[tuple[str, ...]] = []
+    left = every
+    for _ in range(tables):
+        def cost(t: tuple[str, ...]) -> tuple[int, int, int]:
+            met = sum(pairs.get(p, 0) for p in itertools.combinations(t, 2))
+            return max(seats[x] for x in t), sum(seats[x] for x in t), met
+        best = min(range(len(left)), key=lambda i: cost(left[i]))
+        t = left.pop(best)
+        chosen.append(t)
+        for x in t:
+            seats[x] += 1
+        for p in itertools.combinations(t, 2):
+            pairs[p] = pairs.get(p, 0) + 1
+    return chosen
 
 
 @dataclass
@@ -65,6 +100,7 @@ def run_ladder(
     *,
     n_players: int = 4,
     deals: int = 10,
+    tables: int | None = None,
     board: str = "base",
     edition: str = "bigbox",
     seed: int = 0,
@@ -74,7 +110,8 @@ def run_ladder(
     engine: str = "core",
     n_boot: int = 1000,
 ) -> Ladder:
-    """Play the ladder (see the module doc) and rate the strategies. ``out``: a results
+    """Play the ladder (see the module doc) and rate the strategies. ``tables``: at most
+    this many tables (:func:`balanced_tables`; None: every combination). ``out``: a results
     folder; the ratings are also written there as ``ladder.csv``, ``ladder.md`` (with
     the command that made them) and ``ladder.png``."""
     names = list(dict.fromkeys(strategies))
@@ -83,7 +120,11 @@ def run_ladder(
                                             f"{n_players} distinct strategies, got {names}")
     if deals < 1:
         raise ExperimentError("deals", f"must be a positive integer, got {deals!r}")
-    arms = {"|".join(t): list(t) for t in tables_of(names, n_players)}
+    if tables is not None and tables < 1:
+        raise ExperimentError("tables", f"must be a positive integer, got {tables!r}")
+    chosen = (tables_of(names, n_players) if tables is None
+              else balanced_tables(names, n_players, tables, seed=seed))
+    arms = {"|".join(t): list(t) for t in chosen}
     res = simulate(arms, n_games=deals * n_players, n_players=n_players, board=board,
                    edition=edition, seed=seed, n_jobs=n_jobs, out=out, name="ladder",
                    progress=progress, log="summary", engine=engine)
@@ -95,7 +136,8 @@ def run_ladder(
     for c in ("elo", "elo_lo", "elo_hi"):
         ratings[c] = ratings[c].round(0).astype("Int64")
     command = (f"hansa-lab ladder --strategies {','.join(names)} --players {n_players} "
-               f"--deals {deals} --board {board} --edition {edition} --seed {seed}")
+               f"--deals {deals}" + (f" --tables {tables}" if tables is not None else "")
+               + f" --board {board} --edition {edition} --seed {seed}")
     ladder = Ladder(ratings=ratings, results=res, command=command)
     if out is not None:
         folder = Path(out)

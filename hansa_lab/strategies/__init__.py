@@ -4,16 +4,25 @@
 (one parser for line-ups such as ``"greedy:depth=2,explore=0.1,random"``),
 ``random_policy`` (the baseline), ``evaluation`` (the documented position evaluation),
 ``lookahead`` (what greedy and mcts share when valuing a candidate action), ``greedy``
-(one-step look-ahead and the four seed tips), ``mcts`` (search with an iteration
-budget) and ``rollout``/``strong`` (greedy candidates judged by short playouts, searched
-in the compiled core). May import :mod:`hansa_lab.errors`, the engine and the core's
-bridge (:mod:`hansa_lab.bridge`) only.
+(one-step look-ahead and the four seed tips), ``archetypes`` (greedy with one plan of the
+evaluation: Actions rush, City Keys network, Coellen, ability-city control, Bank),
+``mcts`` (search with an iteration budget) and ``rollout``/``strong`` (greedy candidates
+judged by short playouts, searched in the compiled core). May import
+:mod:`hansa_lab.errors`, the engine and the core's bridge (:mod:`hansa_lab.bridge`) only.
 
 >>> s = make_strategy("random")
 >>> s.name
 'random'
 """
 
+from hansa_lab.strategies.archetypes import (
+    ARCHETYPES,
+    AbilityControl,
+    ActionsRush,
+    BankPlan,
+    CoellenPlan,
+    KeysNetwork,
+)
 from hansa_lab.strategies.base import (
     Strategy,
     make_strategy,
@@ -28,11 +37,17 @@ from hansa_lab.strategies.random_policy import RandomStrategy
 from hansa_lab.strategies.rollout import Rollout, Strong
 
 __all__ = [
+    "ARCHETYPES",
     "MCTS",
+    "AbilityControl",
     "ActionsFirst",
+    "ActionsRush",
+    "BankPlan",
     "Blocker",
+    "CoellenPlan",
     "Greedy",
     "KeepSupply",
+    "KeysNetwork",
     "NetworkKeys",
     "RandomStrategy",
     "Rollout",

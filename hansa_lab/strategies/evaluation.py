@@ -23,6 +23,16 @@ term               meaning
                    · City Keys 0,2,2,4,6
 ``actions_left``   actions the acting player still has this turn (so ending a turn early
                    or wasting an action costs something)
+``plan_actions``   a plan (0 by default; the archetypes and tuned players set them):
+``plan_bank``      4 per development of the plan's ability (Actions, Bank, City Keys),
+``plan_keys``      plus, while the track is not full, progress towards a route next to a
+                   city offering it (3·q² per route holding own pieces and no opponent's,
+                   q = own/n); ``plan_keys`` also adds the Kontors of the largest network
+``plan_coellen``   4 per own special-prestige space (Coellen's, or the board's
+                   equivalent); while one is free, progress towards the special route
+                   (as above) and 3 if the Privilege allows a free space
+``plan_control``   per city with an ability: 0.5 per own Kontor, 2 if the player
+                   controls it; plus progress towards routes next to such cities
 =================  =========================================================================
 
 The strategy tips add one term each on top (see :mod:`hansa_lab.strategies.greedy`).
@@ -33,7 +43,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from hansa_lab.engine.board import A_ACTIONS, A_BANK, A_BOOK, A_KEYS, A_PRIVILEGE
-from hansa_lab.engine.scoring import TRACK_MAX, KontorCache, score_rows
+from hansa_lab.engine.scoring import (
+    TRACK_MAX,
+    KontorCache,
+    city_controller,
+    largest_network,
+    score_rows,
+)
 from hansa_lab.engine.state import EMPTY, State
 
 ABILITY_VALUE = (
@@ -60,6 +76,11 @@ class Weights:
     reserve: float = 0.5
     ability: float = 1.0
     actions_left: float = 0.0
+    plan_actions: float = 0.0
+    plan_bank: float = 0.0
+    plan_keys: float = 0.0
+    plan_coellen: float = 0.0
+    plan_control: float = 0.0
 
     @classmethod
     def names(cls) -> list[str]:
@@ -183,4 +204,86 @@ def evaluate(state: State, player: int, w: Weights, cache: EvalCache | None = No
         )
     if w.actions_left and state.active == player and state.end_reason is None:
         value += w.actions_left * state.actions_left
+    if w.plan_actions:
+        value += w.plan_actions * track_plan(state, player, A_ACTIONS)
+    if w.plan_bank:
+        value += w.plan_bank * track_plan(state, player, A_BANK)
+    if w.plan_keys:
+        value += w.plan_keys * track_plan(state, player, A_KEYS)
+    if w.plan_coellen:
+        value += w.plan_coellen * coellen_plan(state, player)
+    if w.plan_control:
+        value += w.plan_control * control_plan(state, player)
     return value
+
+
+def open_progress(state: State, player: int, routes: list[int]) -> float:
+    """Progress towards establishing one of ``routes`` (in route order): 3·q² for each
+    holding own pieces and no opponent's, q = own/n."""
+    b = state.board
+    posts = state.posts
+    ps = b.post_start
+    t, m = 2 * player, 2 * player + 1
+    total = 0.0
+    for r in routes:
+        occ = posts[ps[r] : ps[r + 1]]
+        own = occ.count(t) + occ.count(m)
+        n = len(occ)
+        if own and own + occ.count(EMPTY) == n:
+            q = own / n
+            total += 3.0 * q * q
+    return total
+
+
+def track_plan(state: State, player: int, ability: int) -> float:
+    """The plan to develop ``ability`` (``plan_actions``, ``plan_bank``, ``plan_keys``)."""
+    b = state.board
+    lv = state.levels[player][ability]
+    v = 4.0 * lv
+    if lv < TRACK_MAX[ability]:
+        cities = b.ability_cities.get(ability, ())
+        routes = [r for r, (x, y) in enumerate(b.route_cities) if x in cities or y in cities]
+        v += open_progress(state, player, routes)
+    if ability == A_KEYS:
+        v += largest_network(state, player)
+    return v
+
+
+def coellen_plan(state: State, player: int) -> float:
+    """The plan to take special-prestige spaces (``plan_coellen``)."""
+    b = state.board
+    v = 4.0 * sum(1 for o in state.special if o != EMPTY and o >> 1 == player)
+    priv = state.levels[player][A_PRIVILEGE]
+    free = [colour for j, (_, colour) in enumerate(b.special_spaces) if state.special[j] == EMPTY]
+    if free:
+        if b.special_route >= 0:
+            routes = [b.special_route]
+        else:
+            routes = [r for r, (x, y) in enumerate(b.route_cities)
+                      if b.special_city in (x, y)]
+        v += open_progress(state, player, routes)
+        if min(free) <= priv:
+            v += 3.0
+    return v
+
+
+def control_plan(state: State, player: int) -> float:
+    """The plan to hold the cities with abilities (``plan_control``)."""
+    b = state.board
+    offices = state.offices
+    starts = b.office_start
+    t, m = 2 * player, 2 * player + 1
+    v = 0.0
+    for c in b.cities:
+        if not c.abilities:
+            continue
+        i = c.index
+        occ = offices[starts[i] : starts[i + 1]]
+        own = occ.count(t) + occ.count(m)
+        own += sum(1 for o in state.extras[i] if o >> 1 == player)
+        v += 0.5 * own
+        if city_controller(state, i) == player:
+            v += 2.0
+    routes = [r for r, (x, y) in enumerate(b.route_cities)
+              if b.cities[x].abilities or b.cities[y].abilities]
+    return v + open_progress(state, player, routes)

@@ -1,5 +1,7 @@
-"""``rollout`` (registered also as ``strong``): a search player that plays its best
-greedy candidates a little into the future.
+"""``rollout`` and ``strong``: a search player that plays its best greedy candidates a
+little into the future; ``strong`` is ``rollout`` with the plan weights of the evaluation
+(``plan_actions=1.5``, ``plan_keys=1``: an early third action, City Keys and one large
+network), the strongest shipped player at its default budget.
 
 For each decision it ranks the legal actions by the greedy evaluation
 (:mod:`~hansa_lab.strategies.evaluation`, the same look-ahead as ``greedy``) and takes
@@ -15,9 +17,8 @@ futures.
 Budget: ``candidates × samples`` playouts of ``horizon + 1`` turns at most per decision, all seeded
 from one draw of the seat's stream, so a game is reproducible from its seed. At the
 default budget (8 candidates, 1 sample, 8 turns) a 4-player game with one ``rollout``
-seat takes about 1.5 s of CPU on this machine; it won 20 of 20 seat-rotated games against
-three ``greedy`` players in its first measurement (see the README's ladder for the
-current figures).
+seat takes about 1.5 s of CPU on this machine (see the README's ladder for its strength
+against the other shipped players).
 
 The search runs in the compiled core (``core/src/strategies/rollout.rs``); in the Python
 engine this strategy hands the position to the core and plays the action it returns, so
@@ -88,4 +89,10 @@ class Rollout(Strategy):
 
 @register("strong")
 class Strong(Rollout):
-    """The strongest shipped player at its default budget: ``rollout``."""
+    """The strongest shipped player at its default budget: ``rollout`` whose evaluation
+    (in the candidates' ranking, the playouts and the judgement of their ends) also values
+    the plans that strong players follow: the third action early and on to five
+    (``plan_actions``), City Keys with one large network (``plan_keys``)."""
+
+    defaults: ClassVar[dict[str, Any]] = {**Rollout.defaults, "plan_actions": 1.5,
+                                          "plan_keys": 1.0}

@@ -494,7 +494,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
     strategies = split_specs(args.strategies) if args.strategies else list(LADDER_STRATEGIES)
     ladder = _run_guarded(lambda: run_ladder(
-        strategies, n_players=args.players, deals=args.deals, board=args.board,
+        strategies, n_players=args.players, deals=args.deals, tables=args.tables,
+        board=args.board,
         edition=args.edition, seed=args.seed, n_jobs=args.jobs, out=args.out,
         progress=not args.no_progress, engine=args.engine or "core"))
     assert isinstance(ladder, Ladder)
@@ -579,6 +580,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_positive_int("--players"), default=4)
     p.add_argument("--deals", type=_positive_int("--deals"), default=10,
                    help="deals per table, each in every seat rotation (default 10)")
+    p.add_argument("--tables", type=_positive_int("--tables"), default=None,
+                   help="at most this many tables, a balanced subset of the combinations "
+                        "(default: all)")
     p.add_argument("--board", default="base")
     p.add_argument("--edition", default="bigbox")
     p.add_argument("--seed", type=_SEED, default=0, help="first seed")

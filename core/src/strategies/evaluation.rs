@@ -2,8 +2,8 @@
 //! `hansa_lab/strategies/evaluation.py`): the same terms, added in the same order, so
 //! that both engines compute the same floating-point number.
 
-use crate::board::{A_PRIVILEGE, MAX_ROUTES, PLAYER_BOARD};
-use crate::scoring::score_rows;
+use crate::board::{A_ACTIONS, A_BANK, A_KEYS, A_PRIVILEGE, MAX_ROUTES, PLAYER_BOARD};
+use crate::scoring::{city_controller, largest_network, score_rows};
 use crate::state::{State, EMPTY};
 
 /// Value of each ability level beyond what the score counts (`ABILITY_VALUE`).
@@ -27,6 +27,11 @@ pub struct Weights {
     pub reserve: f64,
     pub ability: f64,
     pub actions_left: f64,
+    pub plan_actions: f64,
+    pub plan_bank: f64,
+    pub plan_keys: f64,
+    pub plan_coellen: f64,
+    pub plan_control: f64,
 }
 
 impl Default for Weights {
@@ -41,6 +46,11 @@ impl Default for Weights {
             reserve: 0.5,
             ability: 1.0,
             actions_left: 0.0,
+            plan_actions: 0.0,
+            plan_bank: 0.0,
+            plan_keys: 0.0,
+            plan_coellen: 0.0,
+            plan_control: 0.0,
         }
     }
 }
@@ -210,7 +220,110 @@ pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo)
     if w.actions_left != 0.0 && s.active == player && s.end_reason.is_none() {
         value += w.actions_left * s.actions_left as f64;
     }
+    if w.plan_actions != 0.0 {
+        value += w.plan_actions * track_plan(s, player, A_ACTIONS);
+    }
+    if w.plan_bank != 0.0 {
+        value += w.plan_bank * track_plan(s, player, A_BANK);
+    }
+    if w.plan_keys != 0.0 {
+        value += w.plan_keys * track_plan(s, player, A_KEYS);
+    }
+    if w.plan_coellen != 0.0 {
+        value += w.plan_coellen * coellen_plan(s, player);
+    }
+    if w.plan_control != 0.0 {
+        value += w.plan_control * control_plan(s, player);
+    }
     value
+}
+
+/// Progress towards establishing one of the routes `take` selects (`open_progress`), in
+/// route order: 3·q² for each holding own pieces and no opponent's, q = own/n.
+fn open_progress(s: &State, player: usize, take: impl Fn(usize) -> bool) -> f64 {
+    let b = s.board;
+    let mut total = 0.0;
+    for r in (0..b.n_routes).filter(|&r| take(r)) {
+        let (mut own, mut empty) = (0usize, 0usize);
+        for &o in &s.posts[b.route_posts(r)] {
+            if o == EMPTY {
+                empty += 1;
+            } else if (o >> 1) as usize == player {
+                own += 1;
+            }
+        }
+        let n = b.route_n_posts[r];
+        if own > 0 && own + empty == n {
+            let q = own as f64 / n as f64;
+            total += 3.0 * q * q;
+        }
+    }
+    total
+}
+
+/// The plan to develop `ability` (`track_plan`: `plan_actions`, `plan_bank`, `plan_keys`).
+pub fn track_plan(s: &State, player: usize, ability: usize) -> f64 {
+    let b = s.board;
+    let lv = s.levels[player][ability];
+    let mut v = 4.0 * lv as f64;
+    if lv < PLAYER_BOARD.track_max[ability] {
+        let offers = |c: usize| b.city_abilities[c].contains(&ability);
+        v += open_progress(s, player, |r| {
+            let [x, y] = b.route_cities[r];
+            offers(x) || offers(y)
+        });
+    }
+    if ability == A_KEYS {
+        v += largest_network(s, player) as f64;
+    }
+    v
+}
+
+/// The plan to take special-prestige spaces (`coellen_plan`).
+pub fn coellen_plan(s: &State, player: usize) -> f64 {
+    let b = s.board;
+    let owned = s
+        .special
+        .iter()
+        .filter(|&&o| o != EMPTY && (o >> 1) as usize == player)
+        .count();
+    let mut v = 4.0 * owned as f64;
+    let lowest_free = (0..b.special_spaces.len())
+        .filter(|&j| s.special[j] == EMPTY)
+        .map(|j| b.special_spaces[j].1)
+        .min();
+    if let Some(colour) = lowest_free {
+        v += open_progress(s, player, |r| match b.special_route {
+            Some(sr) => r == sr,
+            None => b.route_cities[r].contains(&b.special_city),
+        });
+        if colour <= s.levels[player][A_PRIVILEGE] {
+            v += 3.0;
+        }
+    }
+    v
+}
+
+/// The plan to hold the cities with abilities (`control_plan`).
+pub fn control_plan(s: &State, player: usize) -> f64 {
+    let b = s.board;
+    let mut v = 0.0;
+    for c in (0..b.n_cities).filter(|&c| !b.city_abilities[c].is_empty()) {
+        let own = s.offices[b.city_offices(c)]
+            .iter()
+            .chain(s.extras[c].iter())
+            .filter(|&&o| o != EMPTY && (o >> 1) as usize == player)
+            .count();
+        v += 0.5 * own as f64;
+        if city_controller(s, c) == player as i32 {
+            v += 2.0;
+        }
+    }
+    let offers = |c: usize| !b.city_abilities[c].is_empty();
+    v + open_progress(s, player, |r| {
+        let [x, y] = b.route_cities[r];
+        offers(x) || offers(y)
+    })
 }
 
 /// What the evaluation reads besides the pieces on routes, in supply and in stock: the

@@ -45,6 +45,11 @@ pub fn greedy_defaults() -> Vec<(String, f64)> {
         ("reserve", w.reserve),
         ("ability", w.ability),
         ("actions_left", w.actions_left),
+        ("plan_actions", w.plan_actions),
+        ("plan_bank", w.plan_bank),
+        ("plan_keys", w.plan_keys),
+        ("plan_coellen", w.plan_coellen),
+        ("plan_control", w.plan_control),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), *v))
@@ -123,6 +128,11 @@ fn greedy_of(name: &str, p: &mut Params<'_>) -> Result<Greedy, String> {
         reserve: p.take("reserve")?,
         ability: p.take("ability")?,
         actions_left: p.take("actions_left")?,
+        plan_actions: p.take("plan_actions")?,
+        plan_bank: p.take("plan_bank")?,
+        plan_keys: p.take("plan_keys")?,
+        plan_coellen: p.take("plan_coellen")?,
+        plan_control: p.take("plan_control")?,
     };
     let explore = p.take("explore")?;
     let (kind, tip) = match name {
