@@ -344,13 +344,14 @@ class TuneResult:
     generations_run: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """The result as JSON-ready data (undefined intervals as None)."""
+        return _finite({
             "name": self.name, "strategy_file": str(self.out) if self.out else None,
             "state": str(self.state), "params": self.params, "heldout": self.heldout,
             "generations": len(self.log), "generations_run_now": self.generations_run,
             "seconds": round(self.seconds, 1), "settings": jsonable(asdict(self.settings)),
             "final_fitness_of_mean": self.log[-1]["mean_fitness"] if self.log else None,
-        }
+        })
 
     def summary(self) -> str:
         h = self.heldout
@@ -474,7 +475,10 @@ def tune(
     space = search_space(settings.base, settings.params, settings.bounds)
     settings = replace(settings, params=tuple(p.name for p in space))
     name = name or f"{type(base).name}_{settings.players}p_tuned"
-    parse_strategy_file(to_toml(name, type(base).name, {}))  # the name is usable
+    try:
+        parse_strategy_file(to_toml(name, type(base).name, {}))  # the name is usable
+    except ValueError as e:
+        raise ExperimentError("name", str(e).removeprefix("name: ")) from None
     say = progress or (lambda text: None)
     ckpt = _Checkpoint(Path(state))
     data = ckpt.load()
@@ -570,6 +574,16 @@ def _heldout(s: TuneSettings, tuned: Strategy, base: Strategy, final: dict[str, 
     }
 
 
+def _finite(x: Any) -> Any:
+    """``x`` with every NaN or infinity left out (TOML has none; e.g. the interval of
+    a held-out check of one deal)."""
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
 def _write_file(target: Path, name: str, tuned: Strategy, base: Strategy, s: TuneSettings,
                 space: list[Param], data: dict[str, Any], command: str | None) -> None:
     import cma
@@ -604,7 +618,7 @@ def _write_file(target: Path, name: str, tuned: Strategy, base: Strategy, s: Tun
                    f"({s.edition}); held-out: win share {data['heldout']['win_share']:.3f} "
                    f"vs {base.spec} (fair {1 / n:.3f}), margin "
                    f"{data['heldout']['margin']:+.2f}")
-    text = to_toml(name, cls.name, params, description, jsonable(provenance))
+    text = to_toml(name, cls.name, params, description, _finite(jsonable(provenance)))
     parse_strategy_file(text, str(target))  # reads back
     target.parent.mkdir(parents=True, exist_ok=True)
     _atomic_write(target, text.encode("utf-8"))
