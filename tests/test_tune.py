@@ -73,6 +73,7 @@ def test_a_run_writes_a_strategy_file_that_loads_and_plays(tuned):
     held = provenance["heldout"]
     assert held["games"] == 8 and held["win_lo"] <= held["win_share"] <= held["win_hi"]
     assert held["margin_lo"] <= held["margin"] <= held["margin_hi"]
+    assert held["margin_gain_lo"] <= held["margin_gain"] <= held["margin_gain_hi"]
     assert len((res.state / "generations.jsonl").read_text().splitlines()) == 3
     rec = core.play_game(GameConfig(2, seed=1), [str(res.out), "greedy"])
     assert rec.strategies == ["tuned_small_2p", "greedy"] and rec.final.end_reason

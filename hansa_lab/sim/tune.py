@@ -46,7 +46,11 @@ The held-out check
     up to whole rotations) in one seat against the base strategy as given in the others,
     on deals never used for tuning (seeds ``2**40 + seed + d``), reported as a win share
     with its Wilson 95% interval (fair share: 1 / players) and the mean margin with a t
-    interval over deals (the rotations of one deal are not independent).
+    interval over deals (the rotations of one deal are not independent). Each held-out
+    deal is also played once with the base in every seat, which gives the margin of an
+    equal player (negative: the best of several opponents usually beats one seat) and
+    the paired margin gain: the tuned seat's margin minus the base's in the same seat
+    and deal, with a t interval over deals.
 
 >>> space = search_space("greedy", ["route", "ability"])
 >>> [(p.name, p.low, p.high, p.start) for p in space]
@@ -286,8 +290,9 @@ class _Batch:
     games: list[tuple[int, int, int]]
 
 
-def _play_batch(batch: _Batch) -> list[tuple[float, float]]:
-    """(margin, win share) of the candidate in each game of the batch."""
+def _play_batch(batch: _Batch) -> list[list[tuple[float, float]]]:
+    """Per game of the batch, per seat: (margin, win share); the margin is the seat's
+    score minus the best other seat's, the win share 1 / winners for a winner."""
     s = batch.settings
     n = s.players
     out = []
@@ -300,18 +305,15 @@ def _play_batch(batch: _Batch) -> list[tuple[float, float]]:
         totals = [sum(b.values()) for b in score_breakdown(final)]
         ranks = ranking(final)
         winners = sum(1 for r in ranks if r == 1)
-        best_other = max(t for p, t in enumerate(totals) if p != rotation)
-        out.append((float(totals[rotation] - best_other),
-                    1.0 / winners if ranks[rotation] == 1 else 0.0))
+        out.append([(float(totals[p] - max(t for q, t in enumerate(totals) if q != p)),
+                     1.0 / winners if ranks[p] == 1 else 0.0) for p in range(n)])
     return out
 
 
-def _play(s: TuneSettings, candidates: list[Strategy], opponents: list[Strategy],
-          seeds: list[int], n_jobs: int) -> np.ndarray:
-    """Every candidate in every deal and rotation: an array (candidate, deal, rotation,
-    [margin, win share])."""
-    games = [(seed, k, c) for c in range(len(candidates)) for seed in seeds
-             for k in range(s.players)]
+def _run(s: TuneSettings, candidates: list[Strategy], opponents: list[Strategy],
+         games: list[tuple[int, int, int]], n_jobs: int) -> np.ndarray:
+    """The games ``(seed, rotation, candidate)`` (in ``n_jobs`` processes): an array
+    (game, seat, [margin, win share])."""
     n_batches = 1 if n_jobs == 1 else min(len(games), 8 * n_jobs)
     size = -(-len(games) // n_batches)
     batches = [_Batch(s, candidates, opponents, games[i:i + size])
@@ -322,8 +324,18 @@ def _play(s: TuneSettings, candidates: list[Strategy], opponents: list[Strategy]
         from joblib import Parallel, delayed
 
         parts = Parallel(n_jobs=n_jobs, backend="loky")(delayed(_play_batch)(b) for b in batches)
-    flat = [x for part in parts for x in part]
-    return np.array(flat, dtype=float).reshape(len(candidates), len(seeds), s.players, 2)
+    return np.array([g for part in parts for g in part], dtype=float)
+
+
+def _play(s: TuneSettings, candidates: list[Strategy], opponents: list[Strategy],
+          seeds: list[int], n_jobs: int) -> np.ndarray:
+    """Every candidate in every deal and rotation: an array (candidate, deal, rotation,
+    [margin, win share]) of the candidate's seat."""
+    n = s.players
+    games = [(seed, k, c) for c in range(len(candidates)) for seed in seeds for k in range(n)]
+    out = _run(s, candidates, opponents, games, n_jobs)
+    seat = np.array([k for _, k, _ in games])
+    return out[np.arange(len(games)), seat].reshape(len(candidates), len(seeds), n, 2)
 
 
 # ----------------------------------------------------------------------- the search
@@ -365,7 +377,10 @@ class TuneResult:
             f"  win share {h['win_share']:.1%} [95% {h['win_lo']:.1%}, {h['win_hi']:.1%}] "
             f"(fair share {1 / n:.1%})",
             f"  mean margin {h['margin']:+.2f} points [95% {h['margin_lo']:+.2f}, "
-            f"{h['margin_hi']:+.2f}] (its score minus the best opponent's)",
+            f"{h['margin_hi']:+.2f}] (its score minus the best opponent's; an equal "
+            f"player's: {h['equal_margin']:+.2f})",
+            f"  margin gain {h['margin_gain']:+.2f} points [95% {h['margin_gain_lo']:+.2f}, "
+            f"{h['margin_gain_hi']:+.2f}] (vs the base in the same seat and deal)",
         ]
         if self.out is not None:
             lines.append(f"wrote {self.out}")
@@ -509,8 +524,8 @@ def tune(
     final = _values(space, es.result.xfavorite)
     tuned = _strategy(base, final)
     hold = data.get("heldout")
-    if hold is None or hold["games_asked"] != settings.heldout_games or \
-            hold["params"] != final:
+    if hold is None or hold.get("games_asked") != settings.heldout_games or \
+            hold.get("params") != final or "margin_gain" not in hold:
         say(f"held-out check: {settings.heldout_games} games on new deals")
         hold = _heldout(settings, tuned, base, final, n_jobs)
         data = {**data, "heldout": hold}
@@ -559,18 +574,27 @@ def _generation(s: TuneSettings, space: list[Param], base: Strategy, data: dict[
 
 def _heldout(s: TuneSettings, tuned: Strategy, base: Strategy, final: dict[str, Any],
              n_jobs: int) -> dict[str, Any]:
-    deals = -(-s.heldout_games // s.players)
+    """The held-out check (see the module doc). Besides the tuned seat's figures, each
+    deal is played once with the base in every seat: ``equal_margin`` is the margin an
+    equal player gets (the best of several opponents usually beats one seat), and
+    ``margin_gain`` the tuned seat's margin minus the base's in the same seat and deal
+    (paired, t interval over deals)."""
+    n = s.players
+    deals = -(-s.heldout_games // n)
     seeds = heldout_seeds(s.seed, deals)
-    outcome = _play(s, [tuned], [base] * (s.players - 1), seeds, n_jobs)[0]
-    n = deals * s.players
+    outcome = _play(s, [tuned], [base] * (n - 1), seeds, n_jobs)[0]
+    equal = _run(s, [base], [base] * (n - 1), [(seed, 0, 0) for seed in seeds], n_jobs)
     wins = float(outcome[..., 1].sum())
-    lo, hi = wilson_interval(wins, n)
+    lo, hi = wilson_interval(wins, deals * n)
     margin, m_lo, m_hi = mean_interval(outcome[..., 0].mean(axis=1))
+    gain, g_lo, g_hi = mean_interval((outcome[..., 0] - equal[..., 0]).mean(axis=1))
     return {
-        "versus": base.spec, "games_asked": s.heldout_games, "games": n, "deals": deals,
-        "seeds": [seeds[0], seeds[-1]], "params": final,
-        "win_share": wins / n, "win_lo": lo, "win_hi": hi, "fair_share": 1 / s.players,
+        "versus": base.spec, "games_asked": s.heldout_games, "games": deals * n,
+        "deals": deals, "seeds": [seeds[0], seeds[-1]], "params": final,
+        "win_share": wins / (deals * n), "win_lo": lo, "win_hi": hi, "fair_share": 1 / n,
         "margin": margin, "margin_lo": m_lo, "margin_hi": m_hi,
+        "equal_margin": float(equal[..., 0].mean()),
+        "margin_gain": gain, "margin_gain_lo": g_lo, "margin_gain_hi": g_hi,
     }
 
 
@@ -616,8 +640,8 @@ def _write_file(target: Path, name: str, tuned: Strategy, base: Strategy, s: Tun
     n = s.players
     description = (f"{cls.name} tuned by self-play (CMA-ES) for {n} players on {s.board} "
                    f"({s.edition}); held-out: win share {data['heldout']['win_share']:.3f} "
-                   f"vs {base.spec} (fair {1 / n:.3f}), margin "
-                   f"{data['heldout']['margin']:+.2f}")
+                   f"vs {base.spec} (fair {1 / n:.3f}), margin gain over the base in the "
+                   f"same seat {data['heldout']['margin_gain']:+.2f}")
     text = to_toml(name, cls.name, params, description, _finite(jsonable(provenance)))
     parse_strategy_file(text, str(target))  # reads back
     target.parent.mkdir(parents=True, exist_ok=True)
