@@ -13,9 +13,10 @@ from hansa_lab import core
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.sim import tune as tune_module
+from hansa_lab.sim.results import open_results
 from hansa_lab.sim.runner import run_experiment, simulate
 from hansa_lab.sim.tune import TuneSettings, heldout_seeds, tune, tuning_seeds
-from hansa_lab.strategies import make_strategy
+from hansa_lab.strategies import make_strategy, strategy_file
 from hansa_lab.strategies.strategy_file import (
     StrategyFileError,
     register_folder,
@@ -249,6 +250,11 @@ def test_a_file_strategy_runs_in_loky_workers_through_simulate_and_an_experiment
     assert config["strategy_files"]["in_workers"]["params"]["route"] == 1.6
     tuned = res.players[res.players.arm == "tuned"]
     assert tuned.total.tolist() == by_spec.players.total.tolist()
+    # opened in a process that never saw the file, its games still replay by spec
+    del strategy_file._FILES["in_workers"]
+    again = open_results(tmp_path / "out")
+    assert make_strategy("in_workers").params == make_strategy(path).params
+    assert again.manifest["strategies"]["in_workers"]["file"]["file"] == str(folder / "w.toml")
     # the file changed: the stored run is not resumed with other values
     write(folder / "w.toml", 'name = "in_workers"\nbase = "greedy"\n[params]\nroute = 1.7\n')
     with pytest.raises(ExperimentError, match="differs in: strategy_files"):

@@ -204,6 +204,26 @@ def remember(sf: StrategyFile) -> None:
     _FILES.setdefault(sf.name, sf)
 
 
+def remember_record(record: Mapping[str, Any]) -> None:
+    """Register, unless its name is taken, the strategy file a run's manifest recorded
+    (:meth:`StrategyFile.record`), so a spec of that run rebuilds it in a new process
+    (e.g. to replay one of its games) even when the file is gone. A record that no longer
+    fits its base (a parameter renamed since) is left out."""
+    try:
+        cls = registry()[record["base"]]
+        resolved = dict(record["params"])
+        if set(resolved) - set(cls.defaults):
+            return
+        params = {k: v for k, v in resolved.items() if cls.defaults[k] != v}
+        for k, v in params.items():
+            _checked(cls, k, v)
+        remember(StrategyFile(name=record["name"], base=record["base"], params=params,
+                              path=record.get("file"), sha256=record.get("sha256"),
+                              resolved={**cls.defaults, **params}))
+    except (KeyError, TypeError, ValueError):
+        return
+
+
 def register_folder(folder: str | Path, shipped: bool = False) -> list[StrategyFile]:
     """Register every ``*.toml`` file of ``folder`` (in name order)."""
     out = []
