@@ -6,9 +6,7 @@
 ``lookahead`` (what greedy and mcts share when valuing a candidate action), ``greedy``
 (one-step look-ahead and the four seed tips), ``mcts`` (search with an iteration
 budget) and ``rollout``/``strong`` (greedy candidates judged by short playouts, searched
-in the compiled core); ``strategy_file`` (named strategies in TOML files, such as the
-tuned ones ``hansa-lab tune`` writes; the package's own in ``data/`` are registered here).
-May import :mod:`hansa_lab.errors`, the engine and the core's
+in the compiled core). May import :mod:`hansa_lab.errors`, the engine and the core's
 bridge (:mod:`hansa_lab.bridge`) only.
 
 >>> s = make_strategy("random")
@@ -28,15 +26,6 @@ from hansa_lab.strategies.lineup import parse_lineup, split_specs
 from hansa_lab.strategies.mcts import MCTS
 from hansa_lab.strategies.random_policy import RandomStrategy
 from hansa_lab.strategies.rollout import Rollout, Strong
-from hansa_lab.strategies.strategy_file import (
-    SHIPPED_FOLDER,
-    StrategyFile,
-    StrategyFileError,
-    load_strategy_file,
-    register_folder,
-)
-
-register_folder(SHIPPED_FOLDER, shipped=True)
 
 __all__ = [
     "MCTS",
@@ -48,10 +37,7 @@ __all__ = [
     "RandomStrategy",
     "Rollout",
     "Strategy",
-    "StrategyFile",
-    "StrategyFileError",
     "Strong",
-    "load_strategy_file",
     "make_strategy",
     "parse_lineup",
     "parse_strategy_spec",
@@ -59,3 +45,9 @@ __all__ = [
     "registry",
     "split_specs",
 ]
+
+# Strategy files (``strategy_file``: named strategies in TOML, such as the tuned ones
+# ``hansa-lab tune`` writes): the package's own, in ``data/``, are registered by name here.
+from hansa_lab.strategies.strategy_file import SHIPPED_FOLDER, register_folder
+
+register_folder(SHIPPED_FOLDER, shipped=True)
