@@ -121,6 +121,14 @@ def test_a_changed_setting_refuses_to_resume(tmp_path):
         tune(changed, tmp_path / "state")
     with pytest.raises(ExperimentError, match="differs in: games"):
         tune(TuneSettings(**{**SMALL.__dict__, "games": 6}), tmp_path / "state")
+    # a base given as a strategy file that changed in between
+    base = write(tmp_path / "b.toml", 'name = "tune_base"\nbase = "greedy"\n[params]\n'
+                 'reserve = 0.7\n')
+    from_file = TuneSettings(**{**SMALL.__dict__, "base": base})
+    tune(from_file, tmp_path / "s2", stop_after=1)
+    write(tmp_path / "b.toml", 'name = "tune_base"\nbase = "greedy"\n[params]\nreserve = 0.9\n')
+    with pytest.raises(ExperimentError, match="differs in: base_strategy"):
+        tune(from_file, tmp_path / "s2")
 
 
 def test_heldout_seeds_are_disjoint_from_tuning_seeds(tuned):

@@ -497,7 +497,9 @@ def tune(
     say = progress or (lambda text: None)
     ckpt = _Checkpoint(Path(state))
     data = ckpt.load()
-    compared = settings.compared()
+    # the base's values too: a base given as a strategy file may have changed
+    compared = {**settings.compared(), "base_strategy": jsonable(
+        {"class": type(base).name, "params": base.params})}
     if data is not None:
         diff = _differences(data["settings"], compared)
         if diff:
