@@ -640,7 +640,8 @@ def _write_file(target: Path, name: str, tuned: Strategy, base: Strategy, s: Tun
         "heldout": {k: v for k, v in data["heldout"].items() if k not in ("params",)},
     }
     n = s.players
-    description = (f"{cls.name} tuned by self-play (CMA-ES) for {n} players on {s.board} "
+    how = "by self-play" if s.opponents == "incumbent" else f"against {s.opponents}"
+    description = (f"{cls.name} tuned {how} (CMA-ES) for {n} players on {s.board} "
                    f"({s.edition}); held-out: win share {data['heldout']['win_share']:.3f} "
                    f"vs {base.spec} (fair {1 / n:.3f}), margin gain over the base in the "
                    f"same seat {data['heldout']['margin_gain']:+.2f}")
