@@ -121,11 +121,14 @@ def turn_columns() -> list[str]:
 def core_policy(strategy: Strategy) -> Any | None:
     """The core's twin of ``strategy`` (a ``CorePolicy`` with the same parameters), or
     None when the core does not play it: only the package's own classes of
-    :data:`CORE_STRATEGIES` have a twin (a subclass defined elsewhere is called back)."""
-    if type(strategy) is not CORE_STRATEGIES.get(strategy.name):
+    :data:`CORE_STRATEGIES` have a twin (a subclass defined elsewhere is called back).
+    A strategy built from a strategy file is its base's class with other values, so it
+    has its base's twin."""
+    cls = type(strategy)
+    if cls is not CORE_STRATEGIES.get(cls.name):
         return None
     params = [(k, float(v)) for k, v in strategy.params.items()]
-    return core_module().CorePolicy(getattr(strategy, "core_name", strategy.name), params)
+    return core_module().CorePolicy(getattr(strategy, "core_name", cls.name), params)
 
 
 @dataclass

@@ -44,7 +44,7 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +124,9 @@ class Experiment:
     stall_rounds: int = DEFAULT_STALL_ROUNDS
     #: sweeps: the variant without changes, which the others are compared with
     base_variant: str | None = None
+    #: the strategy files the arms use: name → base and every parameter's value, as read
+    #: when the experiment was checked (a changed file then refuses to resume the run)
+    strategy_files: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def lineup(self, arm: str, n_players: int) -> tuple[str, ...]:
         """The arm's line-up filled to ``n_players`` seats (before rotation)."""
@@ -185,7 +188,20 @@ class Experiment:
             "base_arm": self.base_arm,
             "stall_rounds": self.stall_rounds,
             "base_variant": self.base_variant,
+            # only with strategy files, so older runs' configurations still match
+            **({"strategy_files": self.strategy_files} if self.strategy_files else {}),
         }
+
+    def strategies(self) -> dict[str, dict[str, Any]]:
+        """Every spec of the arms with what it plays: class, name, every parameter's
+        value and the strategy file it comes from, if any (for the run's manifest)."""
+        out: dict[str, dict[str, Any]] = {}
+        for spec in dict.fromkeys(s for lineup in self.arms.values() for s in lineup):
+            strat = make_strategy(spec)
+            out[spec] = {"name": strat.name, "class": type(strat).name,
+                         "params": jsonable(strat.params),
+                         "file": strat.source.record() if strat.source is not None else None}
+        return out
 
 
 _TOP_KEYS = {
@@ -211,18 +227,31 @@ def is_int(x: Any) -> bool:
     return isinstance(x, int | np.integer) and not isinstance(x, bool)
 
 
-def _canonical_strategy(entry: Any, where: str, err: Callable[[str, str], Exception]) -> str:
-    """A strategy entry (``"greedy:depth=1"`` or ``{name = "greedy", depth = 1}``) as the
-    canonical spec text, checked by building it."""
+def _file_relative(spec: str, folder: Path | None) -> str:
+    """``spec`` with a strategy file's relative path read from ``folder`` (the experiment
+    file's folder)."""
+    name, colon, rest = spec.strip().partition(":")
+    if folder is None or not name.endswith(".toml") or Path(name).is_absolute():
+        return spec
+    return str(folder / name) + colon + rest
+
+
+def _canonical_strategy(entry: Any, where: str, err: Callable[[str, str], Exception],
+                        files: dict[str, dict[str, Any]] | None = None,
+                        folder: Path | None = None) -> str:
+    """A strategy entry (``"greedy:depth=1"``, ``{name = "greedy", depth = 1}``, or a
+    strategy file: its registered name or its path, relative to ``folder``) as the
+    canonical spec text, checked by building it. A strategy file's definition is added
+    to ``files``."""
     try:
         if isinstance(entry, str):
-            strat = make_strategy(entry)
+            strat = make_strategy(_file_relative(entry, folder))
         elif isinstance(entry, Mapping):
             params = dict(entry)
             name = params.pop("name", None)
             if not isinstance(name, str):
                 raise err(where, "a strategy table needs a name, e.g. {name = \"greedy\"}")
-            strat = make_strategy(name, **params)
+            strat = make_strategy(_file_relative(name, folder), **params)
         else:
             raise err(where, f"a strategy is a name like \"greedy\", got {entry!r}")
     except ExperimentError:
@@ -232,6 +261,8 @@ def _canonical_strategy(entry: Any, where: str, err: Callable[[str, str], Except
     spec = strat.spec
     if make_strategy(spec).spec != spec:  # pragma: no cover - defensive
         raise err(where, f"strategy spec {spec!r} does not rebuild the same strategy")
+    if strat.source is not None and files is not None:
+        files[strat.source.name] = jsonable(strat.source.definition())
     return spec
 
 
@@ -307,6 +338,8 @@ def normalize_experiment(
     if not isinstance(raw_arms, Mapping) or not raw_arms:
         raise err("arms", "must be a non-empty table of arm name = [strategies]")
     arms: dict[str, tuple[str, ...]] = {}
+    files: dict[str, dict[str, Any]] = {}
+    folder = Path(source).parent if source is not None else None
     for arm, lineup in raw_arms.items():
         where = "arms" if single else f"arms.{arm}"
         if not isinstance(arm, str) or not arm:
@@ -316,7 +349,8 @@ def normalize_experiment(
         if not isinstance(lineup, list | tuple) or not lineup:
             raise err(where, f"must be a non-empty list of strategies, got {lineup!r}")
         arms[arm] = tuple(
-            _canonical_strategy(entry, f"{where}[{i}]", err) for i, entry in enumerate(lineup)
+            _canonical_strategy(entry, f"{where}[{i}]", err, files, folder)
+            for i, entry in enumerate(lineup)
         )
     base_arm = raw.get("base_arm")
     if base_arm is not None and (not isinstance(base_arm, str) or base_arm not in arms):
@@ -371,6 +405,7 @@ def normalize_experiment(
         description=description,
         stall_rounds=int(stall_rounds),
         base_variant=base_variant,
+        strategy_files=dict(sorted(files.items())),
     )
 
 

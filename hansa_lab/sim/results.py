@@ -26,6 +26,7 @@ from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.summaries import mean_scores, win_rates
 from hansa_lab.stats.variants import variant_comparison
 from hansa_lab.stats.verdicts import comparison_verdicts, seat_verdicts
+from hansa_lab.strategies.strategy_file import remember_record
 
 
 def open_results(path: str | os.PathLike[str]) -> Results:
@@ -39,6 +40,9 @@ def open_results(path: str | os.PathLike[str]) -> Results:
     if not store.has_manifest():
         raise FileNotFoundError(f"{path}: no {MANIFEST} (not a hansa-lab results folder)")
     manifest = store.read_manifest()
+    for strategy in (manifest.get("strategies") or {}).values():
+        if isinstance(strategy, Mapping) and isinstance(strategy.get("file"), Mapping):
+            remember_record(strategy["file"])  # its games replay by spec, file or not
     n_chunks = manifest.get("design", {}).get("n_chunks")
     checked = store.verify(n_chunks if isinstance(n_chunks, int) else None)
     if checked.bad:

@@ -601,6 +601,9 @@ def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
             "per_condition": [c["seeds"] for c in d["conditions"]],
         },
         "source": source,
+        # what every strategy spec of the arms plays (so a run that used a strategy file
+        # is reproducible even after the file changes)
+        "strategies": exp.strategies(),
         "started": now(),
         "finished": None,
         "machine": _machine(),

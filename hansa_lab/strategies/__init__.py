@@ -60,3 +60,9 @@ __all__ = [
     "registry",
     "split_specs",
 ]
+
+# Strategy files (``strategy_file``: named strategies in TOML, such as the tuned ones
+# ``hansa-lab tune`` writes): the package's own, in ``data/``, are registered by name here.
+from hansa_lab.strategies.strategy_file import SHIPPED_FOLDER, register_folder
+
+register_folder(SHIPPED_FOLDER, shipped=True)

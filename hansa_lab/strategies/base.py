@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import State
+
+if TYPE_CHECKING:
+    from hansa_lab.strategies.strategy_file import StrategyFile
 
 _REGISTRY: dict[str, type[Strategy]] = {}
 
@@ -23,7 +26,11 @@ class Strategy:
     """Base class: subclasses set ``defaults`` (every tunable parameter with its default)
     and implement :meth:`choose`. Parameters become attributes of the instance."""
 
-    name: ClassVar[str] = "strategy"
+    #: the registered name; a strategy built from a strategy file (:attr:`source`) carries
+    #: the file's name instead (its class keeps the base's)
+    name: str = "strategy"
+    #: the strategy file this strategy was built from (None: built from its class)
+    source: StrategyFile | None = None
     defaults: ClassVar[dict[str, Any]] = {}
     #: allowed values of numeric parameters, inclusive: parameter → (low, high); checked by
     #: :func:`make_strategy`, which also requires every number to be finite
@@ -58,14 +65,24 @@ class Strategy:
 
     @property
     def spec(self) -> str:
-        """Text that rebuilds this strategy with :func:`make_strategy`."""
-        changed = {k: v for k, v in self._params.items() if self.defaults.get(k) != v}
+        """Text that rebuilds this strategy with :func:`make_strategy`: the name and the
+        parameters that differ from the defaults (from the strategy file's values, for a
+        strategy built from one)."""
+        reference = self.defaults if self.source is None else self.source.resolved
+        changed = {k: v for k, v in self._params.items() if reference.get(k) != v}
         if not changed:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in sorted(changed.items()))
 
     def __repr__(self) -> str:
         return f"<strategy {self.spec}>"
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.source is not None:  # unpickled in a worker: its spec now rebuilds it there
+            from hansa_lab.strategies.strategy_file import remember
+
+            remember(self.source)
 
 
 def register(name: str) -> Callable[[type[Strategy]], type[Strategy]]:
@@ -149,15 +166,27 @@ def _checked(cls: type[Strategy], key: str, value: Any) -> Any:
 def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
     """Build a strategy from a spec string (``"greedy:depth=1"``) or pass one through.
     Unknown names or parameters, values of the wrong type, not finite or outside the
-    strategy's declared :attr:`Strategy.ranges` raise ``ValueError`` naming them."""
+    strategy's declared :attr:`Strategy.ranges` raise ``ValueError`` naming them.
+
+    A spec may also name a strategy file (:mod:`hansa_lab.strategies.strategy_file`): a
+    registered one by its name (``"greedy_4p_tuned"``) or any by its path
+    (``"my/tuned.toml:route=1.2"``); the parameters after the colon override the file's."""
     if isinstance(spec, Strategy):
         return spec
     name, raw = parse_strategy_spec(spec)
+    source: StrategyFile | None = None
     if name not in _REGISTRY:
-        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(_REGISTRY))}")
-    cls = _REGISTRY[name]
+        from hansa_lab.strategies.strategy_file import find_strategy_file, registered_files
+
+        source = find_strategy_file(name)
+        if source is None:
+            names = sorted([*_REGISTRY, *registered_files()])
+            raise ValueError(f"unknown strategy {name!r}; known: {', '.join(names)} (or the "
+                             "path of a strategy file, ending in .toml)")
+        name = source.name
+    cls = _REGISTRY[source.base] if source is not None else _REGISTRY[name]
     accepted = cls.defaults
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, Any] = dict(source.params) if source is not None else {}
     for key, value in {**raw, **params}.items():
         if key not in accepted:
             known = ", ".join(accepted) or "none"
@@ -167,4 +196,8 @@ def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
             kwargs[key] = _checked(cls, key, converted)
         except ValueError as e:
             raise ValueError(f"strategy {name!r} parameter {key!r}: {e}") from e
-    return cls(**kwargs)
+    strategy = cls(**kwargs)
+    if source is not None:
+        strategy.name = source.name
+        strategy.source = source
+    return strategy

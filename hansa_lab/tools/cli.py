@@ -524,6 +524,62 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+_TUNE_FLAGS = {"heldout_games": "--heldout-games", "bounds": "--bound", "sigma0": "--sigma0"}
+
+
+def _bounds(items: Sequence[str]) -> tuple[tuple[str, float, float], ...]:
+    out = []
+    for item in items:
+        key, eq, rest = item.partition("=")
+        lo, colon, hi = rest.partition(":")
+        try:
+            if not (eq and colon and key):
+                raise ValueError
+            out.append((key.strip(), float(lo), float(hi)))
+        except ValueError:
+            raise CliError(f"--bound: expected NAME=LOW:HIGH, got {item!r}") from None
+    return tuple(out)
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    """Self-play tuning of a strategy's parameters (hansa_lab.sim.tune)."""
+    from hansa_lab.errors import ExperimentError
+    from hansa_lab.sim.tune import TuneResult, TuneSettings, tune
+
+    config = _config(args)
+    settings = TuneSettings(
+        base=args.base, params=tuple(_csv(args.params, "--params") or ()),
+        bounds=_bounds(args.bound), players=config.n_players, board=config.board,
+        edition=config.edition, options=config.options, opponents=args.opponents,
+        fitness=args.fitness, population=args.population, sigma0=args.sigma0,
+        games=args.games, seed=args.seed, generations=args.generations,
+        heldout_games=args.heldout_games)
+    base_name = args.base.partition(":")[0]
+    name = args.name or f"{Path(base_name).stem}_{config.n_players}p_tuned"
+    state = args.state or f"results/tune/{name}"
+    command = "hansa-lab " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["tune"] else None
+
+    def say(text: str) -> None:
+        if not args.no_progress:
+            print(text, file=sys.stderr, flush=True)
+
+    try:
+        res = tune(settings, state, out=args.out, name=name, n_jobs=_jobs(args.jobs),
+                   progress=say, command=command)
+    except ExperimentError as e:
+        flag = _TUNE_FLAGS.get(e.field, "--" + e.field.replace("_", "-"))
+        raise CliError(f"{flag}: {e.message}") from e
+    except KeyboardInterrupt as e:
+        raise CliFailure(f"interrupted; the finished generations are saved in {state}: run "
+                         "the same command again to resume", 130) from e
+    assert isinstance(res, TuneResult)
+    if args.json:
+        print(json.dumps(res.as_dict()))
+    else:
+        print(res.summary())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hansa-lab", description="Hansa Teutonica lab")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -646,6 +702,48 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --until-decided: deals between looks (20)")
     _add_run_args(p)
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("tune", help="tune a strategy's parameters by self-play (CMA-ES) "
+                       "and write them as a strategy file")
+    _add_game_args(p, players_default=4)
+    p.add_argument("--base", default="greedy",
+                   help="the strategy to tune: a spec (greedy, greedy:depth=2) or a strategy "
+                        "file (default greedy)")
+    p.add_argument("--params", default=None, metavar="A,B",
+                   help="parameters to tune (default: every float parameter but score and "
+                        "explore: greedy's evaluation weights)")
+    p.add_argument("--bound", action="append", default=[], metavar="NAME=LOW:HIGH",
+                   help="search bounds of a parameter (repeatable; default: its declared "
+                        "range, else [0, max(1, 3 x default)])")
+    p.add_argument("--opponents", default="incumbent",
+                   help="incumbent (self-play against the current mean, default) or a "
+                        "line-up of the other seats, e.g. greedy")
+    p.add_argument("--fitness", choices=("margin", "win"), default="margin",
+                   help="margin: mean score minus the best opponent's (default); win: win "
+                        "share")
+    p.add_argument("--population", type=_positive_int("--population"), default=8,
+                   help="candidates per generation (default 8)")
+    p.add_argument("--generations", type=_positive_int("--generations"), default=10,
+                   help="generations (default 10; a larger value extends a finished run)")
+    p.add_argument("--sigma0", type=float, default=0.2,
+                   help="initial step, in units of each parameter's range (default 0.2)")
+    p.add_argument("--games", type=_positive_int("--games"), default=48,
+                   help="games per candidate per generation, rounded up to whole seat "
+                        "rotations (default 48)")
+    p.add_argument("--heldout-games", type=_positive_int("--heldout-games"), default=400,
+                   help="games of the held-out check on new deals (default 400)")
+    p.add_argument("--seed", type=_SEED, default=0, help="run seed (deals, optimiser)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    p.add_argument("--state", default=None,
+                   help="checkpoint folder (default results/tune/NAME); the same command "
+                        "resumes from it")
+    p.add_argument("--out", default=None, metavar="FILE.toml",
+                   help="the strategy file to write (default STATE/NAME.toml)")
+    p.add_argument("--name", default=None,
+                   help="the tuned strategy's name (default BASE_<players>p_tuned)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no line per generation")
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("main", help="the README's main job (strategy tips, quick size)")
     p.add_argument("--games", type=_positive_int("--games"), default=MAIN_GAMES,
