@@ -13,7 +13,7 @@ import pandas as pd
 from hansa_lab.stats.intervals import wilson_interval
 from hansa_lab.stats.tables import GAME_KEYS, By, as_list
 
-__all__ = ["play_style"]
+__all__ = ["game_lengths", "play_style"]
 
 #: the ``turns`` columns of the Actions, City Keys and Bank levels
 _ACTIONS, _KEYS, _BANK = "lv_actions", "lv_keys", "lv_bank"
@@ -86,3 +86,34 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
         rows.append(row)
     out = pd.DataFrame(rows)
     return out.drop(columns=["_all"]) if "_all" in out else out
+
+
+def game_lengths(games: pd.DataFrame, by: By | None = None, limit: int = 60,
+                 ci: float = 0.95) -> pd.DataFrame:
+    """How long games last, one row per group (``by``; default: board side and player
+    count): ``games``; ``rounds_median``, ``rounds_p90``, ``rounds_max``; ``over_limit``
+    (games longer than ``limit`` rounds) with its share and Wilson interval
+    (``over_lo``/``over_hi``: with none seen in n games the upper bound says how large
+    the share could still be); ``stalled`` (games the runner flagged); and the share of
+    each end reason (``end_prestige``, ``end_cities``, ``end_markers``, ``end_cap``).
+    Needs only the ``games`` table, so summary logs suffice."""
+    keys = as_list(by) if by is not None else ["side", "n_players"]
+    rows = []
+    for key, g in games.groupby(keys, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        n = len(g)
+        over = int((g["rounds"] > limit).sum())
+        lo, hi = wilson_interval(over, n, ci)
+        row = dict(zip(keys, key, strict=True))
+        row.update({
+            "games": n, "rounds_median": float(g["rounds"].median()),
+            "rounds_p90": float(g["rounds"].quantile(0.9)),
+            "rounds_max": int(g["rounds"].max()), "over_limit": over,
+            "over_share": over / n, "over_lo": lo, "over_hi": hi,
+            "stalled": int(g["stalled"].sum()) if "stalled" in g else 0,
+        })
+        reasons = g["end_reason"].fillna("cap").value_counts(normalize=True)
+        for reason in ("prestige", "cities", "markers", "cap"):
+            row[f"end_{reason}"] = float(reasons.get(reason, 0.0))
+        rows.append(row)
+    return pd.DataFrame(rows)

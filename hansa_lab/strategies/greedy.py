@@ -39,7 +39,12 @@ from hansa_lab.engine.scoring import largest_network
 from hansa_lab.engine.state import EMPTY, State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
 from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate
-from hansa_lab.strategies.lookahead import OPENS_DECISION, establish_value, filled_route
+from hansa_lab.strategies.lookahead import (
+    OPENS_DECISION,
+    establish_value,
+    filled_route,
+    full_routes,
+)
 
 __all__ = ["ActionsFirst", "Blocker", "Greedy", "KeepSupply", "NetworkKeys", "make_strategy"]
 
@@ -50,8 +55,13 @@ class Greedy(Strategy):
     play the best (ties broken by the strategy's random stream).
 
     * An action that opens a decision of the same player (a Move, a move-3 or remove-3
-      marker) is valued by its best first step; an action that completes a route is
-      valued by the best way of establishing it right away when an action is left.
+      marker) is valued by its best first step; an action (or such a first step) that
+      completes a route is valued by the best way of establishing it right away when an
+      action is left, and ending a Move (``stop``) by the best establishment of a
+      route full of own pieces (so a Move that gathers pieces onto one route is seen
+      for the route it completes, and is not undone by an exploring second step:
+      without that, 2- and 3-player tables whose pieces were all on the board, several
+      routes one piece short, could wait for hundreds of rounds).
     * When no action improves the evaluation, with probability ``explore`` it plays a
       random action other than ending the turn or stopping (otherwise all-greedy tables
       can wait for each other forever).
@@ -79,6 +89,20 @@ class Greedy(Strategy):
     def tip_value(self, state: State, player: int) -> float:
         return 0.0
 
+    def worth(self, after: State, action: Action, player: int) -> float:
+        """The value of the position ``after`` ``action``, or of establishing right away
+        the route the action filled with the player's pieces (after a ``stop``: any
+        route full of them), whichever is more."""
+        v = self.value(after, player)
+        if action.kind == "stop":
+            routes = full_routes(after, player)
+        else:
+            r = filled_route(after, action, player)
+            routes = [r] if r >= 0 else []
+        for r in routes:
+            v = max(v, establish_value(after, r, player, lambda st: self.value(st, player)))
+        return v
+
     def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
@@ -89,14 +113,10 @@ class Greedy(Strategy):
             nxt = apply(state, a, check=False)
             if a.kind in OPENS_DECISION and nxt.pending and nxt.current_player == player:
                 # a Move or a move-3/remove-3 marker is worth its best first step
-                v = max(self.value(apply(nxt, b, check=False), player)
+                v = max(self.worth(apply(nxt, b, check=False), b, player)
                         for b in legal_actions(nxt))
             else:
-                v = self.value(nxt, player)
-                r = filled_route(nxt, a, player)
-                if r >= 0:
-                    v = max(v, establish_value(nxt, r, player,
-                                               lambda st: self.value(st, player)))
+                v = self.worth(nxt, a, player)
             if self.depth == 2 and nxt.end_reason is None and nxt.current_player == player:
                 follow = legal_actions(nxt)
                 if len(follow) > 1:

@@ -16,7 +16,7 @@ from hansa_lab.engine.decisions import Move
 from hansa_lab.engine.rules import STOP, apply, legal_actions
 from hansa_lab.engine.state import State
 
-__all__ = ["OPENS_DECISION", "establish_value", "filled_route"]
+__all__ = ["OPENS_DECISION", "establish_value", "filled_route", "full_routes"]
 
 #: Action kinds that may open a decision of the acting player (Move; move-3 and remove-3
 #: markers): such an action is valued by its best first step.
@@ -38,6 +38,20 @@ def filled_route(after: State, action: Action, player: int) -> int:
     b = after.board
     occ = after.posts[b.post_start[r] : b.post_start[r + 1]]
     return r if occ.count(2 * player) + occ.count(2 * player + 1) == len(occ) else -1
+
+
+def full_routes(state: State, player: int) -> list[int]:
+    """The routes whose every post holds one of ``player``'s pieces, in route order."""
+    b = state.board
+    posts = state.posts
+    ps = b.post_start
+    t, m = 2 * player, 2 * player + 1
+    out = []
+    for r in range(len(b.route_cities)):
+        occ = posts[ps[r] : ps[r + 1]]
+        if occ.count(t) + occ.count(m) == len(occ):
+            out.append(r)
+    return out
 
 
 def establish_value(

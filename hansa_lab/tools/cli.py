@@ -487,6 +487,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lengths(args: argparse.Namespace) -> int:
+    """Game lengths of line-ups on every board side and player count."""
+    from hansa_lab.sim.lengths import Lengths, run_lengths
+    from hansa_lab.strategies.lineup import split_specs
+
+    lineups = split_specs(args.strategies) if args.strategies else None
+    lengths = _run_guarded(lambda: run_lengths(
+        lineups, games=args.games, limit=args.limit, seed=args.seed, n_jobs=args.jobs,
+        out=args.out, progress=not args.no_progress, engine=args.engine or "core"))
+    assert isinstance(lengths, Lengths)
+    print(f"{lengths.command}\n")
+    print(lengths.text())
+    worst = lengths.worst()
+    if worst.empty:
+        print(f"\nno game lasted more than {args.limit} rounds")
+    else:
+        print(f"\n{int(worst.over_limit.sum())} games lasted more than {args.limit} rounds, "
+              f"in {len(worst)} of {len(lengths.table)} rows")
+    print(f"lengths.csv, lengths.md and the results in {args.out}")
+    return 0
+
+
 def cmd_ladder(args: argparse.Namespace) -> int:
     """Every combination of the strategies at a table, seat-rotated, rated."""
     from hansa_lab.sim.ladder import LADDER_STRATEGIES, Ladder, run_ladder
@@ -646,6 +668,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="results/ladder", help="results folder")
     _add_run_args(p)
     p.set_defaults(func=cmd_ladder)
+
+    p = sub.add_parser("lengths", help="how long games last: line-ups on every board side "
+                       "and player count, rounds per table, games over the limit")
+    p.add_argument("--strategies", default=None,
+                   help="comma-separated; each plays in every seat (default: every shipped "
+                        "strategy the core plays, and a mixed table)")
+    p.add_argument("--games", type=_positive_int("--games"), default=12,
+                   help="deals per line-up and table (default 12)")
+    p.add_argument("--limit", type=_positive_int("--limit"), default=60,
+                   help="rounds a game should not exceed (default 60)")
+    p.add_argument("--seed", type=_SEED, default=0, help="first seed")
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (default: all)")
+    p.add_argument("--out", default="results/lengths", help="results folder")
+    _add_run_args(p)
+    p.set_defaults(func=cmd_lengths)
 
     p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
     p.add_argument("--players", type=_positive_int("--players"), default=4,

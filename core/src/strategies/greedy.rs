@@ -10,7 +10,7 @@ use crate::scoring::largest_network;
 use crate::state::{State, EMPTY};
 
 use super::evaluation::{evaluate, evaluate_with, EvalMemo, Weights};
-use super::lookahead::{establish_value, filled_route, opens_decision, py_max};
+use super::lookahead::{establish_value, filled_route, full_routes, opens_decision, py_max};
 
 /// The extra evaluation term of a tip strategy (`tip_value`); `Plain` is `greedy`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,12 +110,14 @@ impl Greedy {
             if opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player {
                 // a Move or a move-3/remove-3 marker is worth its best first step
                 legal_actions(&nxt, &mut follow);
-                v = best_step(&nxt, &mut after, &follow, &mut value);
-            } else {
-                v = value(&nxt);
-                if let Some(r) = filled_route(&nxt, a, player) {
-                    v = py_max(v, establish_value(&nxt, r, player, &mut value));
+                v = f64::NEG_INFINITY;
+                for b in &follow {
+                    after.clone_from(&nxt);
+                    apply_unchecked(&mut after, b);
+                    v = py_max(v, worth(&after, b, player, &mut value));
                 }
+            } else {
+                v = worth(&nxt, a, player, &mut value);
             }
             if self.depth == 2 && nxt.end_reason.is_none() && nxt.current_player() == player {
                 legal_actions(&nxt, &mut follow);
@@ -171,6 +173,27 @@ impl Greedy {
             best[rng.choice_index(best.len())]
         }
     }
+}
+
+/// The value of the position `after` `action`, or of establishing right away the route
+/// the action filled with the player's pieces (after a stop: any route full of them),
+/// whichever is more (`Greedy.worth`).
+fn worth(
+    after: &State,
+    action: &Action,
+    player: usize,
+    value: &mut impl FnMut(&State) -> f64,
+) -> f64 {
+    let mut v = value(after);
+    if action.kind == K_STOP {
+        let routes: Vec<usize> = full_routes(after, player).collect();
+        for r in routes {
+            v = py_max(v, establish_value(after, r, player, value));
+        }
+    } else if let Some(r) = filled_route(after, action, player) {
+        v = py_max(v, establish_value(after, r, player, value));
+    }
+    v
 }
 
 /// The best value after one more action of the position `s` among its legal actions

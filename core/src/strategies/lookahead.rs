@@ -27,6 +27,17 @@ pub fn filled_route(after: &State, action: &Action, player: usize) -> Option<usi
     full.then_some(r)
 }
 
+/// The routes whose every post holds one of `player`'s pieces, in route order
+/// (`full_routes`).
+pub fn full_routes(s: &State, player: usize) -> impl Iterator<Item = usize> + '_ {
+    let b = s.board;
+    (0..b.n_routes).filter(move |&r| {
+        s.posts[b.route_posts(r)]
+            .iter()
+            .all(|&o| o >= 0 && (o >> 1) as usize == player)
+    })
+}
+
 /// The best `value` of establishing route `r` right away (after finishing a Move in
 /// progress); -inf when `player` cannot do that now.
 pub fn establish_value(
