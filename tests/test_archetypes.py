@@ -139,3 +139,13 @@ def test_each_archetype_follows_its_plan_more_than_greedy():
     r, _ = _per_player(["ability_control", "greedy", "greedy", "greedy"])
     focal = r.players[r.players.strategy == "ability_control"]["control"].mean()
     assert focal >= base.players["control"].mean() + 1.0
+
+
+def test_strong_searches_with_the_shipped_planners_weights():
+    from hansa_lab.strategies.rollout import PLANNER_WEIGHTS
+    planner = make_strategy("planner")
+    strong = make_strategy("strong")
+    assert set(PLANNER_WEIGHTS) <= set(planner.params)
+    for k, v in planner.params.items():
+        assert strong.params[k] == v, k  # every evaluation weight, tuned or not
+    assert core.core_policy(planner) is not None  # the planner plays in the core

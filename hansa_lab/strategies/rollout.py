@@ -1,7 +1,7 @@
 """``rollout`` and ``strong``: a search player that plays its best greedy candidates a
-little into the future; ``strong`` is ``rollout`` with the plan weights of the evaluation
-(``plan_actions=1.5``, ``plan_keys=1``: an early third action, City Keys and one large
-network), the strongest shipped player at its default budget.
+little into the future; ``strong`` is ``rollout`` with the evaluation weights of the tuned
+``planner`` (plans: an early third action, City Keys and one large network, Coellen), the
+strongest shipped player at its default budget.
 
 For each decision it ranks the legal actions by the greedy evaluation
 (:mod:`~hansa_lab.strategies.evaluation`, the same look-ahead as ``greedy``) and takes
@@ -87,12 +87,19 @@ class Rollout(Strategy):
         return state
 
 
+#: the evaluation weights of the shipped ``planner`` strategy file (a test keeps them equal)
+PLANNER_WEIGHTS: dict[str, float] = {
+    "opponents": 0.1277, "route": 0.7983, "supply": 0.1372, "reserve": 0.5546,
+    "ability": 1.388, "plan_actions": 2.48, "plan_bank": 0.00568, "plan_keys": 0.8216,
+    "plan_coellen": 0.6092, "plan_control": 0.2725}
+
+
 @register("strong")
 class Strong(Rollout):
     """The strongest shipped player at its default budget: ``rollout`` whose evaluation
-    (in the candidates' ranking, the playouts and the judgement of their ends) also values
-    the plans that strong players follow: the third action early and on to five
-    (``plan_actions``), City Keys with one large network (``plan_keys``)."""
+    (in the candidates' ranking, the playouts and the judgement of their ends) has the
+    weights of the shipped ``planner`` (``strategies/data/planner.toml``, tuned by
+    ``hansa-lab tune``): it values the plans strong players follow (the third action early
+    and on to five, City Keys with one large network, Coellen, ability-city control)."""
 
-    defaults: ClassVar[dict[str, Any]] = {**Rollout.defaults, "plan_actions": 1.5,
-                                          "plan_keys": 1.0}
+    defaults: ClassVar[dict[str, Any]] = {**Rollout.defaults, **PLANNER_WEIGHTS}

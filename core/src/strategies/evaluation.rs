@@ -184,8 +184,15 @@ pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo)
             .unwrap_or(0);
         value -= w.opponents * best as f64;
     }
-    if w.route != 0.0 {
+    let plans = w.plan_actions != 0.0
+        || w.plan_bank != 0.0
+        || w.plan_keys != 0.0
+        || w.plan_coellen != 0.0
+        || w.plan_control != 0.0;
+    if w.route != 0.0 || plans {
         memo.posts.counts_for(s, player);
+    }
+    if w.route != 0.0 {
         let entry = &mut memo.entries[e];
         let (known, rewarding) = (&mut entry.rewarding_known, &mut entry.rewarding);
         let progress = route_progress_with(
@@ -220,67 +227,96 @@ pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo)
     if w.actions_left != 0.0 && s.active == player && s.end_reason.is_none() {
         value += w.actions_left * s.actions_left as f64;
     }
-    if w.plan_actions != 0.0 {
-        value += w.plan_actions * track_plan(s, player, A_ACTIONS);
-    }
-    if w.plan_bank != 0.0 {
-        value += w.plan_bank * track_plan(s, player, A_BANK);
-    }
-    if w.plan_keys != 0.0 {
-        value += w.plan_keys * track_plan(s, player, A_KEYS);
-    }
-    if w.plan_coellen != 0.0 {
-        value += w.plan_coellen * coellen_plan(s, player);
-    }
-    if w.plan_control != 0.0 {
-        value += w.plan_control * control_plan(s, player);
+    if plans {
+        let counts = &memo.posts.now;
+        let cache = &mut memo.entries[e].plans;
+        if w.plan_actions != 0.0 {
+            value += w.plan_actions * track_plan_with(s, player, A_ACTIONS, counts, cache);
+        }
+        if w.plan_bank != 0.0 {
+            value += w.plan_bank * track_plan_with(s, player, A_BANK, counts, cache);
+        }
+        if w.plan_keys != 0.0 {
+            value += w.plan_keys * track_plan_with(s, player, A_KEYS, counts, cache);
+        }
+        if w.plan_coellen != 0.0 {
+            value += w.plan_coellen * coellen_plan_with(s, player, counts);
+        }
+        if w.plan_control != 0.0 {
+            value += w.plan_control * control_plan_with(s, player, counts, cache);
+        }
     }
     value
 }
 
+/// What the plan terms read of the Kontors (offices and extras, part of the memo's key):
+/// the largest network and the Kontor/control part of the control plan, once per entry.
+#[derive(Clone, Debug, Default)]
+struct PlanCache {
+    network: Option<i32>,
+    control: Option<f64>,
+}
+
 /// Progress towards establishing one of the routes `take` selects (`open_progress`), in
 /// route order: 3·q² for each holding own pieces and no opponent's, q = own/n.
-fn open_progress(s: &State, player: usize, take: impl Fn(usize) -> bool) -> f64 {
+fn open_progress(s: &State, counts: &RouteCounts, take: impl Fn(usize) -> bool) -> f64 {
     let b = s.board;
     let mut total = 0.0;
-    for r in (0..b.n_routes).filter(|&r| take(r)) {
-        let (mut own, mut empty) = (0usize, 0usize);
-        for &o in &s.posts[b.route_posts(r)] {
-            if o == EMPTY {
-                empty += 1;
-            } else if (o >> 1) as usize == player {
-                own += 1;
-            }
-        }
-        let n = b.route_n_posts[r];
-        if own > 0 && own + empty == n {
-            let q = own as f64 / n as f64;
+    for r in 0..b.n_routes {
+        let own = counts.own[r] as usize;
+        if own > 0 && own + counts.empty[r] as usize == b.route_n_posts[r] && take(r) {
+            let q = own as f64 / b.route_n_posts[r] as f64;
             total += 3.0 * q * q;
         }
     }
     total
 }
 
+/// Whether city `c` offers `ability`.
+fn offers(s: &State, c: usize, ability: usize) -> bool {
+    s.board.city_abilities[c].contains(&ability)
+}
+
 /// The plan to develop `ability` (`track_plan`: `plan_actions`, `plan_bank`, `plan_keys`).
 pub fn track_plan(s: &State, player: usize, ability: usize) -> f64 {
+    let mut counts = RouteCounts::default();
+    counts.count(s, player);
+    track_plan_with(s, player, ability, &counts, &mut PlanCache::default())
+}
+
+fn track_plan_with(
+    s: &State,
+    player: usize,
+    ability: usize,
+    counts: &RouteCounts,
+    cache: &mut PlanCache,
+) -> f64 {
     let b = s.board;
     let lv = s.levels[player][ability];
     let mut v = 4.0 * lv as f64;
     if lv < PLAYER_BOARD.track_max[ability] {
-        let offers = |c: usize| b.city_abilities[c].contains(&ability);
-        v += open_progress(s, player, |r| {
+        v += open_progress(s, counts, |r| {
             let [x, y] = b.route_cities[r];
-            offers(x) || offers(y)
+            offers(s, x, ability) || offers(s, y, ability)
         });
     }
     if ability == A_KEYS {
-        v += largest_network(s, player) as f64;
+        let network = *cache
+            .network
+            .get_or_insert_with(|| largest_network(s, player));
+        v += network as f64;
     }
     v
 }
 
 /// The plan to take special-prestige spaces (`coellen_plan`).
 pub fn coellen_plan(s: &State, player: usize) -> f64 {
+    let mut counts = RouteCounts::default();
+    counts.count(s, player);
+    coellen_plan_with(s, player, &counts)
+}
+
+fn coellen_plan_with(s: &State, player: usize, counts: &RouteCounts) -> f64 {
     let b = s.board;
     let owned = s
         .special
@@ -293,7 +329,7 @@ pub fn coellen_plan(s: &State, player: usize) -> f64 {
         .map(|j| b.special_spaces[j].1)
         .min();
     if let Some(colour) = lowest_free {
-        v += open_progress(s, player, |r| match b.special_route {
+        v += open_progress(s, counts, |r| match b.special_route {
             Some(sr) => r == sr,
             None => b.route_cities[r].contains(&b.special_city),
         });
@@ -306,23 +342,32 @@ pub fn coellen_plan(s: &State, player: usize) -> f64 {
 
 /// The plan to hold the cities with abilities (`control_plan`).
 pub fn control_plan(s: &State, player: usize) -> f64 {
+    let mut counts = RouteCounts::default();
+    counts.count(s, player);
+    control_plan_with(s, player, &counts, &mut PlanCache::default())
+}
+
+fn control_plan_with(s: &State, player: usize, counts: &RouteCounts, cache: &mut PlanCache) -> f64 {
     let b = s.board;
-    let mut v = 0.0;
-    for c in (0..b.n_cities).filter(|&c| !b.city_abilities[c].is_empty()) {
-        let own = s.offices[b.city_offices(c)]
-            .iter()
-            .chain(s.extras[c].iter())
-            .filter(|&&o| o != EMPTY && (o >> 1) as usize == player)
-            .count();
-        v += 0.5 * own as f64;
-        if city_controller(s, c) == player as i32 {
-            v += 2.0;
+    let held = *cache.control.get_or_insert_with(|| {
+        let mut v = 0.0;
+        for c in (0..b.n_cities).filter(|&c| !b.city_abilities[c].is_empty()) {
+            let own = s.offices[b.city_offices(c)]
+                .iter()
+                .chain(s.extras[c].iter())
+                .filter(|&&o| o != EMPTY && (o >> 1) as usize == player)
+                .count();
+            v += 0.5 * own as f64;
+            if city_controller(s, c) == player as i32 {
+                v += 2.0;
+            }
         }
-    }
-    let offers = |c: usize| !b.city_abilities[c].is_empty();
-    v + open_progress(s, player, |r| {
+        v
+    });
+    let ability_city = |c: usize| !b.city_abilities[c].is_empty();
+    held + open_progress(s, counts, |r| {
         let [x, y] = b.route_cities[r];
-        offers(x) || offers(y)
+        ability_city(x) || ability_city(y)
     })
 }
 
@@ -387,6 +432,7 @@ struct MemoEntry {
     totals: Vec<i32>,
     rewarding_known: bool,
     rewarding: Vec<bool>,
+    plans: PlanCache,
 }
 
 /// Two remembered positions' score totals and rewarding cities for one player (the
@@ -473,6 +519,7 @@ impl EvalMemo {
         e.totals
             .extend(score_rows(s).iter().map(|r| r.iter().sum::<i32>()));
         e.rewarding_known = false;
+        e.plans = PlanCache::default();
         e.valid = true;
         i
     }
