@@ -85,8 +85,8 @@ of the focal seat's result removes most of the luck. Several tips are tested tog
 so p-values are Holm-adjusted.
 
 **Size.** Default: 1,600 games per arm (tip arms: 400 deals × 4 seat rotations; base: 1,600
-deals), 8,000 games in all (`HANSA_LAB_SIZE=small`: 4 per arm). The whole notebook ran in
-6 min 6 s at the default size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: each tip's score effect
+deals), 8,000 games in all, then 800 per arm (4,000) among planners (`HANSA_LAB_SIZE=small`:
+4 per arm). The greedy part ran in 6 min 6 s at the default size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: each tip's score effect
 ±0.3 to ±0.6 points, win-rate differences ±1.5 to ±2.5 percentage points."""),
         ("code", SETUP),
         ("code", """from hansa_lab import run_experiment
@@ -113,6 +113,36 @@ score"""),
         ("code", """from hansa_lab.stats import plots
 
 plots.plot_comparison(score, save=study.results_dir("strategy_tips") / "tips_score.png")"""),
+        ("md", """## Among strong players
+
+Greedy tables are weak (late third action, no City Keys, no Coellen), so a tip may help
+there and not among good players. The same design with the shipped **`planner`** as the
+population (`experiments/strategy_tips_planner.toml`): greedy with the evaluation weights
+tuned by `hansa-lab tune` — the evaluation the `strong` search player uses, at greedy's
+speed. Each tip seat plays the tip's term on top of the planner's weights against three
+planners; the base arm is all planners. At the default size (800 games per arm) each
+tip's score interval is within about ±0.9 points."""),
+        ("code", """strong_res = run_experiment("../experiments/strategy_tips_planner.toml",
+                            games=study.pick(4, 800), n_jobs=2, progress=False,
+                            out=study.results_dir("strategy_tips_planner"))
+strong_score = stats.compare_arms(strong_res.players, strong_res.games, base="base", focal=0,
+                                  value="total")
+strong_verdicts = stats.comparison_verdicts(strong_score).set_index("arm_a")
+greedy_verdicts = stats.comparison_verdicts(score).set_index("arm_a")
+both = pd.DataFrame({
+    "greedy_diff": greedy_verdicts["diff"], "greedy_lo": greedy_verdicts["diff_lo"],
+    "greedy_hi": greedy_verdicts["diff_hi"], "greedy_verdict": greedy_verdicts["verdict"],
+    "planner_diff": strong_verdicts["diff"], "planner_lo": strong_verdicts["diff_lo"],
+    "planner_hi": strong_verdicts["diff_hi"], "planner_verdict": strong_verdicts["verdict"]})
+both"""),
+        ("md", "Where the conclusion changes with the population (a verdict that differs "
+               "between the two tables; \"no clear effect\" in either one only says that "
+               "this size could not tell):"),
+        ("code", """for tip, row in both.iterrows():
+    same = row.greedy_verdict == row.planner_verdict
+    print(f"{tip:>14}: greedy tables: {row.greedy_verdict} ({row.greedy_diff:+.1f}); "
+          f"planner tables: {row.planner_verdict} ({row.planner_diff:+.1f})"
+          + ("" if same else "  <- the conclusion changes"))"""),
     ],
     "03_balance": [
         ("md", """# Balance
@@ -144,6 +174,23 @@ table"""),
         ("code", """for line in stats.seat_verdicts(table):
     print(line)"""),
         ("code", 'plots.plot_seat_advantage(table, save=study.results_dir("seat_balance") / "seats.png")'),
+        ("md", """## Seat advantage among strong players
+
+The seat study above seats greedy (and random) players. The same question for a table
+of the shipped **`planner`** (greedy with the tuned evaluation weights that the `strong`
+search uses), at 3, 4 and 5 players with the Big Box markers (at the default size, 1,000
+games per player count: each seat's win rate within about ±3 percentage points)."""),
+        ("code", """strong_seats = run_experiment(
+    {"name": "seat_balance_planner", "games": study.pick(6, 1000), "seed": 0,
+     "log": "summary", "players": [3, 4, 5], "board": "base", "edition": "bigbox",
+     "arms": {"planner": ["planner"]}},
+    out=study.results_dir("seat_balance_planner"), n_jobs=2, progress=False)
+strong_table = stats.seat_advantage(strong_seats.players, strong_seats.games)
+for line in stats.seat_verdicts(strong_table):
+    print(line)
+first = pd.concat([table[(table.seat == 0) & (table.edition == "bigbox")].assign(population=table.arm),
+                   strong_table[strong_table.seat == 0].assign(population="planner")])
+first[["population", "n_players", "win_rate", "win_lo", "win_hi", "mean_score"]]"""),
         ("md", "## Editions: `bigbox` against `original` bonus markers"),
         ("code", """g = stats.with_games(seats.players, seats.games)
 edition = stats.mean_scores(g, by=["edition", "n_players"])
