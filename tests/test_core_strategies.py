@@ -53,7 +53,9 @@ def test_the_core_strategies_decide_as_in_python(board, n):
      "network_keys:route=0.5,ability=2"],
     ["greedy:actions_left=1,reserve=0,stock=0.2", "random:establish=false,gather=false",
      "blocker:tip=0"],
-], ids=["depth2-tips", "weights", "actions-left"])
+    ["greedy:patience=2,fade=3", "blocker:patience=0,fade=1.5",
+     "actions_rush:patience=4,fade=0.5"],
+], ids=["depth2-tips", "weights", "actions-left", "intents-fade"])
 def test_changed_parameters_decide_as_in_python(lineup):
     config = GameConfig(n_players=3, board="east", seed=77)
     depth2 = lineup[0].startswith("greedy:depth=2")  # ten times slower in Python

@@ -34,7 +34,7 @@ TABLES: tuple[tuple[str, int], ...] = (
     ("east", 5), ("britannia", 3), ("britannia", 4), ("britannia", 5))
 
 #: the default line-ups: every shipped strategy the core plays in every seat, and one
-#: mixed table of the tips and archetypes around ``strong`` (seats repeat the list)
+#: mixed table around ``strong`` (an n-player table seats the first n of the list)
 LENGTH_LINEUPS: dict[str, list[str]] = {
     **{name: [name] for name in (
         "random", "greedy", "actions_first", "blocker", "network_keys", "keep_supply",
@@ -48,7 +48,8 @@ class Lengths:
     """The length table of a run (one row per arm, board side and player count)."""
 
     table: pd.DataFrame
-    results: Results
+    #: the runs behind it, one per player count
+    results: list[Results]
     limit: int
     command: str
 
@@ -79,8 +80,10 @@ def run_lengths(
 ) -> Lengths:
     """Play ``games`` deals of each line-up (default :data:`LENGTH_LINEUPS`; a list of
     strategy names means one arm per name, that strategy in every seat) on every table of
-    :data:`TABLES`, and tabulate the lengths. ``out``: a results folder, which also gets
-    ``lengths.csv`` and ``lengths.md`` (with the command that made them)."""
+    :data:`TABLES`, and tabulate the lengths. A line-up of several strategies seats its
+    first n at an n-player table (repeating the list if it is shorter). One run per
+    player count; ``out``: a results folder (the runs go to ``<out>/<n>p``), which also
+    gets ``lengths.csv`` and ``lengths.md`` (with the command that made them)."""
     if lineups is None:
         arms = dict(LENGTH_LINEUPS)
     elif isinstance(lineups, dict):
@@ -92,18 +95,25 @@ def run_lengths(
     if games < 1:
         raise ExperimentError("games", f"must be a positive integer, got {games!r}")
     first = next(iter(arms))
-    conditions = [{"players": n, "board": board} for board, n in TABLES]
-    spec = {"name": "lengths", "games": games, "seed": seed, "log": "summary",
-            "arms": arms, "base_arm": first, "conditions": conditions, "engine": engine}
-    res = run_experiment(spec, n_jobs=n_jobs, out=out, progress=progress)
-    games_table = res.games
+    runs = []
+    for n in sorted({n for _, n in TABLES}):
+        # a mixed line-up seats its first n strategies (repeated if it has fewer)
+        seated = {k: [v[i % len(v)] for i in range(n)] if len(v) > 1 else v
+                  for k, v in arms.items()}
+        conditions = [{"players": n, "board": board} for board, m in TABLES if m == n]
+        spec = {"name": f"lengths_{n}p", "games": games, "seed": seed, "log": "summary",
+                "arms": seated, "base_arm": first, "conditions": conditions,
+                "engine": engine}
+        folder = None if out is None else Path(out) / f"{n}p"
+        runs.append(run_experiment(spec, n_jobs=n_jobs, out=folder, progress=progress))
+    games_table = pd.concat([r.games for r in runs], ignore_index=True)
     table = game_lengths(games_table, by=["arm", "side", "n_players"], limit=limit)
     order = {name: i for i, name in enumerate(arms)}
     table = table.sort_values(["arm", "side", "n_players"], key=lambda c: c.map(order)
                               if c.name == "arm" else c).reset_index(drop=True)
     names = ",".join(arms) if all(v == [k] for k, v in arms.items()) else "(default)"
     command = f"hansa-lab lengths --strategies {names} --games {games} --seed {seed}"
-    lengths = Lengths(table=table, results=res, limit=limit, command=command)
+    lengths = Lengths(table=table, results=runs, limit=limit, command=command)
     if out is not None:
         folder = Path(out)
         table.to_csv(folder / "lengths.csv", index=False)

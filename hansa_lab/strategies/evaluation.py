@@ -33,6 +33,11 @@ term               meaning
                    (as above) and 3 if the Privilege allows a free space
 ``plan_control``   per city with an ability: 0.5 per own Kontor, 2 if the player
                    controls it; plus progress towards routes next to such cities
+``patience``       game-end sense: after ``patience`` rounds the intent terms (``route``,
+``fade``           the plans and a tip's term) fade, weighted 1 / (1 + (round −
+                   patience) / fade), so a table that has stopped scoring turns its pieces
+                   into points instead of holding them (without it, blocker tables and
+                   two-player greedy tables could run for hundreds of rounds)
 =================  =========================================================================
 
 The strategy tips add one term each on top (see :mod:`hansa_lab.strategies.greedy`).
@@ -81,6 +86,8 @@ class Weights:
     plan_keys: float = 0.0
     plan_coellen: float = 0.0
     plan_control: float = 0.0
+    patience: float = 30.0
+    fade: float = 10.0
 
     @classmethod
     def names(cls) -> list[str]:
@@ -180,14 +187,22 @@ def route_progress(state: State, player: int, cache: EvalCache | None = None) ->
     return total
 
 
+def intent_factor(state: State, w: Weights) -> float:
+    """The weight of the intent terms in this round (1 until ``patience`` rounds)."""
+    if state.round <= w.patience:
+        return 1.0
+    return 1.0 / (1.0 + (state.round - w.patience) / w.fade)
+
+
 def evaluate(state: State, player: int, w: Weights, cache: EvalCache | None = None) -> float:
+    f = intent_factor(state, w)
     rows = score_rows(state, cache.kontors if cache else None)
     mine = sum(rows[player])
     value = w.score * mine
     if w.opponents and state.n_players > 1:
         value -= w.opponents * max(sum(r) for i, r in enumerate(rows) if i != player)
     if w.route:
-        value += w.route * route_progress(state, player, cache)
+        value += w.route * route_progress(state, player, cache) * f
     if w.supply:
         value += w.supply * min(state.supply_t[player] + state.supply_m[player], w.supply_cap)
     stock = state.stock_t[player] + state.stock_m[player]
@@ -205,15 +220,15 @@ def evaluate(state: State, player: int, w: Weights, cache: EvalCache | None = No
     if w.actions_left and state.active == player and state.end_reason is None:
         value += w.actions_left * state.actions_left
     if w.plan_actions:
-        value += w.plan_actions * track_plan(state, player, A_ACTIONS)
+        value += w.plan_actions * track_plan(state, player, A_ACTIONS) * f
     if w.plan_bank:
-        value += w.plan_bank * track_plan(state, player, A_BANK)
+        value += w.plan_bank * track_plan(state, player, A_BANK) * f
     if w.plan_keys:
-        value += w.plan_keys * track_plan(state, player, A_KEYS)
+        value += w.plan_keys * track_plan(state, player, A_KEYS) * f
     if w.plan_coellen:
-        value += w.plan_coellen * coellen_plan(state, player)
+        value += w.plan_coellen * coellen_plan(state, player) * f
     if w.plan_control:
-        value += w.plan_control * control_plan(state, player)
+        value += w.plan_control * control_plan(state, player) * f
     return value
 
 

@@ -38,7 +38,7 @@ from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import largest_network
 from hansa_lab.engine.state import EMPTY, State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
-from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate
+from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate, intent_factor
 from hansa_lab.strategies.lookahead import (
     OPENS_DECISION,
     establish_value,
@@ -73,7 +73,8 @@ class Greedy(Strategy):
     defaults: ClassVar[dict[str, Any]] = {"depth": 1, "explore": 0.5, **Weights().__dict__}
     #: explore > 0: without it all-greedy tables can wait for each other until the cap
     ranges: ClassVar[dict[str, tuple[float, float]]] = {
-        "depth": (1, 2), "explore": (0.01, 1.0), "supply_cap": (0, 60)}
+        "depth": (1, 2), "explore": (0.01, 1.0), "supply_cap": (0, 60),
+        "patience": (0, 10_000), "fade": (0.1, 10_000)}
     depth: int
     explore: float
 
@@ -84,7 +85,10 @@ class Greedy(Strategy):
         self._cache = EvalCache()
 
     def value(self, state: State, player: int) -> float:
-        return evaluate(state, player, self.weights, self._cache) + self.tip_value(state, player)
+        tip = self.tip_value(state, player)
+        if tip:
+            tip *= intent_factor(state, self.weights)
+        return evaluate(state, player, self.weights, self._cache) + tip
 
     def tip_value(self, state: State, player: int) -> float:
         return 0.0

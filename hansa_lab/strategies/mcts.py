@@ -182,6 +182,8 @@ class MCTS(Strategy):
         "explore": 0.0,
         **Weights().__dict__,
     }
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {
+        "patience": (0, 10_000), "fade": (0.1, 10_000)}
     iterations: int
     time_limit: float
     exploration: float

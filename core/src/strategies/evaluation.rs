@@ -32,6 +32,8 @@ pub struct Weights {
     pub plan_keys: f64,
     pub plan_coellen: f64,
     pub plan_control: f64,
+    pub patience: f64,
+    pub fade: f64,
 }
 
 impl Default for Weights {
@@ -51,6 +53,8 @@ impl Default for Weights {
             plan_keys: 0.0,
             plan_coellen: 0.0,
             plan_control: 0.0,
+            patience: 30.0,
+            fade: 10.0,
         }
     }
 }
@@ -163,6 +167,15 @@ fn route_progress_with(
     total
 }
 
+/// The weight of the intent terms in this round (`intent_factor`): 1 until `patience`
+/// rounds, then 1 / (1 + (round - patience) / fade).
+pub fn intent_factor(s: &State, w: &Weights) -> f64 {
+    if s.round as f64 <= w.patience {
+        return 1.0;
+    }
+    1.0 / (1.0 + (s.round as f64 - w.patience) / w.fade)
+}
+
 /// The evaluation of the position for `player` (`evaluate`), higher is better.
 pub fn evaluate(s: &State, player: usize, w: &Weights) -> f64 {
     let mut memo = EvalMemo::new();
@@ -173,6 +186,7 @@ pub fn evaluate(s: &State, player: usize, w: &Weights) -> f64 {
 /// position has the same score inputs as one it has seen (most candidate actions only
 /// move pieces on routes, which changes neither).
 pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo) -> f64 {
+    let f = intent_factor(s, w);
     let e = memo.entry(s);
     let totals = &memo.entries[e].totals;
     let mut value = w.score * totals[player] as f64;
@@ -206,7 +220,7 @@ pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo)
             },
             rewarding,
         );
-        value += w.route * progress;
+        value += w.route * progress * f;
     }
     let supply = (s.supply_t[player] + s.supply_m[player]) as i64;
     if w.supply != 0.0 {
@@ -231,19 +245,19 @@ pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo)
         let counts = &memo.posts.now;
         let cache = &mut memo.entries[e].plans;
         if w.plan_actions != 0.0 {
-            value += w.plan_actions * track_plan_with(s, player, A_ACTIONS, counts, cache);
+            value += w.plan_actions * track_plan_with(s, player, A_ACTIONS, counts, cache) * f;
         }
         if w.plan_bank != 0.0 {
-            value += w.plan_bank * track_plan_with(s, player, A_BANK, counts, cache);
+            value += w.plan_bank * track_plan_with(s, player, A_BANK, counts, cache) * f;
         }
         if w.plan_keys != 0.0 {
-            value += w.plan_keys * track_plan_with(s, player, A_KEYS, counts, cache);
+            value += w.plan_keys * track_plan_with(s, player, A_KEYS, counts, cache) * f;
         }
         if w.plan_coellen != 0.0 {
-            value += w.plan_coellen * coellen_plan_with(s, player, counts);
+            value += w.plan_coellen * coellen_plan_with(s, player, counts) * f;
         }
         if w.plan_control != 0.0 {
-            value += w.plan_control * control_plan_with(s, player, counts, cache);
+            value += w.plan_control * control_plan_with(s, player, counts, cache) * f;
         }
     }
     value

@@ -9,7 +9,7 @@ use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::largest_network;
 use crate::state::{State, EMPTY};
 
-use super::evaluation::{evaluate, evaluate_with, EvalMemo, Weights};
+use super::evaluation::{evaluate, evaluate_with, intent_factor, EvalMemo, Weights};
 use super::lookahead::{establish_value, filled_route, full_routes, opens_decision, py_max};
 
 /// The extra evaluation term of a tip strategy (`tip_value`); `Plain` is `greedy`.
@@ -34,11 +34,23 @@ pub struct Greedy {
 
 impl Greedy {
     pub fn value(&self, s: &State, player: usize) -> f64 {
-        evaluate(s, player, &self.weights) + self.tip_value(s, player)
+        let tip = self.faded_tip(s, player);
+        evaluate(s, player, &self.weights) + tip
     }
 
     fn value_with(&self, s: &State, player: usize, memo: &mut EvalMemo) -> f64 {
-        evaluate_with(s, player, &self.weights, memo) + self.tip_value(s, player)
+        let tip = self.faded_tip(s, player);
+        evaluate_with(s, player, &self.weights, memo) + tip
+    }
+
+    /// The tip's term, faded with the intent terms after `patience` rounds.
+    fn faded_tip(&self, s: &State, player: usize) -> f64 {
+        let tip = self.tip_value(s, player);
+        if tip != 0.0 {
+            tip * intent_factor(s, &self.weights)
+        } else {
+            tip
+        }
     }
 
     fn tip_value(&self, s: &State, player: usize) -> f64 {

@@ -50,6 +50,8 @@ pub fn greedy_defaults() -> Vec<(String, f64)> {
         ("plan_keys", w.plan_keys),
         ("plan_coellen", w.plan_coellen),
         ("plan_control", w.plan_control),
+        ("patience", w.patience),
+        ("fade", w.fade),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), *v))
@@ -133,6 +135,8 @@ fn greedy_of(name: &str, p: &mut Params<'_>) -> Result<Greedy, String> {
         plan_keys: p.take("plan_keys")?,
         plan_coellen: p.take("plan_coellen")?,
         plan_control: p.take("plan_control")?,
+        patience: p.take("patience")?,
+        fade: p.take("fade")?,
     };
     let explore = p.take("explore")?;
     let (kind, tip) = match name {
