@@ -86,7 +86,8 @@ so p-values are Holm-adjusted.
 
 **Size.** Default: 1,600 games per arm (tip arms: 400 deals × 4 seat rotations; base: 1,600
 deals), 8,000 games in all, then 800 per arm (4,000) among planners (`HANSA_LAB_SIZE=small`:
-4 per arm). The greedy part ran in 6 min 6 s at the default size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: each tip's score effect
+4 per arm). The planners' experiment alone took 2 min 34 s at that size (`hansa-lab run
+experiments/strategy_tips_planner.toml --games 800 --jobs 2`, 2026-12-01). The greedy part ran in 6 min 6 s at the default size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: each tip's score effect
 ±0.3 to ±0.6 points, win-rate differences ±1.5 to ±2.5 percentage points."""),
         ("code", SETUP),
         ("code", """from hansa_lab import run_experiment
@@ -152,7 +153,9 @@ editions, and a sweep of one rule knob (the starting supply).
 
 **Size.** Default: 1,000 games per arm and condition in the seat study (2 arms × 6
 conditions, 12,000 games), 800 games per starting supply, 400 games per board side
-(`HANSA_LAB_SIZE=small`: 6, 8 and 4). The whole notebook ran in 7 min 35 s at the default
+(`HANSA_LAB_SIZE=small`: 6, 8 and 4), and 1,000 planner games per player count (3,000; about
+2 minutes more, estimated from the planners' tips run of notebook 02, not measured in this
+notebook). Without the planner section the whole notebook ran in 7 min 35 s at the default
 size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: each seat's win rate ±2.3 to ±3.0 percentage
 points and mean score ±0.5 to ±0.6 points; mean scores per edition ±0.2 points; the first
 seat's win rate per starting supply ±3.1 percentage points. The board comparison shows
