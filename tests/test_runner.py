@@ -235,8 +235,12 @@ simulate(["random", "random:gather=false", "random"], n_games=int(sys.argv[2]), 
 def _start_child(out: Path, games: int, jobs: int, cli_args: list[str] | None = None):
     cmd = ([sys.executable, "-m", "hansa_lab.tools.cli", *cli_args] if cli_args
            else [sys.executable, "-c", _CHILD, str(out), str(games), str(jobs)])
+    # the child must get Python's own Ctrl-C handler even when this process was started
+    # with SIGINT ignored (a background job of a non-interactive shell is), since Python
+    # keeps an inherited "ignore" and the interrupt would then do nothing
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _wait_for_chunks(proc, out: Path, n: int, timeout: float = 120) -> None:
