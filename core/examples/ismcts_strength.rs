@@ -2,7 +2,8 @@
 //! `cargo run --release --example ismcts_strength [deals] [first seed] [vs] [key=value...]`
 //! where `vs` is `greedy` (the default) or `rollout` (its default budget) and the
 //! `key=value` pairs override the search's parameters (defaults: those of
-//! `hansa_lab/strategies/ismcts.py`).
+//! `hansa_lab/strategies/ismcts.py`); `me=rollout` puts `rollout` at its default budget in
+//! the tested seat instead (a baseline on the same deals).
 use hansa_core::play::play;
 use hansa_core::scoring::{ranking, score_rows};
 use hansa_core::state::Config;
@@ -31,26 +32,36 @@ fn main() {
             ("widen_c", 2.0),
             ("widen_alpha", 0.5),
             ("horizon", 4.0),
+            ("rival", 1.0),
             ("scale", 4.0),
             ("paranoid", 0.0),
         ],
     );
+    let rollout = Policy::new(
+        "rollout",
+        &with(
+            greedy_defaults(),
+            &[("candidates", 8.0), ("samples", 1.0), ("horizon", 8.0)],
+        ),
+    )
+    .unwrap();
+    let mut me = "ismcts";
     for kv in args.iter().skip(4) {
         let (k, v) = kv.split_once('=').expect("key=value");
+        if k == "me" {
+            me = if v == "rollout" { "rollout" } else { "ismcts" };
+            continue;
+        }
         params = with(params, &[(k, v.parse().expect("a number"))]);
     }
-    let search = Policy::new("ismcts", &params).unwrap();
+    let search = match me {
+        "rollout" => rollout.clone(),
+        _ => Policy::new("ismcts", &params).unwrap(),
+    };
     let other = match vs {
-        "rollout" => Policy::new(
-            "rollout",
-            &with(
-                greedy_defaults(),
-                &[("candidates", 8.0), ("samples", 1.0), ("horizon", 8.0)],
-            ),
-        ),
-        _ => Policy::new("greedy", &greedy_defaults()),
-    }
-    .unwrap();
+        "rollout" => rollout,
+        _ => Policy::new("greedy", &greedy_defaults()).unwrap(),
+    };
     let (mut wins, mut games, mut score, mut others) = (0.0, 0, 0.0, 0.0);
     let t0 = std::time::Instant::now();
     for seed in first..first + deals {
@@ -76,7 +87,7 @@ fn main() {
     }
     let dt = t0.elapsed().as_secs_f64();
     println!(
-        "{games} games vs {vs}: win share {:.3}, mean score {:.1} vs {:.1}, {:.2} s per game",
+        "{me} {games} games vs {vs}: win share {:.3}, mean score {:.1} vs {:.1}, {:.2} s per game",
         wins / games as f64,
         score / games as f64,
         others / games as f64,

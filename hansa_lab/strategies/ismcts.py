@@ -12,9 +12,10 @@ available (ISMCTS's "subset-armed" correction). Progressive widening: a node con
 its ``ceil(widen_c * visits ** widen_alpha)`` best actions by greedy's candidate values
 (:mod:`~hansa_lab.strategies.evaluation`, the same look-ahead as ``greedy``). A new node
 is valued by a greedy playout of every player through the turn in progress and
-``horizon`` more turns (the tree stops there too), then each player's greedy evaluation
-minus the best other player's, mapped to [0, 1] by a logistic of scale ``scale``; the
-vector of values is backed up (max-n: each player maximises its own; ``paranoid``: the
+``horizon`` more turns (the tree stops there too). There each player's margin (its greedy
+evaluation minus ``rival`` times the best other player's) is compared with its margin in
+the decision's position and the gain mapped to [0, 1] by a logistic of scale ``scale``;
+the vector of values is backed up (max-n: each player maximises its own; ``paranoid``: the
 searching player against all the others). The decision is the root's most visited
 action.
 
@@ -51,14 +52,16 @@ class Ismcts(CoreSearch):
     core_name: ClassVar[str] = "ismcts"
     defaults: ClassVar[dict[str, Any]] = {
         "iterations": 16, "ucb_c": 0.7, "widen_c": 2.0, "widen_alpha": 0.5, "horizon": 4,
-        "scale": 4.0, "paranoid": False, **Greedy.defaults}
+        "rival": 1.0, "scale": 4.0, "paranoid": False, **Greedy.defaults}
     ranges: ClassVar[dict[str, tuple[float, float]]] = {
         **Greedy.ranges, "iterations": (1, 100_000), "ucb_c": (0, 10), "widen_c": (0.01, 1000),
-        "widen_alpha": (0, 1), "horizon": (0, 200), "scale": (0.01, 1000)}
+        "widen_alpha": (0, 1), "horizon": (0, 200), "rival": (0, 1),
+        "scale": (0.01, 1000)}
     iterations: int
     ucb_c: float
     widen_c: float
     widen_alpha: float
     horizon: int
+    rival: float
     scale: float
     paranoid: bool

@@ -19,13 +19,17 @@
 //!   the node was ranked comes after the ranked ones. An untried action among the `k` is
 //!   expanded before any child is selected again (the best-ranked first).
 //! - **Leaf evaluation.** From the new node every player plays greedy until the horizon
-//!   (the same playouts as `rollout`), then each player's greedy evaluation `v_p` becomes a
-//!   value in [0, 1]: the logistic of `(v_p - max_{q != p} v_q) / scale`. With `paranoid`
-//!   only the searching player's value is computed and every other player gets one minus it.
+//!   (the same playouts as `rollout`). There each player's margin, its greedy evaluation
+//!   minus `rival` times the best other player's, is compared with its margin in the
+//!   decision's position, and the gain becomes a value in [0, 1] by a logistic of scale
+//!   `scale` (centred on the decision's position, so the values do not saturate as the
+//!   scores grow). With `paranoid` every other player's value is one minus the searching
+//!   player's.
 //! - **Back-up** adds the vector of values to every node on the path (max-n: each node's
 //!   player maximises its own entry).
 //!
-//! The decision is the root's child with the most visits (ties: the legal order). Every
+//! The decision is the root's child with the most visits (ties: the higher value for the
+//! searching player, then the legal order). Every
 //! random number comes from the seat's stream (one draw per decision; none with a single
 //! legal action), so a game is reproducible from its seed. The Python strategy of the same
 //! name (`hansa_lab/strategies/ismcts.py`) asks this code, so both engines play it alike.
@@ -49,7 +53,10 @@ pub struct Ismcts {
     pub widen_alpha: f64,
     /// turns after the turn in progress that the tree and the playouts reach
     pub horizon: i32,
-    /// evaluation difference that maps to a value of about 0.73 (logistic scale)
+    /// weight of the best other player's evaluation in a player's margin
+    pub rival: f64,
+    /// gain of margin over the root position's that maps to a value of about 0.73
+    /// (logistic scale)
     pub scale: f64,
     /// the searching player against all the others instead of max-n
     pub paranoid: bool,
@@ -120,6 +127,8 @@ struct Scratch {
     allowed: Vec<Action>,
     path: Vec<usize>,
     values: Vec<f64>,
+    /// every player's margin in the root position
+    base: Vec<f64>,
 }
 
 impl Ismcts {
@@ -147,7 +156,9 @@ impl Ismcts {
             allowed: Vec::with_capacity(32),
             path: Vec::with_capacity(64),
             values: vec![0.0; n],
+            base: vec![0.0; n],
         };
+        self.margins(s, &mut sc.base);
         let end_turn = s.turn + self.horizon;
         let player = s.current_player();
         for i in 0..self.iterations.max(1) as u64 {
@@ -157,19 +168,22 @@ impl Ismcts {
             stats.iterations += 1;
         }
         stats.nodes = tree.nodes.len();
-        // the most visited root child, the legal order breaking ties
+        // the most visited root child; ties: the higher value, then the legal order
         let root = &tree.nodes[0];
         let mut best = legal[0];
-        let mut best_visits = 0;
+        let mut best_key = (0, f64::NEG_INFINITY);
         for a in legal {
-            let visits = root
+            let Some(c) = root
                 .children
                 .iter()
-                .map(|&c| &tree.nodes[c as usize])
-                .find(|c| c.action == *a)
-                .map_or(0, |c| c.visits);
-            if visits > best_visits {
-                best_visits = visits;
+                .map(|&c| c as usize)
+                .find(|&c| tree.nodes[c].action == *a)
+            else {
+                continue;
+            };
+            let key = (tree.nodes[c].visits, tree.mean(c, player));
+            if key.0 > best_key.0 || (key.0 == best_key.0 && key.1 > best_key.1) {
+                best_key = key;
                 best = *a;
             }
         }
@@ -208,7 +222,7 @@ impl Ismcts {
                 break;
             }
         }
-        self.leaf_values(t, me, &mut sc.values);
+        self.leaf_values(t, me, &sc.base, &mut sc.values);
         let n = tree.n_players;
         for &i in &sc.path {
             tree.nodes[i].visits += 1;
@@ -319,33 +333,40 @@ impl Ismcts {
         }
     }
 
-    /// Each player's value of the position `t` in [0, 1] (`me`: the searching player).
-    fn leaf_values(&self, t: &State, me: usize, out: &mut [f64]) {
-        let logistic = |d: f64| 1.0 / (1.0 + (-d / self.scale).exp());
-        if self.paranoid {
-            let mine = self.greedy.value(t, me);
-            let best_other = (0..out.len())
-                .filter(|&q| q != me)
-                .map(|q| self.greedy.value(t, q))
-                .fold(f64::NEG_INFINITY, f64::max);
-            let v = logistic(mine - best_other);
-            for (p, o) in out.iter_mut().enumerate() {
-                *o = if p == me { v } else { 1.0 - v };
-            }
-            return;
-        }
+    /// Each player's margin in position `t`: its evaluation minus `rival` times the best
+    /// other player's.
+    fn margins(&self, t: &State, out: &mut [f64]) {
         for (p, o) in out.iter_mut().enumerate() {
             *o = self.greedy.value(t, p);
         }
-        let raw: Vec<f64> = out.to_vec();
-        for (p, o) in out.iter_mut().enumerate() {
-            let best_other = raw
-                .iter()
-                .enumerate()
-                .filter(|&(q, _)| q != p)
-                .map(|(_, &v)| v)
-                .fold(f64::NEG_INFINITY, f64::max);
-            *o = logistic(raw[p] - best_other);
+        let (mut first, mut second) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for &v in out.iter() {
+            if v > first {
+                second = first;
+                first = v;
+            } else if v > second {
+                second = v;
+            }
+        }
+        for o in out.iter_mut() {
+            let best_other = if *o == first { second } else { first };
+            *o -= self.rival * best_other;
+        }
+    }
+
+    /// Each player's value of the position `t` in [0, 1]: the logistic of its margin's
+    /// gain over the root position's (`base`); with `paranoid`, one minus the searching
+    /// player's (`me`) for every other player.
+    fn leaf_values(&self, t: &State, me: usize, base: &[f64], out: &mut [f64]) {
+        self.margins(t, out);
+        for (o, b) in out.iter_mut().zip(base) {
+            *o = 1.0 / (1.0 + (-(*o - b) / self.scale).exp());
+        }
+        if self.paranoid {
+            let v = out[me];
+            for (p, o) in out.iter_mut().enumerate() {
+                *o = if p == me { v } else { 1.0 - v };
+            }
         }
     }
 }
@@ -365,6 +386,7 @@ mod tests {
                 ("widen_c", 2.0),
                 ("widen_alpha", 0.5),
                 ("horizon", 2.0),
+                ("rival", 1.0),
                 ("scale", 4.0),
                 ("paranoid", f64::from(u8::from(paranoid))),
             ]
@@ -435,8 +457,10 @@ mod tests {
     fn leaf_values_are_in_the_unit_interval() {
         let s = position(7, 30);
         for paranoid in [false, true] {
-            let mut out = vec![0.0; 4];
-            ismcts(1, paranoid).leaf_values(&s, 1, &mut out);
+            let m = ismcts(1, paranoid);
+            let (mut base, mut out) = (vec![0.0; 4], vec![0.0; 4]);
+            m.margins(&position(7, 2), &mut base);
+            m.leaf_values(&s, 1, &base, &mut out);
             assert!(out.iter().all(|v| (0.0..=1.0).contains(v)), "{out:?}");
             if paranoid {
                 assert!((out[0] + out[1] - 1.0).abs() < 1e-12 && out[0] == out[2]);

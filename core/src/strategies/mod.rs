@@ -107,6 +107,7 @@ impl Policy {
                 let widen_c = p.take("widen_c")?;
                 let widen_alpha = p.take("widen_alpha")?;
                 let horizon = p.take("horizon")?;
+                let rival = p.take("rival")?;
                 let scale = p.take("scale")?;
                 let paranoid = p.take("paranoid")? != 0.0;
                 if scale <= 0.0 {
@@ -120,6 +121,7 @@ impl Policy {
                     widen_c,
                     widen_alpha,
                     horizon: horizon as i32,
+                    rival,
                     scale,
                     paranoid,
                     greedy: greedy_of("greedy", &mut p)?,
