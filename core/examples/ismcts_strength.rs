@@ -27,13 +27,13 @@ fn main() {
     let mut params = with(
         greedy_defaults(),
         &[
-            ("iterations", 64.0),
-            ("ucb_c", 0.7),
+            ("iterations", 16.0),
+            ("ucb_c", 0.15),
             ("widen_c", 2.0),
             ("widen_alpha", 0.5),
             ("horizon", 4.0),
-            ("rival", 1.0),
-            ("scale", 4.0),
+            ("rival", 0.0),
+            ("scale", 2.0),
             ("paranoid", 0.0),
         ],
     );
