@@ -50,6 +50,7 @@ from hansa_lab.strategies import (
     ActionsFirst,
     Blocker,
     Greedy,
+    Ismcts,
     KeepSupply,
     NetworkKeys,
     RandomStrategy,
@@ -85,6 +86,7 @@ CORE_STRATEGIES: dict[str, type[Strategy]] = {
     "network_keys": NetworkKeys,
     "keep_supply": KeepSupply,
     "rollout": Rollout,
+    "ismcts": Ismcts,
     "strong": Strong,
     **ARCHETYPES,
 }

@@ -672,8 +672,9 @@ impl PyPolicy {
         })
     }
 
-    /// A `rollout` decision with what its search did: (action, the stream's state
-    /// after, playouts, playout actions, most turns a playout advanced); ValueError for
+    /// A search decision with what its search did: (action, the stream's state after,
+    /// then for `rollout` playouts, playout actions and the most turns a playout
+    /// advanced, for `ismcts` iterations, tree nodes and the deepest node); ValueError for
     /// another strategy, None once the game is over.
     #[allow(clippy::type_complexity)]
     fn search(
@@ -681,25 +682,29 @@ impl PyPolicy {
         state: &PyState,
         rng_state: u64,
     ) -> PyResult<Option<(PyAction, u64, usize, usize, i32)>> {
-        let Policy::Rollout(r) = &self.p else {
+        if !matches!(self.p, Policy::Rollout(_) | Policy::Ismcts(_)) {
             return Err(PyValueError::new_err(
-                "search() is for the rollout strategy",
+                "search() is for the rollout and ismcts strategies",
             ));
-        };
+        }
         guard(|| {
             let acts = legal(&state.s);
             if acts.is_empty() {
                 return Ok(None);
             }
             let mut rng = Rng::new(rng_state);
-            let (a, st) = r.search(&state.s, &acts, &mut rng);
-            Ok(Some((
-                to_py(&a),
-                rng.state,
-                st.playouts,
-                st.actions,
-                st.max_turns,
-            )))
+            let (a, x, y, z) = match &self.p {
+                Policy::Rollout(r) => {
+                    let (a, st) = r.search(&state.s, &acts, &mut rng);
+                    (a, st.playouts, st.actions, st.max_turns)
+                }
+                Policy::Ismcts(m) => {
+                    let (a, st) = m.search(&state.s, &acts, &mut rng);
+                    (a, st.iterations, st.nodes, st.max_depth as i32)
+                }
+                _ => unreachable!("checked above"),
+            };
+            Ok(Some((to_py(&a), rng.state, x, y, z)))
         })
     }
 }

@@ -6,8 +6,9 @@
 ``lookahead`` (what greedy and mcts share when valuing a candidate action), ``greedy``
 (one-step look-ahead and the four seed tips), ``archetypes`` (greedy with one plan of the
 evaluation: Actions rush, City Keys network, Coellen, ability-city control, Bank),
-``mcts`` (search with an iteration budget) and ``rollout``/``strong`` (greedy candidates
-judged by short playouts, searched in the compiled core). May import
+``mcts`` (search with an iteration budget), and the searches of the compiled core
+(``core_search``): ``rollout``/``strong`` (greedy candidates judged by short playouts) and
+``ismcts`` (information-set MCTS). May import
 :mod:`hansa_lab.errors`, the engine and the core's bridge (:mod:`hansa_lab.bridge`) only.
 
 >>> s = make_strategy("random")
@@ -30,7 +31,9 @@ from hansa_lab.strategies.base import (
     register,
     registry,
 )
+from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
+from hansa_lab.strategies.ismcts import Ismcts
 from hansa_lab.strategies.lineup import parse_lineup, split_specs
 from hansa_lab.strategies.mcts import MCTS
 from hansa_lab.strategies.random_policy import RandomStrategy
@@ -45,7 +48,9 @@ __all__ = [
     "BankPlan",
     "Blocker",
     "CoellenPlan",
+    "CoreSearch",
     "Greedy",
+    "Ismcts",
     "KeepSupply",
     "KeysNetwork",
     "NetworkKeys",

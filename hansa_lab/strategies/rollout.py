@@ -35,22 +35,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from hansa_lab.bridge import CoreGame, core_module
-from hansa_lab.engine.actions import Action
-from hansa_lab.engine.rng import MASK, Rng
-from hansa_lab.engine.state import State
-from hansa_lab.strategies.base import Strategy, make_strategy, register
+from hansa_lab.strategies.base import make_strategy, register
+from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import Greedy
 
 __all__ = ["Rollout", "Strong", "make_strategy"]
 
 
 @register("rollout")
-class Rollout(Strategy):
+class Rollout(CoreSearch):
     """Greedy candidates judged by short greedy playouts (see the module doc)."""
 
-    trusted: ClassVar[bool] = True
-    #: the name of this search in the compiled core
     core_name: ClassVar[str] = "rollout"
     defaults: ClassVar[dict[str, Any]] = {"candidates": 8, "samples": 1, "horizon": 8,
                                           **Greedy.defaults}
@@ -59,32 +54,6 @@ class Rollout(Strategy):
     candidates: int
     samples: int
     horizon: int
-    depth: int
-
-    def setup(self) -> None:
-        if self.depth not in (1, 2):
-            raise ValueError(f"strategy {self.name!r}: depth must be 1 or 2, got {self.depth}")
-        self._twin: Any = None
-
-    def core_params(self) -> list[tuple[str, float]]:
-        """The parameters as the core's ``CorePolicy`` reads them."""
-        return [(k, float(v)) for k, v in self.params.items()]
-
-    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        if self._twin is None:
-            self._twin = core_module().CorePolicy(self.core_name, self.core_params())
-        out = self._twin.choose(CoreGame.from_state(state)._s, rng.state & MASK)
-        if out is None:  # pragma: no cover - the game loop never asks after the end
-            raise RuntimeError("rollout asked to decide in a finished game")
-        action, rng.state = Action(*out[0]), int(out[1])
-        return legal[legal.index(action)]
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_twin"] = None  # the core object is rebuilt where the strategy plays
-        return state
 
 
 #: the evaluation weights of the shipped ``planner`` strategy file (a test keeps them equal)

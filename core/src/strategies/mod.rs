@@ -1,10 +1,12 @@
 //! Strategies that play inside the core, twins of the Python ones in
 //! `hansa_lab/strategies/`: `random` (`random_policy`), `greedy` and the four tips
 //! (`greedy`, on `evaluation` and `lookahead`). Each makes exactly the decisions of its
-//! Python version, drawing from the same seat stream.
+//! Python version, drawing from the same seat stream. The searches `rollout` and `ismcts`
+//! exist only here; their Python strategies ask the core.
 
 pub mod evaluation;
 pub mod greedy;
+pub mod ismcts;
 pub mod lookahead;
 pub mod random_policy;
 pub mod rollout;
@@ -14,11 +16,12 @@ use crate::rng::Rng;
 use crate::state::State;
 use evaluation::Weights;
 use greedy::{Greedy, Tip};
+use ismcts::Ismcts;
 use random_policy::Random;
 use rollout::Rollout;
 
 /// The strategy names the core plays (`make_strategy` names of the Python versions).
-pub const POLICY_NAMES: [&str; 7] = [
+pub const POLICY_NAMES: [&str; 8] = [
     "random",
     "greedy",
     "actions_first",
@@ -26,6 +29,7 @@ pub const POLICY_NAMES: [&str; 7] = [
     "network_keys",
     "keep_supply",
     "rollout",
+    "ismcts",
 ];
 
 /// Every parameter of `greedy` at its default (the defaults of
@@ -64,6 +68,7 @@ pub enum Policy {
     Random(Random),
     Greedy(Greedy),
     Rollout(Rollout),
+    Ismcts(Ismcts),
 }
 
 impl Policy {
@@ -73,6 +78,7 @@ impl Policy {
             Policy::Random(p) => p.choose(s, legal, rng),
             Policy::Greedy(p) => p.choose(s, legal, rng),
             Policy::Rollout(p) => p.choose(s, legal, rng),
+            Policy::Ismcts(p) => p.choose(s, legal, rng),
         }
     }
 
@@ -94,6 +100,32 @@ impl Policy {
                     candidates: candidates as usize,
                     samples: samples as usize,
                     horizon: horizon as i32,
+                    greedy: greedy_of("greedy", &mut p)?,
+                })
+            }
+            "ismcts" => {
+                let iterations = p.take("iterations")?;
+                let ucb_c = p.take("ucb_c")?;
+                let widen_c = p.take("widen_c")?;
+                let widen_alpha = p.take("widen_alpha")?;
+                let horizon = p.take("horizon")?;
+                let rival = p.take("rival")?;
+                let scale = p.take("scale")?;
+                let paranoid = p.take("paranoid")? != 0.0;
+                if scale <= 0.0 {
+                    return Err(format!(
+                        "strategy \"ismcts\": scale must be positive, got {scale}"
+                    ));
+                }
+                Policy::Ismcts(Ismcts {
+                    iterations: iterations as usize,
+                    ucb_c,
+                    widen_c,
+                    widen_alpha,
+                    horizon: horizon as i32,
+                    rival,
+                    scale,
+                    paranoid,
                     greedy: greedy_of("greedy", &mut p)?,
                 })
             }
