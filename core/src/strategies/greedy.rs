@@ -4,7 +4,7 @@
 
 use crate::actions::*;
 use crate::board::{A_ACTIONS, A_KEYS};
-use crate::rng::Rng;
+use crate::rng::{mix64, Rng};
 use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::largest_network;
 use crate::state::{State, EMPTY};
@@ -184,6 +184,35 @@ impl Greedy {
         } else {
             best[rng.choice_index(best.len())]
         }
+    }
+}
+
+impl Greedy {
+    /// A playout: every player plays this greedy from `t` until the turn `end_turn` is over
+    /// (or the game; at most 2,000 actions), player `p` drawing from a stream derived from
+    /// `stream`. Returns the actions played. The playouts of `rollout` and `ismcts`.
+    pub fn play_out(
+        &self,
+        t: &mut State,
+        stream: u64,
+        end_turn: i32,
+        buf: &mut Vec<Action>,
+    ) -> usize {
+        let mut rngs: Vec<Rng> = (0..t.n_players() as u64)
+            .map(|p| Rng::new(mix64(stream ^ (p + 0x51))))
+            .collect();
+        let mut steps = 0;
+        while !t.is_over() && t.turn <= end_turn && steps < 2_000 {
+            legal_actions(t, buf);
+            if buf.is_empty() {
+                break;
+            }
+            let p = t.current_player();
+            let a = self.choose(t, buf, &mut rngs[p]);
+            apply_unchecked(t, &a);
+            steps += 1;
+        }
+        steps
     }
 }
 

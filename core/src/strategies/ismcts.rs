@@ -218,7 +218,7 @@ impl Ismcts {
             sc.path.push(next);
             node = next;
             if new {
-                self.play_out(t, stream, end_turn, &mut sc.legal);
+                self.greedy.play_out(t, stream, end_turn, &mut sc.legal);
                 break;
             }
         }
@@ -312,25 +312,6 @@ impl Ismcts {
             }
         }
         (best, false)
-    }
-
-    /// Every player plays greedy from `t` until the turn `end_turn` is over (or the game);
-    /// player `p`'s stream is derived from `stream`.
-    fn play_out(&self, t: &mut State, stream: u64, end_turn: i32, buf: &mut Vec<Action>) {
-        let mut rngs: Vec<Rng> = (0..t.n_players() as u64)
-            .map(|p| Rng::new(mix64(stream ^ (p + 0x51))))
-            .collect();
-        let mut steps = 0;
-        while !t.is_over() && t.turn <= end_turn && steps < 2_000 {
-            legal_actions(t, buf);
-            if buf.is_empty() {
-                break;
-            }
-            let p = t.current_player();
-            let a = self.greedy.choose(t, buf, &mut rngs[p]);
-            apply_unchecked(t, &a);
-            steps += 1;
-        }
     }
 
     /// Each player's margin in position `t`: its evaluation minus `rival` times the best

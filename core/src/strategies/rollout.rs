@@ -13,7 +13,7 @@
 
 use crate::actions::Action;
 use crate::rng::{mix64, Rng};
-use crate::rules::{apply_unchecked, legal_actions};
+use crate::rules::apply_unchecked;
 use crate::state::State;
 
 use super::greedy::Greedy;
@@ -88,24 +88,9 @@ impl Rollout {
     }
 
     /// Every player plays greedy from `t` through the turn in progress and `horizon`
-    /// more turns (or to the end of the game); player `p`'s playout stream is derived from `stream`. Returns the
-    /// actions played.
+    /// more turns (or to the end of the game); returns the actions played.
     fn play_out(&self, t: &mut State, stream: u64, buf: &mut Vec<Action>) -> usize {
         let end_turn = t.turn + self.horizon;
-        let mut rngs: Vec<Rng> = (0..t.n_players() as u64)
-            .map(|p| Rng::new(mix64(stream ^ (p + 0x51))))
-            .collect();
-        let mut steps = 0;
-        while !t.is_over() && t.turn <= end_turn && steps < 2_000 {
-            legal_actions(t, buf);
-            if buf.is_empty() {
-                break;
-            }
-            let p = t.current_player();
-            let a = self.greedy.choose(t, buf, &mut rngs[p]);
-            apply_unchecked(t, &a);
-            steps += 1;
-        }
-        steps
+        self.greedy.play_out(t, stream, end_turn, buf)
     }
 }
