@@ -21,6 +21,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from hansa_lab.sim.experiment import Experiment
@@ -53,8 +54,15 @@ class Plan:
     n_jobs: int
     pilot_games: int
     pilot_seconds: float
+    #: True when ``games`` was given and ``half_width`` is the precision it reaches.
+    games_given: bool = False
 
     def __str__(self) -> str:
+        if self.games_given:
+            return (f"with games = {self.games} per arm and condition ({self.deals} deals, "
+                    f"{self.total_games} games in all): about ±{self.half_width:.2g} points "
+                    f"on {self.basis}, about {_duration(self.seconds)} with {self.n_jobs} "
+                    f"job(s) (pilot: {self.pilot_games} games in {self.pilot_seconds:.0f} s)")
         return (f"for ±{self.half_width:g} points on {self.basis}: about {self.deals} deals, "
                 f"games = {self.games} per arm and condition ({self.total_games} games in "
                 f"all), about {_duration(self.seconds)} with {self.n_jobs} job(s) "
@@ -85,37 +93,47 @@ def _pilot(exp: Experiment, deals: int, n_jobs: int,
 
 
 def plan_experiment(exp: Experiment, half_width: float = 1.0, *, pilot_deals: int = 4,
-                    n_jobs: int = 1, engine: str = "core") -> Plan:
+                    n_jobs: int = 1, engine: str = "core", games: int | None = None) -> Plan:
     """The games ``exp`` needs for 95% intervals of ±``half_width`` points, from a pilot
     of ``pilot_deals`` deals per arm and condition played with ``engine`` (see the
-    module doc)."""
+    module doc). With ``games`` (per arm and condition) the plan is for that many games
+    instead: its ``half_width`` is the precision they reach (``games_given``)."""
     if not half_width > 0:
         raise ValueError(f"half_width must be positive, got {half_width}")
     if pilot_deals < 3:
         raise ValueError("a pilot needs at least 3 deals to measure a spread")
+    if games is not None and games < 1:
+        raise ValueError(f"games must be positive, got {games}")
+    given = games is not None
     pilots, pilot_games, pilot_seconds = _pilot(exp, pilot_deals, n_jobs, engine)
     base = exp.comparison_base
-    deals = 2
+    paired = base is not None and len(exp.arms) > 1
+    # deals needed for ±half_width, for each spread the pilot measured
+    needs: list[Callable[[float], int]] = []
     for res in pilots:
-        if base is not None and len(exp.arms) > 1:
-            compared = res.compare(base)
-            for row in compared.itertuples(index=False):
+        if paired:
+            assert base is not None
+            for row in res.compare(base).itertuples(index=False):
                 sd = float(row.se) * math.sqrt(int(row.deals))
                 if math.isfinite(sd):
-                    deals = max(deals, deals_for_half_width(sd, half_width))
+                    needs.append(partial(_paired_deals, sd))
         else:
-            summary = res.summary()
-            for row in summary.itertuples(index=False):
+            for row in res.summary().itertuples(index=False):
                 half = (float(row.score_hi) - float(row.score_lo)) / 2
                 if math.isfinite(half):
                     # the t interval narrows as 1/√games of the strategy's seats
-                    need = math.ceil(int(row.n) * (half / half_width) ** 2)
-                    per_deal = max(1, int(row.n) // pilot_deals)
-                    deals = max(deals, -(-need // per_deal))
-    basis = ("each arm's paired difference with the base arm" if base is not None
-             and len(exp.arms) > 1 else "each strategy's mean final score")
-    games = max(deals * lineup_period(exp.lineup(a, c.n_players))
-                for a in exp.arms for c in exp.conditions)
+                    n, per_deal = int(row.n), max(1, int(row.n) // pilot_deals)
+                    needs.append(partial(_mean_deals, n, half, per_deal))
+    periods = [lineup_period(exp.lineup(a, c.n_players))
+               for a in exp.arms for c in exp.conditions]
+    basis = ("each arm's paired difference with the base arm" if paired
+             else "each strategy's mean final score")
+    if games is None:
+        deals = max([2, *(need(half_width) for need in needs)])
+        games = max(deals * period for period in periods)
+    else:
+        deals = max(1, games // max(periods))
+        half_width = _reached(needs, deals)
     per_condition = [sum(-(-games // lineup_period(exp.lineup(a, c.n_players)))
                          * lineup_period(exp.lineup(a, c.n_players)) for a in exp.arms)
                      for c in exp.conditions]
@@ -124,7 +142,34 @@ def plan_experiment(exp: Experiment, half_width: float = 1.0, *, pilot_deals: in
     seconds = total * per_game / (max(1, n_jobs) * (PARALLEL_EFFICIENCY if n_jobs > 1 else 1))
     return Plan(half_width=half_width, basis=basis, deals=deals, games=games,
                 total_games=total, seconds=seconds, n_jobs=max(1, n_jobs),
-                pilot_games=pilot_games, pilot_seconds=pilot_seconds)
+                pilot_games=pilot_games, pilot_seconds=pilot_seconds,
+                games_given=given)
+
+
+def _paired_deals(sd: float, half_width: float) -> int:
+    return deals_for_half_width(sd, half_width)
+
+
+def _mean_deals(n: int, half: float, per_deal: int, half_width: float) -> int:
+    """Deals for ±``half_width`` when ``n`` pilot games gave ±``half`` (``per_deal``
+    games of the strategy per deal)."""
+    return -(-math.ceil(n * (half / half_width) ** 2) // per_deal)
+
+
+def _reached(needs: list[Callable[[float], int]], deals: int) -> float:
+    """The smallest half-width (points) that ``deals`` deals reach
+    for every spread of ``needs`` (each: half-width → deals needed); inf for no spread."""
+    if not needs or deals < 2:
+        return math.inf
+    lo, hi = 1e-3, 1.0
+    while any(need(hi) > deals for need in needs):
+        hi *= 2
+        if hi > 1e6:
+            return math.inf
+    for _ in range(40):  # bisect: needs are non-increasing in the half-width
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if all(need(mid) <= deals for need in needs) else (mid, hi)
+    return hi
 
 
 def decide_arms(

@@ -264,14 +264,14 @@ def _usable_cores() -> int:
 
 def _workers(n_jobs: int, n_chunks: int, progress: bool) -> int:
     """Worker processes to start: ``n_jobs`` (negative: counted back from all cores),
-    never more than the chunks to play (one chunk keeps one worker busy); a warning when
-    that is more than the cores."""
+    never more than the chunks to play (one chunk keeps one worker busy); a warning on
+    stderr when that is more than the cores (with or without ``progress``)."""
     cores = _usable_cores()
     wanted = n_jobs if n_jobs > 0 else cores + 1 + n_jobs
     workers = max(1, min(wanted, n_chunks))
-    if workers > cores:
-        _say(progress, f"warning: {workers} worker processes on {cores} cores; they will "
-                       "share them (more memory, no more speed)")
+    if workers > cores:  # said even without a progress bar: it costs memory and speed
+        print(f"warning: {workers} worker processes on {cores} cores; they will share them "
+              "(more memory, no more speed)", file=sys.stderr)
     return workers
 
 

@@ -116,15 +116,15 @@ def _peak_rss_kib() -> int:
 
 
 def bench_engines(
-    engine: str,
+    engine: str = "core",
     n_players: int = 3,
     seconds: float = 10.0,
     board: str = "base",
     edition: str = "bigbox",
 ) -> dict[str, Any]:
-    """``engine``: ``python`` (:func:`bench_engine`), ``core`` (:func:`bench_core`) or
-    ``both`` (one after the other in this run, with ``core_vs_python`` = the ratio of their
-    actions/s)."""
+    """``engine``: ``core`` (:func:`bench_core`, the default), ``python``
+    (:func:`bench_engine`) or ``both`` (one after the other in this run, with
+    ``core_vs_python`` = the ratio of their actions/s)."""
     if engine == "python":
         return {"engine": "python", **bench_engine(n_players, seconds, board, edition)}
     if engine == "core":

@@ -59,9 +59,10 @@ def _played(play: Callable[[], object]) -> object:
         raise CliFailure(f"the game failed: {e}", 1) from e
 
 
-def _add_game_args(p: argparse.ArgumentParser, players_default: int | None = None) -> None:
+def _add_game_args(p: argparse.ArgumentParser, players_default: int | None = None,
+                   players_required: bool = True) -> None:
     p.add_argument("--players", type=_positive_int("--players"), default=players_default,
-                   required=players_default is None,
+                   required=players_required and players_default is None,
                    help="number of players (2-5; 2 = neutral-colour variant)")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
     p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
@@ -128,7 +129,8 @@ what the figures mean (random players; in the runner suite every time is the bes
 runs, order rotated, so a pause of the shared machine does not count):
   engine suite   actions_per_s, games_per_s: the rules engine with the random policy,
                  legal-action generation included; state_pickle_bytes_max: state size;
-                 --engine core: the compiled core, --engine both: both and core_vs_python
+                 in the compiled core (default), --engine python: the Python engine,
+                 --engine both: both and core_vs_python
   runner suite   logging / logging_by_players: play_game (engine only) vs record_game
                    (played with the recorder, rows and columns built) on the same games;
                    logged_ratio = logged time / engine time (> 1: slower),
@@ -166,7 +168,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         if not (math.isfinite(args.seconds) and args.seconds > 0):
             raise CliError(f"--seconds must be a positive number of seconds, got {args.seconds}")
-        out = bench_engines(args.engine or "python", config.n_players, args.seconds,
+        out = bench_engines(args.engine or "core", config.n_players, args.seconds,
                             args.board, args.edition)
     if args.json:
         print(json.dumps(out))
@@ -282,7 +284,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         except Exception as e:
             raise _flag_error(e) from e
         plan = plan_experiment(exp, args.precision or 1.0, n_jobs=_jobs(args.jobs),
-                               engine=args.engine or "core")
+                               engine=args.engine or "core",
+                               games=games if args.precision is None else None)
         print(f"plan: {plan}", flush=True)
         if args.plan:
             return 0
@@ -354,7 +357,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         from hansa_lab.sim.planning import plan_experiment
 
         plan = plan_experiment(exp, args.precision or 1.0, n_jobs=jobs,
-                               engine=args.engine or raw.get("engine", "core"))
+                               engine=args.engine or raw.get("engine", "core"),
+                               games=games if args.precision is None else None)
         print(f"plan: {plan}", flush=True)
         if args.plan:
             return 0
@@ -440,6 +444,12 @@ def cmd_main(args: argparse.Namespace) -> int:
     ))
     assert isinstance(res, Results)
     print(res.report())
+    from hansa_lab.viz.report import write_report
+
+    report = write_report(res, Path(args.out) / "report.html")
+    print(f"\nThe report (tables, verdicts, figures; opens offline): {report}\n"
+          "Next: make lab (JupyterLab on notebooks/; 05_inspect_a_game.ipynb opens a game "
+          f"in the viewer), or hansa-lab replay {args.out} --game 0")
     return 0
 
 
@@ -462,23 +472,67 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
                         "tips decide there) or the Python engine; the same games either way")
 
 
+def _replay_of_results(args: argparse.Namespace) -> tuple[Any, Path, str]:
+    """``replay RESULTS --game ID``: the timeline of a logged game (replayed from its
+    configuration, seed and line-up), the HTML file to write and a title."""
+    from hansa_lab.sim.results import open_results
+    from hansa_lab.viz.timeline import Timeline
+    from hansa_lab.viz.viewer import record_from_results
+
+    if args.game is None:
+        raise CliError("--game: give the id of the game to replay (the game_id column of "
+                       "the run's games table)")
+    for flag, value in (("--players", args.players), ("--seed", args.seed),
+                        ("--strategies", args.strategies)):
+        if value is not None:
+            raise CliError(f"{flag}: a game of a results folder is replayed from its own "
+                           "configuration; leave it out")
+    try:
+        res = open_results(args.results)
+    except FileNotFoundError as e:
+        raise CliError(f"RESULTS: {e}") from e
+    try:
+        found = _played(lambda: record_from_results(
+            res, args.game, arm=args.arm, experiment=args.experiment))
+    except KeyError as e:
+        raise CliError(f"--game: {e.args[0]} in {args.results}") from e
+    assert isinstance(found, tuple)
+    record, title = found
+    html = Path(args.html) if args.html else Path(args.results) / f"replay_game{args.game}.html"
+    return Timeline.from_record(record), html, args.title or title
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Play one game and write its replay as one self-contained, offline HTML file."""
+    """Write the replay of one game as one self-contained, offline HTML file: a game of a
+    results folder (``RESULTS --game ID``) or one played from ``--players``/``--seed``."""
     from hansa_lab.viz.export import export_replay
     from hansa_lab.viz.timeline import Timeline
 
-    config = _config(args, args.seed)
-    lineup = _lineup(args.strategies, config.n_players)
-    html = Path(args.html)
+    if args.results is not None:
+        timeline, html, title = _replay_of_results(args)
+        config = timeline.config
+    else:
+        if args.game is not None or args.arm is not None or args.experiment is not None:
+            raise CliError("--game/--arm/--experiment: give the results folder first "
+                           "(hansa-lab replay RESULTS --game ID)")
+        if args.players is None:
+            raise CliError("--players: give the player count (or a results folder and "
+                           "--game ID)")
+        if args.html is None:
+            raise CliError("--html: give the file to write")
+        config = _config(args, args.seed or 0)
+        lineup = _lineup(args.strategies, config.n_players)
+        played = _played(lambda: Timeline.from_seed(config, lineup))
+        assert isinstance(played, Timeline)
+        timeline, html, title = played, Path(args.html), args.title
+    html = Path(html)
     if html.is_dir():
         raise CliError(f"--html: {html} is a directory; give the file to write")
     blocking = next((p for p in html.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
         raise CliError(f"--html: cannot write {html}: {blocking} is a file")
-    timeline = _played(lambda: Timeline.from_seed(config, lineup))
-    assert isinstance(timeline, Timeline)
     try:
-        out = export_replay(html, timeline, title=args.title)
+        out = export_replay(html, timeline, title=title)
     except OSError as e:
         raise CliError(f"--html: cannot write {html}: {e.strerror or e}") from None
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): {config.side} "
@@ -603,7 +657,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from hansa_lab import __version__
+
     parser = argparse.ArgumentParser(prog="hansa-lab", description="Hansa Teutonica lab")
+    parser.add_argument("--version", action="version", version=f"hansa-lab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("play", help="play one game and print its result")
@@ -629,9 +686,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "game of each core strategy in both engines")
     p.add_argument("--seconds", type=float, default=10.0, help="engine suite: duration")
     p.add_argument("--engine", choices=("python", "core", "both"), default=None,
-                   help="engine suite: the Python engine (default), the compiled core, or "
-                        "both in one run with their ratio; runner suite: core (default) or "
-                        "python")
+                   help="engine suite: the compiled core (default, as everywhere else), "
+                        "the Python engine, or both in one run with their ratio; runner "
+                        "suite: core (default) or python")
     p.add_argument("--games", type=_positive_int("--games"), default=None,
                    help="runner suite: games per parallel run (default 96); strategies "
                         "suite: games per strategy and engine (default 3)")
@@ -692,7 +749,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--precision", type=float, default=None, metavar="POINTS",
                    help="instead of --games: play a short pilot, print the games and time a "
                         "±POINTS interval of the mean scores needs, then play them")
-    p.add_argument("--plan", action="store_true", help="print the plan and stop")
+    p.add_argument("--plan", action="store_true",
+                   help="print the plan (of --games if given, else of --precision, default "
+                        "1) and stop")
     p.add_argument("--strategies", default="random",
                    help="comma-separated, one per seat or fewer repeated (default random)")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
@@ -727,7 +786,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play a short pilot, print the games and time a ±POINTS interval "
                         "needs, then run that many games")
     p.add_argument("--plan", action="store_true",
-                   help="with or without --precision (default 1): print the plan and stop")
+                   help="print the plan and stop: of --games if given, else of "
+                        "--precision (default 1)")
     p.add_argument("--until-decided", action="store_true",
                    help="play paired deals in batches until each arm is decided against the "
                         "base arm (group-sequential test; needs --effect, one condition)")
@@ -790,13 +850,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_main)
 
-    p = sub.add_parser("replay", help="play one game and export its replay as offline HTML")
-    _add_game_args(p)
-    p.add_argument("--seed", type=_SEED, default=0)
+    p = sub.add_parser("replay", help="export the replay of a game of a results folder "
+                       "(RESULTS --game ID), or of one game played now, as offline HTML")
+    p.add_argument("results", metavar="RESULTS", nargs="?", default=None,
+                   help="a results folder (results/NAME): replay its game --game ID")
+    p.add_argument("--game", type=_positive_int("--game"), default=None, metavar="ID",
+                   help="with RESULTS: the game's id (the game_id column of its games table)")
+    p.add_argument("--arm", default=None, help="with RESULTS: the arm, if ids repeat")
+    p.add_argument("--experiment", default=None,
+                   help="with RESULTS: the experiment, if ids repeat")
+    _add_game_args(p, players_required=False)
+    p.add_argument("--seed", type=_SEED, default=None, help="without RESULTS: the seed (0)")
     p.add_argument("--strategies", default=None,
-                   help="comma-separated, one per seat or one for all (default random)")
-    p.add_argument("--html", required=True, metavar="OUT.html",
-                   help="the HTML file to write (self-contained, works offline)")
+                   help="without RESULTS: comma-separated, one per seat or one for all "
+                        "(default random)")
+    p.add_argument("--html", default=None, metavar="OUT.html",
+                   help="the HTML file to write (self-contained, works offline; default "
+                        "with RESULTS: RESULTS/replay_gameID.html)")
     p.add_argument("--title", default=None, help="heading of the page")
     p.set_defaults(func=cmd_replay)
 

@@ -111,6 +111,23 @@ def find_game(results: Any, game_id: int, arm: str | None = None,
     return rows.iloc[0]
 
 
+def record_from_results(results: Any, game_id: int, *, arm: str | None = None,
+                        experiment: str | None = None) -> tuple[GameRecord, str]:
+    """Replay a logged game of a run from its configuration, seed and line-up (strategies
+    draw from seeded streams, so it is the same game): its record and a title. Warns when
+    the replay's length differs from the table's (a strategy changed or is missing)."""
+    row = find_game(results, game_id, arm, experiment)
+    config = config_from_row(row)
+    lineup = parse_lineup(str(row["lineup"]), config.n_players)
+    record = core.play_game(config, lineup)
+    if "actions" in row and int(row["actions"]) != len(record.actions):
+        warnings.warn(f"game {game_id}: the replay has {len(record.actions)} actions, the "
+                      f"table says {int(row['actions'])} (are the same strategies "
+                      "registered?)", stacklevel=3)
+    title = f"game {game_id}" + (f" ({row['arm']})" if row.get("arm") else "")
+    return record, f"{title} — {row['board']} {config.n_players}p, seed {config.seed}"
+
+
 class GameViewer:
     """Widgets showing one game (see the module doc). Build with :meth:`from_seed`,
     :meth:`from_results`, :meth:`from_record` or from a :class:`Timeline`.
@@ -264,17 +281,8 @@ class GameViewer:
         :class:`~hansa_lab.sim.results.Results` (e.g. ``open_results(path)``) or its
         ``games`` DataFrame. The game is replayed from its configuration, seed and
         line-up (strategies draw from seeded streams, so it is the same game)."""
-        row = find_game(results, game_id, arm, experiment)
-        config = config_from_row(row)
-        lineup = parse_lineup(str(row["lineup"]), config.n_players)
-        record = core.play_game(config, lineup)
-        if "actions" in row and int(row["actions"]) != len(record.actions):
-            warnings.warn(f"game {game_id}: the replay has {len(record.actions)} actions, the "
-                          f"table says {int(row['actions'])} (are the same strategies "
-                          "registered?)", stacklevel=2)
-        title = f"game {game_id}" + (f" ({row['arm']})" if row.get("arm") else "")
-        kwargs.setdefault("title", f"{title} — {row['board']} {config.n_players}p, "
-                                   f"seed {config.seed}")
+        record, title = record_from_results(results, game_id, arm=arm, experiment=experiment)
+        kwargs.setdefault("title", title)
         return cls(Timeline.from_record(record), **kwargs)
 
     # ------------------------------------------------------------------ navigation
@@ -521,4 +529,5 @@ def _reason(reason: str | None) -> str:
     return END_REASONS.get(reason or "cap", reason or "cap")
 
 
-__all__ = ["GameViewer", "config_from_row", "default_export_dir", "find_game"]
+__all__ = ["GameViewer", "config_from_row", "default_export_dir", "find_game",
+           "record_from_results"]
