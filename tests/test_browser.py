@@ -11,6 +11,7 @@ with apt when it is missing; without it these tests fail on CI and skip elsewher
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -299,3 +300,175 @@ def test_report_opens_offline(browser: Any, tmp_path: Path) -> None:
     finally:
         context.close()
     assert all(u.startswith(("file://", "data:")) for u in requested), requested
+
+
+# ----------------------------------------------------------------------------- JupyterLab
+LAB_NOTEBOOK = ROOT / "notebooks" / "05_inspect_a_game.ipynb"
+DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
+LAB_TOKEN = "hansa-lab-browser-test"
+#: Smallest rendered text size allowed in the viewer (CSS px at zoom 1).
+MIN_TEXT_PX = 9.0
+
+#: Every visible piece of text in the viewer with its rendered size: HTML text at its
+#: computed font size; SVG text at its computed size times the scale its SVG is drawn
+#: at (the screen transform of the text element: viewBox scaling and transforms).
+_TEXT_SIZES_JS = """(root) => {
+  const out = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || seen.has(el) || !node.textContent.trim()) continue;
+    seen.add(el);
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden'
+        || el.closest('title, desc, style, script, option')) continue;
+    let size = parseFloat(style.fontSize);
+    if (el instanceof SVGElement) {
+      const m = el.getScreenCTM();
+      size *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+    }
+    out.push([Math.round(size * 100) / 100, node.textContent.trim().slice(0, 40),
+              el.tagName.toLowerCase()]);
+  }
+  return out;
+}"""
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the server (it shuts its kernels down), then its whole group."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=20)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+@pytest.fixture(scope="module")
+def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real JupyterLab on 127.0.0.1 (random free port, a token), serving a copy of
+    notebook 05 from a temporary folder, with its own config, data, runtime, settings
+    and workspace folders (the user's are never read or written)."""
+    pytest.importorskip("jupyterlab")
+    home = tmp_path_factory.mktemp("lab")
+    served = home / "notebooks"
+    served.mkdir()
+    shutil.copy(LAB_NOTEBOOK, served / LAB_NOTEBOOK.name)  # autosave writes the copy
+    dirs = {name: home / name for name in ("config", "data", "runtime", "settings",
+                                           "workspaces", "ipython")}
+    for d in dirs.values():
+        d.mkdir()
+    # no "get notified about Jupyter news?" toast over the viewer
+    notify = dirs["settings"] / "@jupyterlab" / "apputils-extension"
+    notify.mkdir(parents=True)
+    (notify / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false", "checkForUpdates": false}')
+    port = _free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "HANSA_LAB_SIZE": "small",
+           "MPLBACKEND": "Agg", "JUPYTER_CONFIG_DIR": str(dirs["config"]),
+           "JUPYTER_DATA_DIR": str(dirs["data"]), "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
+           "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
+           "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
+           "IPYTHONDIR": str(dirs["ipython"]), "HANSA_LAB_EXPORT_DIR": str(home / "exports")}
+    log = home / "lab.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
+             "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={LAB_TOKEN}",
+             f"--ServerApp.root_dir={served}", "--ServerApp.port_retries=0",
+             "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=",
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+             *(["--allow-root"] if os.geteuid() == 0 else [])],
+            cwd=served, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"jupyterlab exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"jupyterlab did not start:\n{log.read_text()[-3000:]}")
+                time.sleep(0.3)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        _stop(proc)
+
+
+def test_jupyterlab_runs_notebook_05_and_its_viewer_reads(browser: Any, lab_url: str) -> None:
+    """Notebook 05 in a real JupyterLab (a 1280 px window, the file browser open): run all
+    cells, the viewer shows a board, its slider moves it, no text in the viewer renders
+    below 9 px, and a screenshot goes to docs/screenshots/jupyterlab_viewer.png."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    outside: list[str] = []
+
+    def only_localhost(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(lab_url) or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            outside.append(url)
+            route.abort()
+
+    page.route("**/*", only_localhost)
+    try:
+        page.goto(f"{lab_url}lab/tree/{LAB_NOTEBOOK.name}?token={LAB_TOKEN}",
+                  wait_until="domcontentloaded", timeout=60_000)
+        page.wait_for_function("window.jupyterapp && window.jupyterapp.shell"
+                               " && document.querySelector('.jp-NotebookPanel .jp-Cell')",
+                               timeout=60_000)
+        page.wait_for_function(  # the notebook's kernel is up
+            "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel"
+            "?.status === 'idle'", timeout=60_000)
+        page.evaluate("window.jupyterapp.commands.execute('filebrowser:activate')")
+        page.wait_for_selector("#filebrowser", state="visible", timeout=20_000)
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        board = f".jp-OutputArea .hansa-board-view {BOARD}"
+        page.wait_for_selector(board, timeout=90_000)
+        page.wait_for_selector(".jp-OutputArea .hansa-board", state="attached")
+        assert _actions_shown(page) == 0
+        before = page.inner_html(".hansa-board-view")
+        viewer = page.locator(".hansa-viewer")
+        viewer.scroll_into_view_if_needed()
+        handle = page.locator(".hansa-action-slider .noUi-handle")
+        handle.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            f"document.querySelector('{board}').getAttribute('data-actions') === '3'",
+            timeout=20_000)
+        assert page.inner_html(".hansa-board-view") != before
+        page.wait_for_function(  # the file browser is still open beside the notebook
+            "document.querySelector('#filebrowser').getBoundingClientRect().width > 150")
+        sizes = page.eval_on_selector(".hansa-viewer", _TEXT_SIZES_JS)
+        assert len(sizes) > 100, sizes  # the board's labels are counted
+        small = sorted(s for s in sizes if s[0] < MIN_TEXT_PX)
+        assert not small, f"{len(small)} texts below {MIN_TEXT_PX} px, e.g. {small[:8]}"
+        # the panels went below the board (no room beside it at this width)
+        board_box, side_box = (page.eval_on_selector(
+            sel, "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width];"
+                 " }") for sel in (".hansa-board-view", ".hansa-side-view svg"))
+        assert side_box[1] > board_box[1] + 300, (board_box, side_box)
+        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shot = DOCS_SCREENSHOTS / "jupyterlab_viewer.png"
+        page.locator(".jp-OutputArea .hansa-viewer").scroll_into_view_if_needed()
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 20_000
+        # "whole board": the board fits the output's width
+        page.click(".hansa-zoom button:has-text('whole board')")
+        page.wait_for_function(
+            "(() => { const s = document.querySelector('.hansa-board-view svg.hansa-board');"
+            " const c = document.querySelector('.hansa-board-view');"
+            " return s.getBoundingClientRect().width <= c.getBoundingClientRect().width + 1;"
+            " })()", timeout=20_000)
+    except Exception:
+        _screenshot(page, "jupyterlab_failure.png")  # results/screenshots/, for the reader
+        raise
+    finally:
+        page.close()
+    assert not [u for u in outside if "127.0.0.1" in u], outside

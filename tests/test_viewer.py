@@ -176,9 +176,9 @@ def test_cli_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_viewer_board_fills_the_width_and_log_shows_the_current_action() -> None:
     v = GameViewer.from_seed(CONFIG, "random")
     v.goto(60)
-    head = v.board.value.split(">", 1)[0]
+    head = v.board.value[v.board.value.index("<svg"):].split(">", 1)[0]
     assert 'width="100%"' in head and "height:auto" in head
-    assert v.board.layout.width == "100%"
+    assert v.board.layout.flex.startswith("1 1 ")  # grows to fill its row
     log = v.log.value
     assert "column-reverse" in log  # a scroll box that starts at its end
     current = re.findall(r'class="log-entry current" data-index="(\d+)"', log)
@@ -198,9 +198,9 @@ def test_viewer_slider_moves_everything() -> None:
     v.goto_turn(10)
     assert v.position == tl.position_of_turn(10) and v.turn_slider.value == 10
     v.player_box.value = 1
-    assert 'class="panel p1 highlighted' in v.board.value
+    assert 'class="panel p1 highlighted' in v.side.value
     v.player_box.value = -1
-    assert "highlighted" not in v.board.value
+    assert "highlighted" not in v.side.value
     v.step_by.value = "turns"
     assert v.play.max == v.turn_slider.max
     v.step_by.value = "actions"

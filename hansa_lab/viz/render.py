@@ -884,9 +884,11 @@ def _open_svg(width_px: float, height_px: float, width: int | None, attrs: str) 
         w, h = width, round(width * height_px / width_px)
     else:
         w, h = int(width_px), int(height_px)
+    # max-width: a picture never runs out of a narrower container (a notebook's output
+    # area, a page); it shrinks to the container's width, its height following
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="hansa-board" width="{w}" '
-            f'height="{h}" viewBox="0 0 {_n(width_px)} {_n(height_px)}" '
-            f'font-family="{FONT}"{attrs}>')
+            f'height="{h}" style="max-width:100%;height:auto" '
+            f'viewBox="0 0 {_n(width_px)} {_n(height_px)}" font-family="{FONT}"{attrs}>')
 
 
 def _board_parts(board: Board, state: State | None, hl_action: Action | None,
@@ -908,7 +910,7 @@ def fluid_svg(svg: str) -> str:
     """The picture scaled to the width of its container (its height follows), for
     pages and widgets that should use the available width."""
     head, sep, rest = svg.partition(">")
-    head = re.sub(r' width="[^"]*" height="[^"]*"', ' width="100%" '
+    head = re.sub(r' width="[^"]*" height="[^"]*"( style="[^"]*")?', ' width="100%" '
                   'style="height:auto;display:block"', head, count=1)
     return head + sep + rest
 
@@ -1093,6 +1095,7 @@ def render_parts(
     player_names: Sequence[str] | None = None,
     caption: str | None = None,
     legend: bool = True,
+    side: bool = True,
 ) -> list[str]:
     """The pieces of :func:`render_svg` (``"".join(...)`` of them is its output).
 
@@ -1102,8 +1105,8 @@ def render_parts(
     g = _geometry(board)
     n = state.n_players
     panels_h = PANEL_GAP + n * (PANEL_H + PANEL_GAP) + 60
-    total_w = g.width + PANEL_W + 2 * 14
-    body_h = HEADER + max(g.height, panels_h)
+    total_w = g.width + (PANEL_W + 2 * 14 if side else 0)
+    body_h = HEADER + (max(g.height, panels_h) if side else g.height)
     legend_part, legend_h = (legend_svg(board, state, 0, body_h + 6, total_w) if legend
                              else ("", 0))
     total_h = body_h + (legend_h + 12 if legend else 0)
@@ -1129,23 +1132,56 @@ def render_parts(
     head.append("</g>")
     parts.extend(head)
     parts.extend(_board_parts(board, state, highlight_action, highlight_player))
+    if side:
+        parts.extend(_side_parts(state, g.width + 14, HEADER, highlight_player, player_names))
+    parts.append(legend_part)
+    parts.append("</svg>")
+    return parts
+
+
+def _side_parts(state: State, px: float, y: float, highlight_player: int | None,
+                player_names: Sequence[str] | None) -> list[str]:
+    """The winner banner (at the end), a panel per player, the East–West track and the
+    side extras, in a column from (px, y)."""
     bd = score_breakdown(state)
     won = set(winners(state)) if state.is_over else set()
-    px = g.width + 14
+    parts = []
     if won:
-        parts.append(_winner_banner(state, won, bd, player_names, px, HEADER + PANEL_GAP))
-    top = HEADER + PANEL_GAP + (BANNER_H + PANEL_GAP if won else 0)
-    for p in range(n):
+        parts.append(_winner_banner(state, won, bd, player_names, px, y + PANEL_GAP))
+    top = y + PANEL_GAP + (BANNER_H + PANEL_GAP if won else 0)
+    for p in range(state.n_players):
         name = player_names[p] if player_names is not None and p < len(player_names) else None
         py = top + p * (PANEL_H + PANEL_GAP)
         parts.extend(_panel_parts(state, p, px, py, bd[p], name, highlight_player == p,
                                   p in won))
-    ey = top + n * (PANEL_H + PANEL_GAP) + 12
-    parts.append(_east_west_part(board, state, px + 6, ey))
+    ey = top + state.n_players * (PANEL_H + PANEL_GAP) + 12
+    parts.append(_east_west_part(state.board, state, px + 6, ey))
     parts.append(_side_extras_part(state, px + 6, ey + 26))
-    parts.append(legend_part)
-    parts.append("</svg>")
     return parts
+
+
+def render_side_svg(state: State, *, highlight_player: int | None = None,
+                    player_names: Sequence[str] | None = None) -> str:
+    """The player column of :func:`render_svg` on its own (winner banner, a panel per
+    player, East–West track, side extras), for layouts that put it beside or below a
+    board drawn with ``side=False``.
+
+    >>> from hansa_lab.engine.state import GameConfig, new_game
+    >>> svg = render_side_svg(new_game(GameConfig(n_players=3, seed=1)))
+    >>> svg.count('class="panel') >= 3 and 'class="route' not in svg
+    True
+    """
+    n = state.n_players
+    banner = BANNER_H + PANEL_GAP if state.is_over else 0
+    height = PANEL_GAP + banner + n * (PANEL_H + PANEL_GAP) + 70
+    width = PANEL_W + 2 * 14
+    attrs = (f' data-actions="{state.n_actions}" data-turn="{state.turn}"'
+             f' data-current="{-1 if state.is_over else state.current_player}"')
+    head = _open_svg(width, height, None, attrs).replace('class="hansa-board"',
+                                                         'class="hansa-side"')
+    return "".join([head, f'<rect class="background" x="0" y="0" width="{width}" '
+                          f'height="{height}" fill="#f7f3ea"/>',
+                    *_side_parts(state, 14, 0, highlight_player, player_names), "</svg>"])
 
 
 BANNER_H = 40
@@ -1179,10 +1215,11 @@ def render_svg(
     player_names: Sequence[str] | None = None,
     caption: str | None = None,
     legend: bool = True,
+    side: bool = True,
 ) -> str:
     """A state as an SVG string: the board, a panel per player (at the end of the game,
     a winner banner above them) and a legend of every symbol below (``legend=False``:
-    none).
+    none; ``side=False``: no player panels, see :func:`render_side_svg`).
 
     ``highlight_action`` marks what an action touched (its route, posts or cities) and
     shows its text in the status bar (``caption`` overrides the text);
@@ -1200,7 +1237,7 @@ def render_svg(
     return "".join(render_parts(state, highlight_action=highlight_action,
                                 highlight_player=highlight_player, width=width,
                                 player_names=player_names, caption=caption,
-                                legend=legend))
+                                legend=legend, side=side))
 
 
 __all__ = [
@@ -1210,6 +1247,7 @@ __all__ = [
     "legend_svg",
     "render_board_svg",
     "render_parts",
+    "render_side_svg",
     "render_svg",
     "status_text",
 ]

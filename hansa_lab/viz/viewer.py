@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import os
+import re
 import tempfile
 import warnings
 from collections.abc import Sequence
@@ -54,11 +56,14 @@ from hansa_lab.sim.moves import (
 from hansa_lab.strategies import Strategy
 from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.export import export_replay
-from hansa_lab.viz.render import fluid_svg
+from hansa_lab.viz.render import render_side_svg, render_svg
 from hansa_lab.viz.timeline import Timeline
 
-BOARD_WIDTH = 1060  # px of the board picture at its natural size (it fills the width)
 CHART_WIDTH = 560
+#: Smallest size (CSS px) any text of the viewer is drawn at: the board never shrinks
+#: below the width that keeps its smallest label this big (it scrolls sideways in a
+#: narrower output area instead), and the player panels keep theirs.
+MIN_TEXT_PX = 9.0
 #: Files bigger than this are not offered as an in-page download link (only the path).
 DOWNLOAD_LIMIT = 40_000_000
 
@@ -133,7 +138,10 @@ class GameViewer:
     :meth:`from_results`, :meth:`from_record` or from a :class:`Timeline`.
 
     Attributes for scripting and tests: ``timeline``, ``slider`` (position in actions),
-    ``turn_slider`` (turns done), ``play``, ``board`` (HTML with the SVG), ``log``,
+    ``turn_slider`` (turns done), ``play``, ``board`` (HTML with the board's SVG),
+    ``side`` (the player panels' SVG: beside the board when the viewer is wide enough,
+    below it otherwise), ``zoom_box`` ("readable": no text under :data:`MIN_TEXT_PX`,
+    the board scrolling sideways in a narrow output; "fit": the whole board), ``log``,
     ``chart``, ``lineup_box``/``seed_box``/``what_if_button``/``what_if_result``,
     ``widget`` (the whole viewer)."""
 
@@ -168,8 +176,19 @@ class GameViewer:
                          for p, s in enumerate(tl.strategies)]
         self.player_box = widgets.Dropdown(options=seat_options, value=-1,
                                            description="highlight")
-        self.board = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.zoom_box = widgets.ToggleButtons(
+            options=[("readable text", "readable"), ("whole board", "fit")],
+            value="readable", description="board", style={"button_width": "110px"},
+            tooltips=[f"every label at least {MIN_TEXT_PX:g} px; the board scrolls sideways "
+                      "when the output is narrower", "the whole board in the output's width "
+                      "(small labels)"])
+        self.zoom_box.add_class("hansa-zoom")
+        # the board and the player panels side by side when the viewer is wide enough
+        # for both at readable sizes, the panels below the board otherwise
+        self.board = widgets.HTML(layout=widgets.Layout(min_width="0"))
         self.board.add_class("hansa-board-view")
+        self.side = widgets.HTML(layout=widgets.Layout(flex="0 0 auto"))
+        self.side.add_class("hansa-side-view")
         self.log = widgets.HTML(layout=widgets.Layout(
             flex="1 1 420px", min_width="320px", border="1px solid #ccc", padding="2px"))
         self.log.add_class("hansa-log-view")
@@ -217,6 +236,7 @@ class GameViewer:
         self.turn_slider.observe(self._on_turn_slider, names="value")
         self.step_by.observe(self._on_step_by, names="value")
         self.player_box.observe(self._on_player, names="value")
+        self.zoom_box.observe(lambda _: self._refresh(), names="value")
         self.what_if_button.on_click(lambda _: self.run_what_if())
         self.analyse_button.on_click(lambda _: self.run_analysis())
         self.costly_button.on_click(lambda _: self.run_costly())
@@ -229,7 +249,8 @@ class GameViewer:
                               f"{escape(seats)} · {len(tl.actions)} actions, {tl.n_turns} "
                               f"turns · game over: {escape(END_REASONS.get(reason, reason))}")
         controls = widgets.HBox([self.play, self.slider, self.turn_slider])
-        options = widgets.HBox([self.step_by, self.player_box])
+        options = widgets.HBox([self.step_by, self.player_box, self.zoom_box],
+                               layout=widgets.Layout(flex_flow="row wrap"))
         what_if = widgets.VBox([
             widgets.HTML("<b>What-if</b>: from the shown position, let other players play "
                          "on, many times (strategies separated by commas, one per seat or "
@@ -254,7 +275,9 @@ class GameViewer:
                          "offline in any browser"),
             widgets.HBox([self.export_path, self.export_button]), self.export_result])
         self.widget = widgets.VBox([
-            header, controls, options, self.board,
+            header, controls, options,
+            widgets.HBox([self.board, self.side], layout=widgets.Layout(
+                width="100%", flex_flow="row wrap", align_items="flex-start")),
             widgets.HBox([self.chart, self.log], layout=widgets.Layout(
                 width="100%", flex_flow="row wrap", align_items="flex-start")),
             what_if, analysis, export,
@@ -331,7 +354,18 @@ class GameViewer:
     def _refresh(self) -> None:
         i = self.position
         tl = self.timeline
-        self.board.value = fluid_svg(tl.frame_svg(i, highlight_player=self.highlight_player))
+        state = tl.states[i]
+        board = render_svg(state, highlight_action=tl.actions[i - 1] if i > 0 else None,
+                           highlight_player=self.highlight_player,
+                           player_names=tl.strategies, caption=tl.caption(i), side=False)
+        # "readable": never narrower than its smallest label allows; "fit": any width
+        board_px = readable_width(board) if self.zoom_box.value == "readable" else 0
+        self.board.layout.flex = f"1 1 {board_px or 600}px"
+        self.board.value = (f'<div class="hansa-board-scroll" style="overflow-x:auto">'
+                            f"{_sized(board, board_px, fill=True)}</div>")
+        side = render_side_svg(state, highlight_player=self.highlight_player,
+                               player_names=tl.strategies)
+        self.side.value = _sized(side, readable_width(side), fill=False)
         self.log.value = tl.log_html(i)
         self.chart.value = tl.chart_svg(i, width=CHART_WIDTH)
 
@@ -495,6 +529,32 @@ class GameViewer:
                 f"{tl.config.seed}: position {self.position}/{tl.n_positions - 1}>")
 
 
+def readable_width(svg: str, min_text_px: float = MIN_TEXT_PX) -> int:
+    """The narrowest width (px) at which every text of ``svg`` renders at least
+    ``min_text_px`` tall: its viewBox width scaled by the smallest font size in it.
+
+    >>> readable_width('<svg viewBox="0 0 400 100"><text font-size="8">a</text>'
+    ...                '<text font-size="12">b</text></svg>')
+    450
+    """
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"', svg)
+    if box is None:
+        raise ValueError("the picture has no viewBox")
+    sizes = [float(x) for x in re.findall(r'font-size="([\d.]+)"', svg)]
+    smallest = min(sizes, default=min_text_px)
+    return math.ceil(float(box.group(1)) * max(1.0, min_text_px / smallest))
+
+
+def _sized(svg: str, width_px: int, *, fill: bool) -> str:
+    """``svg`` drawn ``width_px`` wide (``fill``: at least that, wider to fill its
+    container), its height following."""
+    width = f"width:100%;min-width:{width_px}px" if fill else f"width:{width_px}px"
+    head, sep, rest = svg.partition(">")
+    head = re.sub(r' width="[^"]*" height="[^"]*"( style="[^"]*")?',
+                  f' width="100%" style="{width};height:auto;display:block"', head, count=1)
+    return head + sep + rest
+
+
 def _interval(mean: float, lo: float, hi: float, pct: bool = False) -> str:
     if pct:
         return f"{100 * mean:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}]"
@@ -529,5 +589,5 @@ def _reason(reason: str | None) -> str:
     return END_REASONS.get(reason or "cap", reason or "cap")
 
 
-__all__ = ["GameViewer", "config_from_row", "default_export_dir", "find_game",
-           "record_from_results"]
+__all__ = ["MIN_TEXT_PX", "GameViewer", "config_from_row", "default_export_dir", "find_game",
+           "readable_width", "record_from_results"]
