@@ -3,9 +3,10 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean browser core-build
+.PHONY: run test bench clean browser core-build lab docs
 
-# Set-up: create the venv and install the package (editable) with dev + dask extras; the
+# Set-up: create the venv and install the package (editable) with the dev, dask, lab
+# (JupyterLab) and docs (MkDocs) extras; the
 # install builds the compiled rules core (core/, Rust) in release mode with maturin.
 # Re-runs whenever pyproject.toml or the crate's manifest changes.
 $(STAMP): pyproject.toml core/Cargo.toml
@@ -28,12 +29,26 @@ $(STAMP): pyproject.toml core/Cargo.toml
 			exit 1; }; \
 	fi
 	$(PY) -m pip install --upgrade pip
-	$(PIP) install -e '.[dev,dask]'
+	$(PIP) install -e '.[dev,dask,lab,docs]'
 	touch $(STAMP)
 
 # Main job: plays/simulates a batch of games and prints a summary.
 run: $(STAMP)
 	$(VENV)/bin/hansa-lab main
+
+# JupyterLab on notebooks/ (127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL it
+# prints, Ctrl-C stops it). On a remote machine: make lab LAB_ARGS=--no-browser, then
+# ssh -L 8888:127.0.0.1:8888 to it.
+lab: $(STAMP)
+	@echo "JupyterLab on notebooks/ — open the URL with the token printed below (Ctrl-C stops it)"
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.ip=127.0.0.1 \
+		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
+# The documentation site (mkdocs.yml, pages under docs/, API reference from the
+# docstrings) built offline into site/; `make test` builds it with warnings as errors.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+	@echo "site/index.html"
 
 # Browser tests (pytest -m browser) drive Debian's chromium with Playwright: install it with
 # apt when it is missing (needs root, as on CI; Playwright's own browser download is never used).
@@ -50,6 +65,7 @@ test: $(STAMP) browser core-build
 	cd core && cargo clippy --all-targets -- -D warnings
 	cd core && PYO3_PYTHON=$(abspath $(PY)) cargo clippy --features python -- -D warnings
 	cd core && cargo test
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site --quiet
 	$(PY) -m pytest -n 2 tests
 
 # Rebuild hansa_lab._core (release) when a Rust source is newer than the built module.
