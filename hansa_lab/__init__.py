@@ -85,9 +85,11 @@ def show_states_as_pictures() -> bool:
 
 
 def _state_svg(state: State) -> str:
-    from hansa_lab.viz.render import render_svg
+    # fluid: as wide as the output area, never wider (notebook output and its static HTML,
+    # where the picture is an <img> whose size comes from the SVG's own width)
+    from hansa_lab.viz.render import fluid_svg, render_svg
 
-    return render_svg(state)
+    return fluid_svg(render_svg(state))
 
 
 show_states_as_pictures()

@@ -459,6 +459,20 @@ def test_jupyterlab_runs_notebook_05_and_its_viewer_reads(browser: Any, lab_url:
         page.locator(".jp-OutputArea .hansa-viewer").scroll_into_view_if_needed()
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 20_000
+        # the final position as a static picture (the next cell): as wide as its output
+        page.wait_for_function(
+            "(() => { const i = document.querySelector('.jp-RenderedSVG img');"
+            " if (!i || !i.complete) return false; const w = i.getBoundingClientRect().width;"
+            " const a = i.closest('.jp-OutputArea-output').getBoundingClientRect().width;"
+            " return w > 400 && w <= a + 0.5; })()", timeout=60_000)
+        # a wide window: the panels move beside the board
+        page.set_viewport_size({"width": 2200, "height": 1000})
+        page.wait_for_function(
+            "(() => { const b = document.querySelector('.hansa-board-view')"
+            ".getBoundingClientRect(), s = document.querySelector('.hansa-side-view svg')"
+            ".getBoundingClientRect(); return s.left >= b.right - 1 && s.top < b.top + 50;"
+            " })()", timeout=20_000)
+        page.set_viewport_size({"width": 1280, "height": 1000})
         # "whole board": the board fits the output's width
         page.click(".hansa-zoom button:has-text('whole board')")
         page.wait_for_function(
@@ -472,3 +486,45 @@ def test_jupyterlab_runs_notebook_05_and_its_viewer_reads(browser: Any, lab_url:
     finally:
         page.close()
     assert not [u for u in outside if "127.0.0.1" in u], outside
+
+
+def test_static_notebook_html_scales_the_board_to_its_output_area(
+        browser: Any, tmp_path: Path) -> None:
+    """A State shown in a notebook, exported to static HTML (nbconvert, as for notebook
+    05): the board picture (1368 px at its natural size) shrinks to the output area of a
+    1280 px window instead of running off it."""
+    nbformat = pytest.importorskip("nbformat")
+    nbconvert = pytest.importorskip("nbconvert")
+    import hansa_lab
+    from hansa_lab.engine.state import new_game
+    from hansa_lab.viz.render import render_svg
+
+    state = new_game(GameConfig(n_players=4, seed=3))
+    assert 'width="1368"' in render_svg(state).split(">", 1)[0]  # its natural size
+    svg = hansa_lab._state_svg(state)  # what a notebook shows for a State
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("viewer.timeline.final", execution_count=1, outputs=[
+        nbformat.v4.new_output("execute_result", data={"image/svg+xml": svg,
+                                                       "text/plain": "<State>"},
+                               execution_count=1)])]
+    body, _ = nbconvert.HTMLExporter(template_name="lab").from_notebook_node(nb)
+    page_file = tmp_path / "static.html"
+    page_file.write_text(body, encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+        ("file://", "data:")) else route.abort())
+    page = context.new_page()
+    try:
+        page.goto(page_file.as_uri())
+        page.wait_for_selector(".jp-OutputArea-output svg.hansa-board, "
+                               ".jp-OutputArea-output img")
+        picture, area = page.evaluate("""() => {
+            const p = document.querySelector('.jp-OutputArea-output svg.hansa-board')
+                || document.querySelector('.jp-OutputArea-output img');
+            const a = p.closest('.jp-OutputArea-output');
+            return [p.getBoundingClientRect().width, a.getBoundingClientRect().width];
+        }""")
+        assert 600 < picture <= area + 0.5 < 1368, (picture, area)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    finally:
+        context.close()

@@ -78,7 +78,8 @@ def test_a_state_displays_as_its_board_in_ipython(base: State) -> None:
     try:
         assert hansa_lab.show_states_as_pictures()
         data, _ = shell.display_formatter.format(base)
-        assert data["image/svg+xml"] == render_module.render_svg(base)
+        assert data["image/svg+xml"] == render_module.fluid_svg(render_module.render_svg(base))
+        assert 'width="100%"' in data["image/svg+xml"].split(">", 1)[0]
     finally:
         InteractiveShell.clear_instance()
 
