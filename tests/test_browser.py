@@ -4,9 +4,17 @@
    for the board, move the action slider with the keyboard, the board must change.
 2. An exported replay opened from a file:// URL with every network request blocked (and
    none attempted): its slider and buttons must change the frame.
+3. A report opened offline.
+4. Notebook 05 in a real JupyterLab on 127.0.0.1 (its own config, data, runtime, settings
+   and workspace folders; a copy of the notebook): run all cells, move the viewer's
+   slider, every text of the viewer at least 9 px at a 1280 px window with the file
+   browser open, the panels below or beside the board by the width, the static picture
+   within its output area.
+5. A notebook's static HTML (nbconvert): the board picture within its output area.
 
-Screenshots go to results/screenshots/ (ignored by git). `make test` installs chromium
-with apt when it is missing; without it these tests fail on CI and skip elsewhere.
+Screenshots go to results/screenshots/ (ignored by git), except the JupyterLab one, kept
+in docs/screenshots/jupyterlab_viewer.png. `make test` installs chromium with apt when it
+is missing; without it these tests fail on CI and skip elsewhere.
 """
 
 from __future__ import annotations

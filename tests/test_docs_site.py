@@ -86,3 +86,7 @@ def test_docstrings_become_markdown() -> None:
     assert to_markdown(text) == ("See `hansa_lab.sim.runner.simulate` and `n_jobs`.\n\n\n"
                                  "```pycon\n>>> x = [0, 1]\n>>> x[0]\n0\n```\n\n\nAfter.")
     assert to_markdown(">>> 1 + 1\n2").endswith("2\n```")
+    table = "Before:\n\n==== ====\na    b\n==== ====\n``x`` y\n==== ====\n\nAfter."
+    fenced = to_markdown(table)
+    assert "```text\n==== ====\na    b\n==== ====\n" in fenced
+    assert fenced.endswith("==== ====\n```\n\n\nAfter.")
