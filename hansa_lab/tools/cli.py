@@ -750,8 +750,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of --games: play a short pilot, print the games and time a "
                         "±POINTS interval of the mean scores needs, then play them")
     p.add_argument("--plan", action="store_true",
-                   help="print the plan (of --games if given, else of --precision, default "
-                        "1) and stop")
+                   help="print the plan and stop: of --precision if given, else of --games "
+                        "if given (the precision they reach), else of ±1 point")
     p.add_argument("--strategies", default="random",
                    help="comma-separated, one per seat or fewer repeated (default random)")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
@@ -786,8 +786,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play a short pilot, print the games and time a ±POINTS interval "
                         "needs, then run that many games")
     p.add_argument("--plan", action="store_true",
-                   help="print the plan and stop: of --games if given, else of "
-                        "--precision (default 1)")
+                   help="print the plan and stop: of --precision if given, else of --games "
+                        "if given (the precision they reach), else of ±1 point")
     p.add_argument("--until-decided", action="store_true",
                    help="play paired deals in batches until each arm is decided against the "
                         "base arm (group-sequential test; needs --effect, one condition)")
