@@ -153,3 +153,5 @@ def test_main_names_its_report_and_the_next_command(
     assert text.rstrip().endswith(f"hansa-lab replay {out} --game 0")
     assert "make lab" in text
     assert isinstance(open_results(out).games, pd.DataFrame)
+    assert cli.main(["replay", str(out), "--game", "0"]) == 0  # the command it suggests
+    assert (out / "replay_game0.html").exists()
