@@ -656,11 +656,19 @@ def cmd_tune(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from hansa_lab import __version__
+def _version() -> str:
+    """The installed package's version (its metadata: the facade is above this layer)."""
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
+        return version("hansa-lab")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hansa-lab", description="Hansa Teutonica lab")
-    parser.add_argument("--version", action="version", version=f"hansa-lab {__version__}")
+    parser.add_argument("--version", action="version", version=f"hansa-lab {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("play", help="play one game and print its result")
