@@ -280,6 +280,14 @@ impl PyVectorEnv {
     fn n_actions(&self) -> usize {
         self.env.index.size()
     }
+    /// The seed of each environment's game in progress.
+    fn game_seeds(&self) -> Vec<u64> {
+        self.env.game_seeds()
+    }
+    /// How many games each environment has started.
+    fn games(&self) -> Vec<u64> {
+        self.env.games()
+    }
 
     #[allow(clippy::too_many_arguments)]
     fn reset(

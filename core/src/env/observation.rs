@@ -132,13 +132,12 @@ pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
     let n = lay.n_players;
     let nc = lay.n_colours;
     out.fill(0.0);
-    let rel = |colour: usize| {
-        if colour < n {
-            (colour + n - seat) % n
-        } else {
-            n
-        }
-    };
+    // colour -> colour relative to `seat` (a table: no division per piece)
+    let mut rel_of = [n; 8];
+    for (c, r) in rel_of.iter_mut().enumerate().take(n) {
+        *r = (c + n - seat) % n;
+    }
+    let rel = |colour: usize| rel_of[colour];
     let st = &lay.start;
     for (i, &o) in s.posts.iter().enumerate() {
         if o != EMPTY {

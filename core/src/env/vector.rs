@@ -2,7 +2,9 @@
 //! data. Each game writes the observation of the seat to act, its legal-action mask, the
 //! rewards of a finished game and the done flags into caller-owned buffers; a finished
 //! game is replaced at once by a new one (auto-reset), whose first position is what the
-//! buffers then hold. Game `j` of environment `i` draws its seed and its random actions
+//! buffers then hold. An action `-1` is the shipped `random` strategy's choice (uniform
+//! with its biases: establish a completed route, ...), the plain random games' policy.
+//! Game `j` of environment `i` draws its seed and its random actions
 //! from environment `i`'s own stream, so results do not depend on the thread count.
 
 use crate::actions::Action;
@@ -12,6 +14,7 @@ use crate::rng::{mix64, Rng};
 use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::{ranking, score_rows};
 use crate::state::{covered, new_game, Config, State};
+use crate::strategies::random_policy;
 
 /// The reward of each seat when a game ends: `(n - rank) / (n - 1)`, 1 for the winner
 /// (players still tied after the tie-breaks share the rank) and 0 for the last.
@@ -31,6 +34,8 @@ struct Slot {
     legal: Vec<Action>,
     set: Vec<u32>,
     games: u64,
+    /// the seed of the game in progress
+    seed: u64,
 }
 
 /// The caller's output buffers for one call (every environment's rows, row-major).
@@ -93,6 +98,7 @@ impl VectorEnv {
                 legal: Vec::new(),
                 set: Vec::new(),
                 games: 0,
+                seed: 0,
             });
         }
         Ok(env)
@@ -104,6 +110,16 @@ impl VectorEnv {
 
     pub fn n_players(&self) -> usize {
         self.config.n_players
+    }
+
+    /// The seed of each environment's game in progress (its configuration's seed).
+    pub fn game_seeds(&self) -> Vec<u64> {
+        self.slots.iter().map(|s| s.seed).collect()
+    }
+
+    /// How many games each environment has started.
+    pub fn games(&self) -> Vec<u64> {
+        self.slots.iter().map(|s| s.games).collect()
     }
 
     fn check(&self, b: &Buffers<'_>, actions: Option<&[i64]>) -> Result<(), String> {
@@ -234,6 +250,7 @@ impl VectorEnv {
 fn new_slot_game(slot: &mut Slot, config: &Config) {
     let mut c = config.clone();
     c.seed = slot.rng.next_u64();
+    slot.seed = c.seed;
     // the configuration was checked when the environment was made
     slot.state = new_game(&c).expect("a covered configuration sets up");
     slot.games += 1;
@@ -257,8 +274,7 @@ fn step_slot(
         new_slot_game(slot, config);
     } else {
         let act = if action < 0 {
-            let k = slot.rng.choice_index(slot.legal.len());
-            slot.legal[k]
+            random_policy::choose(&slot.state, &slot.legal, &mut slot.rng)
         } else {
             // checked by VectorEnv::check
             index.action(action as usize).expect("a checked index")
