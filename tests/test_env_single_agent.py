@@ -72,3 +72,20 @@ def test_bad_parameters_are_clear_errors() -> None:
         SingleAgentEnv(opponents=("no_such_strategy",))
     with pytest.raises(RuntimeError, match="reset"):
         SingleAgentEnv().step(0)
+
+
+def test_afterstates_are_the_observations_after_each_legal_action() -> None:
+    env = SingleAgentEnv(opponents=("greedy", "greedy"))
+    obs, _ = env.reset(seed=2)
+    legal, after = env.afterstates()
+    assert sorted(legal.tolist()) == np.flatnonzero(obs["action_mask"]).tolist()
+    assert after.shape == (len(legal), obs["observation"].size)
+    assert env.game is not None and env.game.n_actions == 0  # the position is untouched
+    k = len(legal) // 2
+    game = env.game.copy()
+    from hansa_lab.bridge import core_module
+    core = core_module()
+    assert core.env_apply_index(game._s, int(legal[k]))
+    want = np.zeros(after.shape[1], np.float32)
+    core.env_observe(game._s, 0, want)
+    np.testing.assert_array_equal(after[k], want)

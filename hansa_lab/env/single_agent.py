@@ -90,6 +90,22 @@ class SingleAgentEnv(gymnasium.Env):
             self._core.env_mask(game._s, mask.view(np.uint8))
         return {"observation": obs, "action_mask": mask}
 
+    def afterstates(self) -> tuple[np.ndarray, np.ndarray]:
+        """The learner's legal actions (int64 indices) and, row by row, its observation
+        right after each of them (before anyone else acts): a one-step look-ahead for
+        afterstate-value agents. Computed from the true position, so an action that draws
+        a replacement marker shows the drawn marker's kind, as a search would see it."""
+        game = self._game()
+        if game.is_over or game.current_player != self.seat:
+            raise RuntimeError("the learner is not to act: no afterstates")
+        legal = np.asarray(self._core.env_legal_indices(game._s), np.int64)
+        out = np.zeros((len(legal), self._n_obs), np.float32)
+        for k, i in enumerate(legal):
+            child = game._s.copy()
+            self._core.env_apply_index(child, int(i))
+            self._core.env_observe(child, self.seat, out[k])
+        return legal, out
+
     def _game(self) -> CoreGame:
         if self.game is None:
             raise RuntimeError("call reset() before step()")
