@@ -139,18 +139,20 @@ pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
     }
     let rel = |colour: usize| rel_of[colour];
     let st = &lay.start;
-    for (i, &o) in s.posts.iter().enumerate() {
-        if o != EMPTY {
-            let o = o as usize;
-            out[st[F_POSTS] + i * 2 * nc + 2 * rel(o >> 1) + (o & 1)] = 1.0;
-        }
+    // one row of 2 * nc channels per post / office; branch-free (occupancy is as good as
+    // random to a branch predictor): occupant code + 1 -> (channel, value), empty adds 0
+    let mut channel = [(0usize, 0.0f32); 2 * 6 + 1];
+    for o in 0..2 * nc {
+        channel[o + 1] = (2 * rel(o >> 1) + (o & 1), 1.0);
     }
-    for (i, &o) in s.offices.iter().enumerate() {
-        if o != EMPTY {
-            let o = o as usize;
-            out[st[F_OFFICES] + i * 2 * nc + 2 * rel(o >> 1) + (o & 1)] = 1.0;
+    let pieces = |occupants: &[i8], rows: &mut [f32]| {
+        for (&o, row) in occupants.iter().zip(rows.chunks_exact_mut(2 * nc)) {
+            let (c, v) = channel[(o + 1) as usize];
+            row[c] += v;
         }
-    }
+    };
+    pieces(&s.posts, &mut out[st[F_POSTS]..st[F_POSTS + 1]]);
+    pieces(&s.offices, &mut out[st[F_OFFICES]..st[F_OFFICES + 1]]);
     for (c, extra) in s.extras.iter().enumerate() {
         for &o in extra {
             out[st[F_EXTRA] + c * nc + rel(o as usize >> 1)] += 1.0;
