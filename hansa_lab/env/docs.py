@@ -22,6 +22,10 @@ from hansa_lab.env.observation import observation_fields
 OBS_COLUMNS = (("base_3p", 2), ("base_3p", 3), ("base_45p", 4), ("britannia_45p", 5))
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
 def action_index_table() -> str:
     """Each kind's range: its layout, and its start and size on every board side."""
     indices = [ActionIndex(load_board(side)) for side in BOARD_SIDES]
@@ -30,7 +34,7 @@ def action_index_table() -> str:
     lines = [head, "|" + "---|" * (2 + len(BOARD_SIDES))]
     for k, kind in enumerate(LAYOUT):
         cells = [f"{ix.ranges[k].start}+{ix.ranges[k].size}" for ix in indices]
-        lines.append(f"| `{kind}` | {LAYOUT[kind]} | " + " | ".join(cells) + " |")
+        lines.append(f"| `{kind}` | {_cell(LAYOUT[kind])} | " + " | ".join(cells) + " |")
     lines.append("| **total** | | " + " | ".join(str(ix.size) for ix in indices) + " |")
     return "\n".join(lines)
 
@@ -43,7 +47,7 @@ def observation_table() -> str:
     lines = [head, "|" + "---|" * (2 + len(OBS_COLUMNS))]
     for k, f in enumerate(configs[0]):
         shapes = [" × ".join(map(str, c[k].shape)) for c in configs]
-        lines.append(f"| `{f.name}` | " + " | ".join(shapes) + f" | {f.description} |")
+        lines.append(f"| `{f.name}` | " + " | ".join(shapes) + f" | {_cell(f.description)} |")
     lines.append("| **total** | " + " | ".join(str(c[-1].stop) for c in configs) + " | |")
     return "\n".join(lines)
 
