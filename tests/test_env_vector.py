@@ -123,6 +123,8 @@ def test_illegal_actions_are_errors_that_change_nothing() -> None:
     bad = int(np.flatnonzero(out.mask[1] == 0)[0])
     with pytest.raises(ValueError, match=rf"environment 1: action {bad} is not legal"):
         venv.step([-1, bad, -1])
+    with pytest.raises(ValueError, match="environment 2: action -2 is not legal"):
+        venv.step([-1, -1, -2])
     with pytest.raises(ValueError, match="one action per environment"):
         venv.step([-1, -1])
     np.testing.assert_array_equal(venv.step_random().obs.shape, before.obs.shape)

@@ -145,7 +145,7 @@ impl VectorEnv {
                 return Err(format!("{} actions for {n} environments", actions.len()));
             }
             for (i, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
-                if a < 0 {
+                if a == -1 {
                     continue; // a random legal action
                 }
                 let ok = usize::try_from(a)
@@ -273,7 +273,7 @@ fn step_slot(
     if reset {
         new_slot_game(slot, config);
     } else {
-        let act = if action < 0 {
+        let act = if action == -1 {
             random_policy::choose(&slot.state, &slot.legal, &mut slot.rng)
         } else {
             // checked by VectorEnv::check
