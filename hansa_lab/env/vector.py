@@ -1,8 +1,10 @@
 """The core's vector environment: many games stepped in one call, for self-play data.
 
 Every environment holds one game; a call applies one action per environment (an integer
-of the :mod:`action index <hansa_lab.env.action_index>`, or ``-1`` for a uniformly random
-legal action drawn in the core) and writes, for the seat to act next, its observation and
+of the :mod:`action index <hansa_lab.env.action_index>`, or ``-1`` for the shipped
+``random`` strategy's choice, drawn in the core: uniform among the legal actions with that
+strategy's biases, e.g. a completed route is established, as in the plain random games)
+and writes, for the seat to act next, its observation and
 legal-action mask; a finished game writes its rank rewards ``(n - rank) / (n - 1)`` per
 seat and its done flag, and is replaced at once by a new game (auto-reset), whose first
 position the arrays then hold. The stepping runs in the core with the GIL released, on
@@ -89,7 +91,7 @@ class VectorEnv:
         return self._result()
 
     def step(self, actions: Sequence[int] | np.ndarray) -> VectorStep:
-        """Apply one action per environment (-1: a random legal action). An illegal
+        """Apply one action per environment (-1: the ``random`` strategy's choice). An illegal
         action raises ValueError naming the environment, and no game changes."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
@@ -101,7 +103,7 @@ class VectorEnv:
         return self._result()
 
     def step_random(self) -> VectorStep:
-        """A uniformly random legal action in every environment (drawn in the core)."""
+        """The ``random`` strategy's choice in every environment (drawn in the core)."""
         return self.step(np.full(self.n_envs, -1, np.int64))
 
     def game_seeds(self) -> list[int]:
