@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "core": 3,  # the compiled core's Python side: its games as play's records
     "golden": 3,
     "stats": 4,
+    "env": 4,  # environments for learning agents: the core's games and shipped strategies
     "sim": 5,
     "viz": 6,
     "tools": 7,

@@ -14,7 +14,8 @@ NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("0*.ipynb"))
 #: The figures each study shows (at least): executed notebooks must contain them as
 #: images, at the small size too (not ``<Figure size ...>`` text).
 FIGURES = {"01_quickstart": 1, "02_strategy_tips": 1, "03_balance": 1,
-           "04_score_breakdowns": 5, "05_inspect_a_game": 0, "06_rule_knobs": 1}
+           "04_score_breakdowns": 5, "05_inspect_a_game": 0, "06_rule_knobs": 1,
+           "07_learning_agent": 1}
 #: Board pictures (SVG) each study shows: notebook 05's game also as a static picture,
 #: so that an HTML export of the notebook (where widgets do not run) is not blank.
 BOARDS = {"05_inspect_a_game": 1}
@@ -28,6 +29,7 @@ def test_the_six_studies_exist():
         "04_score_breakdowns",
         "05_inspect_a_game",
         "06_rule_knobs",
+        "07_learning_agent",
     ]
 
 

@@ -10,6 +10,7 @@ pub mod actions;
 pub mod board;
 pub mod decisions;
 pub mod effects;
+pub mod env;
 pub mod events;
 pub mod logs;
 pub mod play;
@@ -22,6 +23,8 @@ pub mod variants;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_env;
 
 #[cfg(test)]
 mod tests {

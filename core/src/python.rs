@@ -37,7 +37,7 @@ fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 #[pyclass(name = "CoreConfig", module = "hansa_lab._core", frozen)]
 #[derive(Clone)]
 pub struct PyConfig {
-    c: Config,
+    pub(crate) c: Config,
 }
 
 #[pymethods]
@@ -237,7 +237,7 @@ fn from_py(
 #[pyclass(name = "CoreState", module = "hansa_lab._core")]
 #[derive(Clone)]
 pub struct PyState {
-    s: State,
+    pub(crate) s: State,
 }
 
 #[pymethods]
@@ -896,5 +896,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(timings, m)?)?;
     m.add_function(wrap_pyfunction!(rng_outputs, m)?)?;
     m.add("ACTION_KINDS", ACTION_KINDS.to_vec())?;
+    crate::python_env::register(m)?;
     Ok(())
 }

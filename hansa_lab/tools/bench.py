@@ -496,3 +496,78 @@ def bench_mcts_vs_greedy(
         "n_jobs": n_jobs,
         "games_detail": [r.__dict__ for r in results],
     }
+
+
+def bench_env(n_players: int = 3, seconds: float = 10.0, board: str = "base",
+              edition: str = "bigbox", n_envs: int = 256, threads: int = 2) -> dict[str, Any]:
+    """Figures for the environments for learning agents (``hansa-lab bench --suite env``),
+    one process, a third of ``seconds`` each: the reference, the core's plain random games
+    (actions/s, the random policy, legal actions included); the vector environment
+    stepping ``n_envs`` games with the random policy on ``threads`` threads (env steps/s,
+    observation and mask of every step included); the PettingZoo AEC environment stepping
+    one game (steps/s: ``last()`` with observation and mask, then ``step`` with a random
+    legal action). Rates per wall second and per CPU second (the machine may be shared),
+    and each beside the reference."""
+    import random
+
+    from hansa_lab.core import play_random_games
+    from hansa_lab.env.aec import HansaEnv
+    from hansa_lab.env.vector import VectorEnv
+
+    part = seconds / 3
+    config = GameConfig(n_players, board, edition, 0)
+
+    def timed(run: Any) -> tuple[int, float, float]:
+        c0, t0 = time.process_time(), time.perf_counter()
+        n = 0
+        while time.perf_counter() - t0 < part:
+            n += run()
+        return n, time.perf_counter() - t0, time.process_time() - c0
+
+    seeds = iter(range(10**9))
+    ref_n, ref_s, ref_cpu = timed(
+        lambda: play_random_games(config, [next(seeds) for _ in range(16)])[1])
+
+    venv = VectorEnv(n_envs, n_players, board, edition, seed=1, threads=threads)
+    venv.reset()
+
+    def vector_steps() -> int:
+        venv.step_random()
+        return n_envs
+
+    vec_n, vec_s, vec_cpu = timed(vector_steps)
+
+    env = HansaEnv(n_players=n_players, board=board, edition=edition)
+    env.reset(seed=1)
+    rng = random.Random(1)
+
+    def aec_steps() -> int:
+        for _ in range(100):
+            _, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.reset()
+                continue
+            env.step(rng.choice(env.legal_actions()))
+        return 100
+
+    aec_n, aec_s, aec_cpu = timed(aec_steps)
+    ref_rate, vec_rate, aec_rate = ref_n / ref_s, vec_n / vec_s, aec_n / aec_s
+    return {
+        "players": n_players,
+        "board": config.side,
+        "edition": edition,
+        "load_average_1min": round(os.getloadavg()[0], 2),
+        "cpu_count": os.cpu_count(),
+        "reference_core_random_actions_per_s": round(ref_rate),
+        "reference_actions_per_cpu_s": round(ref_n / ref_cpu) if ref_cpu > 0 else None,
+        "vector_envs": n_envs,
+        "vector_threads": threads,
+        "vector_steps_per_s": round(vec_rate),
+        "vector_steps_per_cpu_s": round(vec_n / vec_cpu) if vec_cpu > 0 else None,
+        "vector_vs_reference": round(vec_rate / ref_rate, 3),
+        "aec_steps_per_s": round(aec_rate),
+        "aec_steps_per_cpu_s": round(aec_n / aec_cpu) if aec_cpu > 0 else None,
+        "aec_vs_reference": round(aec_rate / ref_rate, 3),
+        "observation_size": venv.obs_size,
+        "action_index_size": venv.n_actions,
+    }

@@ -165,6 +165,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
                            engine=args.engine or "core")
     elif args.suite == "strategies":
         out = bench_strategies(config.n_players, args.games or 3, args.board, args.edition)
+    elif args.suite == "env":
+        from hansa_lab.tools.bench import bench_env
+
+        if not (math.isfinite(args.seconds) and args.seconds > 0):
+            raise CliError(f"--seconds must be a positive number of seconds, got {args.seconds}")
+        out = bench_env(config.n_players, args.seconds, args.board, args.edition,
+                        threads=args.threads)
     else:
         if not (math.isfinite(args.seconds) and args.seconds > 0):
             raise CliError(f"--seconds must be a positive number of seconds, got {args.seconds}")
@@ -688,10 +695,14 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=BENCH_LEGEND)
     _add_game_args(p, players_default=3)
-    p.add_argument("--suite", choices=("engine", "runner", "strategies"), default="engine",
+    p.add_argument("--suite", choices=("engine", "runner", "strategies", "env"),
+                   default="engine",
                    help="engine: games/s of the rules engine (default); runner: logging "
                         "overhead, parallel speed-up, log sizes; strategies: seconds per "
-                        "game of each core strategy in both engines")
+                        "game of each core strategy in both engines; env: steps/s of the "
+                        "vector and AEC environments beside the core's random games")
+    p.add_argument("--threads", type=_positive_int("--threads"), default=2,
+                   help="env suite: threads of the vector environment (default 2)")
     p.add_argument("--seconds", type=float, default=10.0, help="engine suite: duration")
     p.add_argument("--engine", choices=("python", "core", "both"), default=None,
                    help="engine suite: the compiled core (default, as everywhere else), "

@@ -1,0 +1,228 @@
+//! Observations (twin of `hansa_lab/env/observation.py`): a fixed-size `f32` vector of
+//! what one seat can see. Colours are relative to the observing seat (0 = itself, then
+//! turn order, `n` = the neutral colour); the replacement markers' order stays hidden.
+
+use crate::decisions::Decision;
+use crate::state::{State, EMPTY, FAVOUR_TILES, MARKER_KINDS};
+
+/// The fields in order, as the Python reference names them.
+pub const FIELD_NAMES: [&str; 19] = [
+    "posts",
+    "offices",
+    "extra_kontors",
+    "route_markers",
+    "special_spaces",
+    "players",
+    "neutral_pool",
+    "unplaced_markers",
+    "drawn_markers",
+    "drawn_count",
+    "discarded_markers",
+    "favour_display",
+    "turn",
+    "active",
+    "to_act",
+    "decision",
+    "decision_numbers",
+    "permits_used",
+    "seat",
+];
+const N_MK: usize = MARKER_KINDS.len();
+/// prestige, 5 levels, supply and stock of both pieces, markers held and used by kind,
+/// favour tiles, east-west
+pub const PLAYER_WIDTH: usize = 1 + 5 + 4 + 2 * N_MK + FAVOUR_TILES.len() + 1;
+pub const TURN_WIDTH: usize = 5;
+pub const N_DECISION_KINDS: usize = 8;
+
+/// Where each field starts for one configuration (board side and player count).
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub n_players: usize,
+    pub n_colours: usize,
+    pub sizes: [usize; FIELD_NAMES.len()],
+    pub start: [usize; FIELD_NAMES.len() + 1],
+}
+
+const F_POSTS: usize = 0;
+const F_OFFICES: usize = 1;
+const F_EXTRA: usize = 2;
+const F_ROUTE_MARKERS: usize = 3;
+const F_SPECIAL: usize = 4;
+const F_PLAYERS: usize = 5;
+const F_NEUTRAL: usize = 6;
+const F_UNPLACED: usize = 7;
+const F_DRAWN: usize = 8;
+const F_DRAWN_COUNT: usize = 9;
+const F_DISCARDED: usize = 10;
+const F_FAVOUR_DISPLAY: usize = 11;
+const F_TURN: usize = 12;
+const F_ACTIVE: usize = 13;
+const F_TO_ACT: usize = 14;
+const F_DECISION: usize = 15;
+const F_DECISION_NUMBERS: usize = 16;
+const F_PERMITS: usize = 17;
+const F_SEAT: usize = 18;
+
+impl Layout {
+    pub fn new(b: &crate::board::Board, n_players: usize) -> Layout {
+        let n = n_players;
+        let nc = n + usize::from(n == 2);
+        let sizes = [
+            b.n_posts * 2 * nc,
+            b.n_offices * 2 * nc,
+            b.n_cities * nc,
+            b.n_routes * N_MK,
+            b.special_spaces.len() * nc,
+            n * PLAYER_WIDTH,
+            1,
+            N_MK,
+            N_MK,
+            1,
+            N_MK,
+            FAVOUR_TILES.len(),
+            TURN_WIDTH,
+            n,
+            n,
+            1 + N_DECISION_KINDS,
+            2,
+            b.n_cities,
+            n,
+        ];
+        let mut start = [0; FIELD_NAMES.len() + 1];
+        for f in 0..sizes.len() {
+            start[f + 1] = start[f] + sizes[f];
+        }
+        Layout {
+            n_players: n,
+            n_colours: nc,
+            sizes,
+            start,
+        }
+    }
+
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.start[FIELD_NAMES.len()]
+    }
+}
+
+/// (index into the decision field, the top decision's count of pieces or moves left).
+fn decision_numbers(s: &State) -> (usize, f32) {
+    match s.pending.last() {
+        None => (0, 0.0),
+        Some(d) => match *d {
+            Decision::Relocate { piece, extras, .. } => {
+                (1, (extras + i32::from(piece >= 0)) as f32)
+            }
+            Decision::RelocateNeutral { piece, extras, .. } => {
+                (2, (extras + i32::from(piece >= 0)) as f32)
+            }
+            Decision::Move { left, .. } => (3, left as f32),
+            Decision::MoveOpponents { left, .. } => (4, left as f32),
+            Decision::RemoveOpponents { left, .. } => (5, left as f32),
+            Decision::PlaceMarkers { .. } => (6, 0.0),
+            Decision::PermanentMarker { left, .. } => (7, left as f32),
+            Decision::FavourIncome { .. } => (8, 0.0),
+        },
+    }
+}
+
+/// Write the observation of `seat` into `out` (length [`Layout::size`]).
+pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
+    let n = lay.n_players;
+    let nc = lay.n_colours;
+    out.fill(0.0);
+    // colour -> colour relative to `seat` (a table: no division per piece)
+    let mut rel_of = [n; 8];
+    for (c, r) in rel_of.iter_mut().enumerate().take(n) {
+        *r = (c + n - seat) % n;
+    }
+    let rel = |colour: usize| rel_of[colour];
+    let st = &lay.start;
+    // one row of 2 * nc channels per post / office; branch-free (occupancy is as good as
+    // random to a branch predictor): occupant code + 1 -> (channel, value), empty adds 0
+    let mut channel = [(0usize, 0.0f32); 2 * 6 + 1];
+    for o in 0..2 * nc {
+        channel[o + 1] = (2 * rel(o >> 1) + (o & 1), 1.0);
+    }
+    let pieces = |occupants: &[i8], rows: &mut [f32]| {
+        for (&o, row) in occupants.iter().zip(rows.chunks_exact_mut(2 * nc)) {
+            let (c, v) = channel[(o + 1) as usize];
+            row[c] += v;
+        }
+    };
+    pieces(&s.posts, &mut out[st[F_POSTS]..st[F_POSTS + 1]]);
+    pieces(&s.offices, &mut out[st[F_OFFICES]..st[F_OFFICES + 1]]);
+    for (c, extra) in s.extras.iter().enumerate() {
+        for &o in extra {
+            out[st[F_EXTRA] + c * nc + rel(o as usize >> 1)] += 1.0;
+        }
+    }
+    for (r, &m) in s.route_marker.iter().enumerate() {
+        if m >= 0 {
+            out[st[F_ROUTE_MARKERS] + r * N_MK + m as usize] = 1.0;
+        }
+    }
+    for (j, &o) in s.special.iter().enumerate() {
+        if o != EMPTY {
+            out[st[F_SPECIAL] + j * nc + rel(o as usize >> 1)] = 1.0;
+        }
+    }
+    for p in 0..n {
+        let row = st[F_PLAYERS] + rel(p) * PLAYER_WIDTH;
+        out[row] = s.prestige[p] as f32;
+        for a in 0..5 {
+            out[row + 1 + a] = f32::from(s.levels[p][a]);
+        }
+        out[row + 6] = s.supply_t[p] as f32;
+        out[row + 7] = s.supply_m[p] as f32;
+        out[row + 8] = s.stock_t[p] as f32;
+        out[row + 9] = s.stock_m[p] as f32;
+        for &m in &s.markers[p] {
+            out[row + 10 + m as usize] += 1.0;
+        }
+        for &m in &s.markers_used[p] {
+            out[row + 10 + N_MK + m as usize] += 1.0;
+        }
+        if let Some(tiles) = s.favours.get(p) {
+            for &t in tiles {
+                out[row + 10 + 2 * N_MK + t as usize] = 1.0;
+            }
+        }
+        if s.east_west.iter().any(|&x| x as usize == p) {
+            out[row + PLAYER_WIDTH - 1] = 1.0;
+        }
+    }
+    out[st[F_NEUTRAL]] = s.neutral_pool.max(0) as f32;
+    for &m in s.bag.iter().chain(s.drawn.iter()) {
+        out[st[F_UNPLACED] + m as usize] += 1.0;
+    }
+    if seat == s.active {
+        for &m in &s.drawn {
+            out[st[F_DRAWN] + m as usize] += 1.0;
+        }
+    }
+    out[st[F_DRAWN_COUNT]] = s.drawn.len() as f32;
+    for &m in &s.discarded {
+        out[st[F_DISCARDED] + m as usize] += 1.0;
+    }
+    for &t in &s.favour_display {
+        out[st[F_FAVOUR_DISPLAY] + t as usize] = 1.0;
+    }
+    let t = st[F_TURN];
+    out[t] = s.actions_left as f32;
+    out[t + 1] = s.round as f32;
+    out[t + 2] = s.completed as f32;
+    out[t + 3] = f32::from(u8::from(s.n_actions == s.turn_start));
+    out[t + 4] = f32::from(u8::from(s.is_over()));
+    out[st[F_ACTIVE] + rel(s.active)] = 1.0;
+    out[st[F_TO_ACT] + rel(s.current_player())] = 1.0;
+    let (kind, left) = decision_numbers(s);
+    out[st[F_DECISION] + kind] = 1.0;
+    out[st[F_DECISION_NUMBERS]] = left;
+    out[st[F_DECISION_NUMBERS] + 1] = s.pending.len() as f32;
+    for &c in &s.permits_used {
+        out[st[F_PERMITS] + c as usize] = 1.0;
+    }
+    out[st[F_SEAT] + seat] = 1.0;
+}

@@ -1,0 +1,307 @@
+//! The vector environment: many games stepped in one call, in the core, for self-play
+//! data. Each game writes the observation of the seat to act, its legal-action mask, the
+//! rewards of a finished game and the done flags into caller-owned buffers; a finished
+//! game is replaced at once by a new one (auto-reset), whose first position is what the
+//! buffers then hold. An action `-1` is the shipped `random` strategy's choice (uniform
+//! with its biases: establish a completed route, ...), the plain random games' policy.
+//! Game `j` of environment `i` draws its seed and its random actions
+//! from environment `i`'s own stream, so results do not depend on the thread count.
+
+use crate::actions::Action;
+use crate::env::action_index::ActionIndex;
+use crate::env::observation::{observe_into, Layout};
+use crate::rng::{mix64, Rng};
+use crate::rules::{apply_unchecked, legal_actions};
+use crate::scoring::{ranking, score_rows};
+use crate::state::{covered, new_game, Config, State};
+use crate::strategies::random_policy;
+
+/// The reward of each seat when a game ends: `(n - rank) / (n - 1)`, 1 for the winner
+/// (players still tied after the tie-breaks share the rank) and 0 for the last.
+pub fn rank_rewards(s: &State, out: &mut [f32]) {
+    let n = s.n_players();
+    let ranks = ranking(s, &score_rows(s));
+    for p in 0..n {
+        out[p] = (n as i32 - ranks[p]) as f32 / (n - 1) as f32;
+    }
+}
+
+/// One environment: a game, its stream, and the mask entries it set last.
+#[derive(Clone, Debug)]
+struct Slot {
+    state: State,
+    rng: Rng,
+    legal: Vec<Action>,
+    set: Vec<u32>,
+    games: u64,
+    /// the seed of the game in progress
+    seed: u64,
+}
+
+/// The caller's output buffers for one call (every environment's rows, row-major).
+pub struct Buffers<'a> {
+    pub obs: &'a mut [f32],
+    pub mask: &'a mut [u8],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [u8],
+    pub truncated: &'a mut [u8],
+    pub to_act: &'a mut [i32],
+}
+
+pub struct VectorEnv {
+    config: Config,
+    pub index: ActionIndex,
+    pub layout: Layout,
+    slots: Vec<Slot>,
+    pub max_actions: i32,
+    pub threads: usize,
+    started: bool,
+}
+
+fn slot_stream(seed: u64, env: usize) -> Rng {
+    Rng::new(mix64(seed ^ mix64(env as u64 + 1)))
+}
+
+impl VectorEnv {
+    /// `n_envs` games of `config` (its seed is ignored: game seeds come from `seed`).
+    pub fn new(
+        config: &Config,
+        n_envs: usize,
+        seed: u64,
+        max_actions: i32,
+        threads: usize,
+    ) -> Result<VectorEnv, String> {
+        covered(config)?;
+        if n_envs == 0 {
+            return Err("n_envs must be at least 1".into());
+        }
+        if max_actions < 1 {
+            return Err("max_actions must be at least 1".into());
+        }
+        let first = new_game(config)?;
+        let index = ActionIndex::new(first.board);
+        let layout = Layout::new(first.board, config.n_players);
+        let mut env = VectorEnv {
+            config: config.clone(),
+            index,
+            layout,
+            slots: Vec::with_capacity(n_envs),
+            max_actions,
+            threads: threads.max(1),
+            started: false,
+        };
+        for i in 0..n_envs {
+            let rng = slot_stream(seed, i);
+            env.slots.push(Slot {
+                state: first.clone(),
+                rng,
+                legal: Vec::new(),
+                set: Vec::new(),
+                games: 0,
+                seed: 0,
+            });
+        }
+        Ok(env)
+    }
+
+    pub fn n_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn n_players(&self) -> usize {
+        self.config.n_players
+    }
+
+    /// The seed of each environment's game in progress (its configuration's seed).
+    pub fn game_seeds(&self) -> Vec<u64> {
+        self.slots.iter().map(|s| s.seed).collect()
+    }
+
+    /// How many games each environment has started.
+    pub fn games(&self) -> Vec<u64> {
+        self.slots.iter().map(|s| s.games).collect()
+    }
+
+    fn check(&self, b: &Buffers<'_>, actions: Option<&[i64]>) -> Result<(), String> {
+        let n = self.slots.len();
+        let want = [
+            ("obs", b.obs.len(), n * self.layout.size()),
+            ("mask", b.mask.len(), n * self.index.size()),
+            ("rewards", b.rewards.len(), n * self.n_players()),
+            ("terminated", b.terminated.len(), n),
+            ("truncated", b.truncated.len(), n),
+            ("to_act", b.to_act.len(), n),
+        ];
+        for (name, got, need) in want {
+            if got != need {
+                return Err(format!("buffer {name} has {got} items, needs {need}"));
+            }
+        }
+        if let Some(actions) = actions {
+            if !self.started {
+                return Err("step before reset: call reset first".into());
+            }
+            if actions.len() != n {
+                return Err(format!("{} actions for {n} environments", actions.len()));
+            }
+            for (i, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
+                if a == -1 {
+                    continue; // a random legal action
+                }
+                let ok = usize::try_from(a)
+                    .ok()
+                    .and_then(|a| self.index.action(a))
+                    .is_some_and(|act| slot.legal.contains(&act));
+                if !ok {
+                    return Err(format!(
+                        "environment {i}: action {a} is not legal now (legal: the mask's 1s; \
+                         -1 = a random legal action)"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Start a new game in every environment and write the first positions.
+    pub fn reset(&mut self, b: Buffers<'_>) -> Result<(), String> {
+        self.check(&b, None)?;
+        b.mask.fill(0);
+        for s in &mut self.slots {
+            s.set.clear();
+        }
+        self.run(b, None, true);
+        self.started = true;
+        Ok(())
+    }
+
+    /// Apply one action per environment (an index, or -1 for a random legal action);
+    /// nothing changes if any action is illegal (the error names the environment).
+    pub fn step(&mut self, actions: &[i64], b: Buffers<'_>) -> Result<(), String> {
+        self.check(&b, Some(actions))?;
+        self.run(b, Some(actions), false);
+        Ok(())
+    }
+
+    fn run(&mut self, b: Buffers<'_>, actions: Option<&[i64]>, reset: bool) {
+        let n = self.slots.len();
+        let threads = self.threads.min(n).max(1);
+        let chunk = n.div_ceil(threads);
+        let (os, ms, np) = (self.layout.size(), self.index.size(), self.n_players());
+        let (config, index, layout, max_actions) =
+            (&self.config, &self.index, &self.layout, self.max_actions);
+        let work = |slots: &mut [Slot], first: usize, bufs: Buffers<'_>| {
+            for (j, slot) in slots.iter_mut().enumerate() {
+                let act = actions.map(|a| a[first + j]).unwrap_or(-1);
+                let out = Buffers {
+                    obs: &mut bufs.obs[j * os..(j + 1) * os],
+                    mask: &mut bufs.mask[j * ms..(j + 1) * ms],
+                    rewards: &mut bufs.rewards[j * np..(j + 1) * np],
+                    terminated: &mut bufs.terminated[j..j + 1],
+                    truncated: &mut bufs.truncated[j..j + 1],
+                    to_act: &mut bufs.to_act[j..j + 1],
+                };
+                step_slot(slot, config, index, layout, max_actions, reset, act, out);
+            }
+        };
+        if threads == 1 {
+            work(&mut self.slots, 0, b);
+            return;
+        }
+        std::thread::scope(|scope| {
+            let mut rest = b;
+            let mut slots: &mut [Slot] = &mut self.slots;
+            let mut first = 0;
+            while !slots.is_empty() {
+                let k = chunk.min(slots.len());
+                let (mine, others) = slots.split_at_mut(k);
+                let (o1, o2) = rest.obs.split_at_mut(k * os);
+                let (m1, m2) = rest.mask.split_at_mut(k * ms);
+                let (r1, r2) = rest.rewards.split_at_mut(k * np);
+                let (t1, t2) = rest.terminated.split_at_mut(k);
+                let (u1, u2) = rest.truncated.split_at_mut(k);
+                let (a1, a2) = rest.to_act.split_at_mut(k);
+                let bufs = Buffers {
+                    obs: o1,
+                    mask: m1,
+                    rewards: r1,
+                    terminated: t1,
+                    truncated: u1,
+                    to_act: a1,
+                };
+                let work = &work;
+                let start = first;
+                scope.spawn(move || work(mine, start, bufs));
+                rest = Buffers {
+                    obs: o2,
+                    mask: m2,
+                    rewards: r2,
+                    terminated: t2,
+                    truncated: u2,
+                    to_act: a2,
+                };
+                slots = others;
+                first += k;
+            }
+        });
+    }
+}
+
+fn new_slot_game(slot: &mut Slot, config: &Config) {
+    let mut c = config.clone();
+    c.seed = slot.rng.next_u64();
+    slot.seed = c.seed;
+    // the configuration was checked when the environment was made
+    slot.state = new_game(&c).expect("a covered configuration sets up");
+    slot.games += 1;
+}
+
+#[allow(clippy::too_many_arguments)]
+fn step_slot(
+    slot: &mut Slot,
+    config: &Config,
+    index: &ActionIndex,
+    layout: &Layout,
+    max_actions: i32,
+    reset: bool,
+    action: i64,
+    out: Buffers<'_>,
+) {
+    out.rewards.fill(0.0);
+    out.terminated[0] = 0;
+    out.truncated[0] = 0;
+    if reset {
+        new_slot_game(slot, config);
+    } else {
+        let act = if action == -1 {
+            random_policy::choose(&slot.state, &slot.legal, &mut slot.rng)
+        } else {
+            // checked by VectorEnv::check
+            index.action(action as usize).expect("a checked index")
+        };
+        apply_unchecked(&mut slot.state, &act);
+        if slot.state.is_over() {
+            rank_rewards(&slot.state, out.rewards);
+            out.terminated[0] = 1;
+            new_slot_game(slot, config);
+        } else if slot.state.n_actions >= max_actions {
+            out.truncated[0] = 1;
+            new_slot_game(slot, config);
+        }
+    }
+    let s = &slot.state;
+    let seat = s.current_player();
+    out.to_act[0] = seat as i32;
+    observe_into(s, seat, layout, out.obs);
+    legal_actions(s, &mut slot.legal);
+    for &i in &slot.set {
+        out.mask[i as usize] = 0;
+    }
+    slot.set.clear();
+    for a in &slot.legal {
+        if let Some(i) = index.index(a) {
+            out.mask[i] = 1;
+            slot.set.push(i as u32);
+        }
+    }
+}
