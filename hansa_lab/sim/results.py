@@ -25,7 +25,7 @@ from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.summaries import mean_scores, win_rates
 from hansa_lab.stats.variants import variant_comparison
-from hansa_lab.stats.verdicts import comparison_verdicts, seat_verdicts
+from hansa_lab.stats.verdicts import comparison_verdicts, format_p, seat_verdicts
 from hansa_lab.strategies.strategy_file import remember_record
 
 
@@ -384,8 +384,7 @@ class Results:
         base = self.base_arm()
         if base is not None and len(arms) > 1:
             verdicts = self.verdicts(base)
-            shown = verdicts.drop(columns=["se", "p_value", "p_holm", "verdict", "more_deals",
-                                           "text", "base_arm"])
+            shown = verdicts.drop(columns=[*HIDDEN_VERDICT_COLUMNS, "base_arm"])
             lines += ["", f"Focal strategy vs the same seat of arm {base!r} (same seed and "
                           "rotation; paired, 95% intervals over deals):",
                       format_table(shown), "",
@@ -396,9 +395,9 @@ class Results:
         if arms and all(len(set(v)) == 1 for v in arms.values()):
             seats = self.seats()
             lines += ["", "Per seat, against the fair share (95% intervals; tests of equal "
-                          "seats: win counts and Friedman on scores):",
+                          "seats: win counts and Friedman on scores, p Holm-adjusted):",
                       format_table(seats[[c for c in seats.columns
-                                          if c not in ("chi2", "friedman", "test", "wins")]]),
+                                          if c not in HIDDEN_SEAT_COLUMNS]]),
                       "", "Seat balance:"]
             lines += [f"  {line}" for line in seat_verdicts(seats)]
         base_variant = self.base_variant()
@@ -412,7 +411,7 @@ class Results:
         if table.empty:
             return [f"Rule variants: no variant has games paired with {base!r} yet"]
         shown = table[[c for c in table.columns if c not in (
-            "base_variant", "se", "p_value", "verdict", "more_deals", "text")]]
+            "base_variant", *HIDDEN_VERDICT_COLUMNS, "identical")]]
         lines = [f"Rule variants vs {base!r} (same deals and rotations; paired, 95% "
                  "intervals over deals; win shares in percentage points):",
                  format_table(shown), "", "Verdicts (Holm-adjusted per measure):"]
@@ -432,6 +431,14 @@ class Results:
                       "strategy's win rate; mean rounds; end reasons):",
                   format_table(shown_b)]
         return lines
+
+
+#: Columns of a verdicts table the reports leave out: the raw p-value (the verdict uses
+#: the Holm-adjusted ``p_holm``, which the tables show), and what the sentence says.
+HIDDEN_VERDICT_COLUMNS = ("se", "p_value", "verdict", "detectable", "more_deals", "text")
+#: Columns of a seats table the reports leave out: test statistics, win counts and the
+#: raw p-values (the seat verdicts use the Holm-adjusted ``p_wins_holm``/``p_score_holm``).
+HIDDEN_SEAT_COLUMNS = ("chi2", "friedman", "test", "wins", "p_wins", "p_score")
 
 
 def _where(row: Any) -> str:
@@ -487,7 +494,7 @@ def formatted_columns(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
             if math.isnan(v):
                 return "-"
             if pvalue:
-                return f"{v:.3g}"
+                return format_p(float(v))
             return f"{100 * v:.1f}%" if pct else f"{v:.1f}"
         return str(v)
 

@@ -24,7 +24,10 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   paired by deal: :func:`variant_comparison` (score level, first-seat and focal win
   shares, game length, with verdicts), :func:`variant_values`;
 - :mod:`~hansa_lab.stats.verdicts` — plain answers: :func:`comparison_verdicts` (helps /
-  hurts / no clear effect, and the deals a precision needs), :func:`seat_verdicts`;
+  hurts / no clear effect / too few games to tell, and the deals a precision needs),
+  :func:`seat_verdicts` (balanced only when the run had the power to see a gap that
+  matters), :func:`detectable_difference`, :func:`detectable_seat_gap` (80% power),
+  :func:`format_p` (every p-value a person reads);
 - :mod:`~hansa_lab.stats.style` — :func:`play_style` (third action, City Keys, Coellen,
   winners' scores: how a population plays);
 - :mod:`~hansa_lab.stats.quality` — :func:`game_quality`, :func:`lead_changes`,
@@ -100,7 +103,14 @@ from hansa_lab.stats.summaries import mean_scores, score_differences, win_rates
 from hansa_lab.stats.synthetic import synthetic_tables
 from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS, lineup_period, with_games
 from hansa_lab.stats.variants import variant_comparison, variant_values
-from hansa_lab.stats.verdicts import comparison_verdicts, deals_for_half_width, seat_verdicts
+from hansa_lab.stats.verdicts import (
+    comparison_verdicts,
+    deals_for_half_width,
+    detectable_difference,
+    detectable_seat_gap,
+    format_p,
+    seat_verdicts,
+)
 
 if TYPE_CHECKING:
     from hansa_lab.stats import plots
@@ -121,7 +131,10 @@ __all__ = [
     "comparison_verdicts",
     "deal_means",
     "deals_for_half_width",
+    "detectable_difference",
+    "detectable_seat_gap",
     "end_reason_mix",
+    "format_p",
     "game_quality",
     "group_sequential_bounds",
     "holm",

@@ -25,7 +25,12 @@ from typing import Any
 
 import pandas as pd
 
-from hansa_lab.sim.results import Results, formatted_columns
+from hansa_lab.sim.results import (
+    HIDDEN_SEAT_COLUMNS,
+    HIDDEN_VERDICT_COLUMNS,
+    Results,
+    formatted_columns,
+)
 
 __all__ = ["METHODS", "report_html", "write_report"]
 
@@ -136,8 +141,7 @@ def report_html(results: Results, *, title: str | None = None) -> str:
         arms = manifest.get("configuration", {}).get("arms", {})
         if base is not None and len(arms) > 1:
             verdicts = results.verdicts(base)
-            shown = verdicts.drop(columns=["se", "p_value", "p_holm", "verdict", "more_deals",
-                                           "text", "base_arm"])
+            shown = verdicts.drop(columns=[*HIDDEN_VERDICT_COLUMNS, "base_arm"])
             parts += [f"<h2>Does it help? Each arm against {escape(base)}</h2>",
                       "<p>Focal player's final score against the same seat of the base "
                       "game on the same deal (paired; 95% intervals over deals).</p>",
@@ -151,9 +155,8 @@ def report_html(results: Results, *, title: str | None = None) -> str:
         parts += ["<h2>Seat balance</h2>",
                   "<p>Win rate per seat against the fair share, and the tests of equal "
                   "seats.</p>",
-                  _table(seats[[c for c in seats.columns
-                                if c not in ("chi2", "friedman", "test", "wins")]])]
-        parts += [f'<p class="verdict {"unclear" if ": balanced" in line else "hurts"}">'
+                  _table(seats[[c for c in seats.columns if c not in HIDDEN_SEAT_COLUMNS]])]
+        parts += [f'<p class="verdict {"hurts" if ": unbalanced" in line else "unclear"}">'
                   f"{escape(line)}</p>" for line in seat_verdicts(seats)]
         parts.append(_figure(plots.plot_seat_advantage(seats)))
         parts += ["<h2>Score breakdown</h2>",
