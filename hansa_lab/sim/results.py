@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hansa_lab.sim.logs import SCHEMA, empty_frame
+from hansa_lab.sim.logs import NONE_COLUMNS, SCHEMA, empty_frame, readable
 from hansa_lab.sim.store import MANIFEST, ResultStore
 
 # wilson_interval: the one Wilson interval, still importable from here (the runner
@@ -114,7 +114,8 @@ class Results:
         for c in cols:
             if c not in SCHEMA[table]:
                 raise ValueError(f"table {table!r} has no column {c!r}")
-        dtypes = {c: SCHEMA[table][c] for c in cols}
+        nullable = NONE_COLUMNS.get(table, {})
+        dtypes = {c: nullable.get(c, SCHEMA[table][c]) for c in cols}
         if self.path is None:
             df = self._frames.get(table, empty_frame(table))
             if filters is not None:
@@ -122,7 +123,7 @@ class Results:
 
                 df = pa.Table.from_pandas(df, preserve_index=False).filter(
                     _expression(filters)).to_pandas()
-            return df[cols].astype(dtypes).reset_index(drop=True)
+            return readable(table, df[cols].astype(dtypes).reset_index(drop=True))
         files = self.files(table)
         if not files:
             return empty_frame(table)[cols]
@@ -138,7 +139,7 @@ class Results:
         for c in cols:  # a run written before a column existed: the column's "unknown"
             if c not in stored:
                 df[c] = _UNKNOWN.get(dtypes[c], -1)
-        return df[cols].astype(dtypes).reset_index(drop=True)
+        return readable(table, df[cols].astype(dtypes).reset_index(drop=True))
 
     def _table(self, table: str) -> pd.DataFrame:
         if self.path is None:  # in memory: the frames themselves
