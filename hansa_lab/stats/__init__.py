@@ -34,6 +34,10 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   :func:`leader_wins`, :func:`end_reason_mix`;
 - :mod:`~hansa_lab.stats.sequential` — :func:`sequential_compare`,
   :func:`group_sequential_bounds`, :func:`alpha_spent`, :func:`planned_pairs`;
+- :mod:`~hansa_lab.stats.display` — :class:`ReadableFrame`: result frames
+  (:func:`compare_arms`, :func:`seat_advantage`, :func:`variant_comparison`,
+  :func:`balance_table`) hold every column and display the essential ones, formatted
+  (``.full``: all of them);
 - :mod:`~hansa_lab.stats.synthetic` — :func:`synthetic_tables`, data with a known truth;
 - :mod:`~hansa_lab.stats.plots` — matplotlib figures (``stats.plots.plot_ratings(...)``;
   loaded on first use, so importing ``hansa_lab.stats`` does not import matplotlib).
@@ -62,6 +66,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from hansa_lab.stats.balance import balance_table, most_balanced
+from hansa_lab.stats.display import ReadableFrame, View, readable
 from hansa_lab.stats.intervals import (
     binomial_sf,
     bootstrap_ci,
@@ -120,7 +125,9 @@ __all__ = [
     "ELO_PER_LOG",
     "GAME_KEYS",
     "GameQuality",
+    "ReadableFrame",
     "SequentialResult",
+    "View",
     "alpha_spent",
     "balance_table",
     "binomial_sf",
@@ -151,6 +158,7 @@ __all__ = [
     "planned_pairs",
     "play_style",
     "plots",
+    "readable",
     "score_differences",
     "seat_advantage",
     "seat_verdicts",

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import chi2_sf, t_quantile, wilson_interval
 from hansa_lab.stats.paired import holm
 from hansa_lab.stats.tables import GAME_KEYS, By, as_list, varying, with_games
@@ -138,7 +139,11 @@ def seat_advantage(
                 else pd.Series(0, index=out.index))
     for c in adjusted.columns:
         out[c] = adjusted[c].to_numpy()[group_of.to_numpy()]
-    return out[cols]
+    return readable(out[cols], View(
+        columns=(*keys, "seat", "n", "win_rate", "fair", "mean_score", "games",
+                 "p_wins_holm", "p_score_holm"),
+        percent=("win_rate", "fair"),
+        intervals=(("win_rate", "win_lo", "win_hi"), ("mean_score", "score_lo", "score_hi"))))
 
 
 # --------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import t_quantile
 from hansa_lab.stats.paired import deal_t_test, holm
 from hansa_lab.stats.tables import GAME_KEYS, varying
@@ -175,7 +176,9 @@ def variant_comparison(
     res = pd.concat(parts, ignore_index=True)
     res = res.sort_values(["measure", *conds, "arm"], key=lambda s: s.map(order)
                           if s.name == "measure" else s, kind="stable")
-    return res[cols].reset_index(drop=True)
+    return readable(res[cols].reset_index(drop=True), View(
+        columns=(*conds, "arm", "measure", "unit", "variant", "deals", "diff", "p_holm",
+                 "verdict")))
 
 
 def _reword(text: str) -> str:
