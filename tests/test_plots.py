@@ -258,3 +258,18 @@ def test_comparison_markers_follow_each_panels_own_test() -> None:
     assert to_hex(score[0], keep_alpha=False) == "#ffffff"  # score test: no finding
     assert to_hex(win[0], keep_alpha=False) != "#ffffff"   # win-share test: a finding
     assert fig.axes[1].xaxis.get_major_formatter()(0.2, 0) == "20%"
+
+
+def test_share_axes_read_as_percent_like_the_tables() -> None:
+    from hansa_lab import stats
+
+    t = synthetic_tables(["plus5", "base", "base"], n_deals=6, n_players=3)
+    figures = {
+        "ends": (plots.plot_end_reasons(t["games"]).axes[0], "x"),
+        "leader": (plots.plot_leader_wins(t["turns"], t["players"], t["games"]).axes[0], "y"),
+        "seats": (plots.plot_seat_advantage(stats.seat_advantage(t["players"], t["games"]))
+                  .axes[0], "y"),
+    }
+    for name, (ax, axis) in figures.items():
+        formatter = getattr(ax, f"{axis}axis").get_major_formatter()
+        assert formatter(0.25, 0) == "25%", name

@@ -105,6 +105,11 @@ def _legible(fig: Figure) -> None:
             t.set_fontsize(floor)
 
 
+def _percent_axis() -> mpl.ticker.PercentFormatter:
+    """Tick labels of a share axis (0–1) as percentages, like the tables."""
+    return mpl.ticker.PercentFormatter(xmax=1.0, decimals=0)
+
+
 def _finish(fig: Figure, save: Save, dpi: int = 120) -> Figure:
     _legible(fig)
     if save is not None:
@@ -431,6 +436,7 @@ def plot_ability_timing(
         bottom.grid(alpha=0.3)
         bottom.set_xlabel("level reached")
         bottom.set_ylim(0, 1.02)
+        bottom.yaxis.set_major_formatter(_percent_axis())
         # the whole track of the ability (level 1 … its last), whatever was reached
         bottom.set_xlim(0.5, len(pb[ab]) - 0.5)
         bottom.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
@@ -627,6 +633,7 @@ def plot_end_reasons(
     ax.set_yticks(y, [f"{g} ({totals[g]} games)" for g in table.index])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(_percent_axis())
     ax.set_xlabel("share of games")
     ax.legend(title="end reason", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     ax.set_title("How games end", fontweight="bold")
@@ -775,6 +782,7 @@ def plot_leader_wins(
         ax.plot(g["round"], g["rate"], color=colors[key], label=lab or None)
         ax.fill_between(g["round"], g["lo"], g["hi"], color=colors[key], alpha=0.18, lw=0)
     ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(_percent_axis())
     ax.set_xlabel("round k")
     ax.set_ylabel("P(leader after round k wins)")
     ax.grid(alpha=0.3)
