@@ -213,3 +213,15 @@ def test_one_deal_gets_no_verdict() -> None:
     assert v.verdict[0] == "too few games to tell"
     assert v.text[0] == ("too few games to tell: +3.8 points from 1 deal; a verdict needs "
                          "at least 2 deals")
+
+
+def test_a_run_that_cannot_detect_the_largest_possible_change_is_too_few() -> None:
+    """Notebook 06's strong check (2 deals): a win-share change of ±3888 percentage points
+    would be "detectable" — that is no statement at all."""
+    row = pd.DataFrame({"arm": ["flat"], "base_arm": ["printed"], "score_diff": [50.0],
+                        "diff_lo": [-585.3], "diff_hi": [685.3], "deals": [2],
+                        "p_value": [0.5], "se": [50.0]})
+    v = comparison_verdicts(row, unit="pct points", bound=100.0, half_width=2.0)
+    assert v.verdict[0] == "too few games to tell"
+    assert "could not detect even the largest possible difference (±100 pct points)" in v.text[0]
+    assert comparison_verdicts(row, unit="pct points").verdict[0] == "no clear effect"

@@ -160,7 +160,8 @@ def variant_comparison(
             "score_diff": part["diff"].to_numpy(), "diff_lo": part["diff_lo"].to_numpy(),
             "diff_hi": part["diff_hi"].to_numpy(), "deals": part["deals"].to_numpy(),
             "p_value": part["p_value"].to_numpy(), "se": part["se"].to_numpy()})
-        v = comparison_verdicts(asked, alpha=alpha, half_width=half, unit=unit, ci=ci)
+        v = comparison_verdicts(asked, alpha=alpha, half_width=half, unit=unit, ci=ci,
+                                bound=100.0 if unit == "pct points" else None)
         same = part["identical"].to_numpy(bool)
         texts = [f"{NEVER_IN_PLAY}: all {n} paired games ended exactly as under "
                  f"{b} (every seat's score, the winner and the length)" if s else _reword(t)

@@ -147,6 +147,7 @@ def comparison_verdicts(
     half_width: float = 1.0,
     unit: str = "points",
     ci: float = 0.95,
+    bound: float | None = None,
 ) -> pd.DataFrame:
     r"""A verdict per row of a paired comparison table.
 
@@ -159,7 +160,9 @@ def comparison_verdicts(
     to tell``), ``detectable`` (the difference this run detects with 80% power at the
     first Holm step's level α/m; NaN without an interval), ``more_deals`` (deals to add
     for an interval of ±``half_width``; 0 when already there, −1 unknown) and ``text``,
-    the sentence.
+    the sentence. ``bound``: the largest difference possible (100 for win shares in
+    percentage points); a run that could not detect even that is "too few games to
+    tell".
 
     >>> t = pd.DataFrame({"arm": ["tip"], "base_arm": ["base"], "score_diff": [5.0],
     ...                   "diff_lo": [1.2], "diff_hi": [8.8], "deals": [12],
@@ -209,8 +212,13 @@ def comparison_verdicts(
             text = (f"{verdict}: every one of the {deals} deals gave the same difference "
                     f"({_number(diff)} {unit}{versus}), so the interval has no width; "
                     "play more deals")
+        elif bound is not None and not found_at(p, lo, hi, alpha) and gap >= bound:
+            verdict = TOO_FEW
+            text = (f"{verdict}: {_number(diff)} {unit} [{_number(lo)}, {_number(hi)}]"
+                    f"{versus}, Holm p = {format_p(p)} ({deals} deals); this run could not "
+                    f"detect even the largest possible difference (±{bound:g} {unit}); {plan}")
         else:
-            found = math.isfinite(p) and p <= alpha and (lo > 0 or hi < 0)
+            found = found_at(p, lo, hi, alpha)
             verdict = ("helps" if diff > 0 else "hurts") if found else "no clear effect"
             text = (f"{verdict}: {_number(diff)} {unit} [{_number(lo)}, {_number(hi)}]"
                     f"{versus}, Holm p = {format_p(p)} ({deals} deals); ")
@@ -227,6 +235,12 @@ def comparison_verdicts(
     out["more_deals"] = more
     out["text"] = texts
     return out
+
+
+def found_at(p: float, lo: float, hi: float, alpha: float) -> bool:
+    """Whether a test found a difference: (adjusted) ``p`` at most ``alpha`` and an
+    interval ``[lo, hi]`` of non-zero width that excludes 0."""
+    return math.isfinite(p) and p <= alpha and hi > lo and (lo > 0 or hi < 0)
 
 
 def seat_verdicts(seats: pd.DataFrame, *, alpha: float = 0.05,
