@@ -227,15 +227,24 @@ def test_seat_advantage_is_a_grid_of_player_counts_by_population() -> None:
     seats = stats.seat_advantage(players, games)
     fig = plots.plot_seat_advantage(seats)
     axes = np.array(fig.axes).reshape(3, 3)
-    assert [ax.get_title().splitlines()[0] for ax in axes[:, 0]] == [
-        "greedy, 2 players, base_3p", "greedy, 3 players, base_3p", "greedy, 4 players, base_45p"]
-    assert [ax.get_title().split(",")[0] for ax in axes[0]] == ["greedy", "mixed", "random"]
+    assert [ax.get_ylabel() for ax in axes[:, 0]] == [
+        "2 players, base_3p\nwin rate", "3 players, base_3p\nwin rate",
+        "4 players, base_45p\nwin rate"]
+    assert [ax.get_title().splitlines()[0] for ax in axes[0]] == ["greedy", "mixed", "random"]
     assert all(axes[0, 0].get_shared_y_axes().joined(axes[0, 0], ax) for ax in axes.ravel())
     for ax, fair in zip(axes[:, 0], (1 / 2, 1 / 3, 1 / 4), strict=True):
         assert any(np.allclose(line.get_ydata(), fair) for line in ax.get_lines())
         assert ax.yaxis.get_major_formatter()(0.5, 0) == "50%"
     for ax in axes.ravel():  # at the report's 100 dpi
         assert ax.get_position().width * fig.get_figwidth() * 100 >= 250
+    # more populations than fit side by side wrap onto further rows, still legible
+    five = pd.concat([players.assign(arm=players["arm"] + s) for s in ("", "_b")])
+    five_games = pd.concat([games.assign(arm=games["arm"] + s) for s in ("", "_b")])
+    wide = plots.plot_seat_advantage(stats.seat_advantage(
+        five[five.arm != "random_b"], five_games[five_games.arm != "random_b"]))
+    shown = [ax for ax in wide.axes if ax.get_visible()]
+    assert len(shown) == 15 and wide.get_figwidth() <= 3 * plots.PANEL_WIDTH + 1.5
+    assert _smallest_text_pt(wide)[0] >= 8
     # filled only where the panel's own (Holm) test rejects and the seat is off its share
     two = axes[0, 0].collections[-1].get_facecolors()
     four = seats[(seats.n_players == 4) & (seats.arm == "greedy")]

@@ -507,6 +507,9 @@ def plot_trajectories(
 #: The narrowest panel a grid figure draws, in inches (at the 100 dpi of the HTML report
 #: that is 300 px, at the 120 dpi of saved files 360 px).
 PANEL_WIDTH = 3.0
+#: The most panels side by side in a grid figure (more wrap onto the next row), so that
+#: it stays legible at notebook width.
+MAX_COLUMNS = 3
 
 
 def plot_seat_advantage(
@@ -520,7 +523,8 @@ def plot_seat_advantage(
     """Win rate per seat (Wilson intervals) against the fair share (dashed), as a grid:
     one row per player count (and board side), one column per population — the other
     grouping columns of :func:`hansa_lab.stats.seat_advantage` (arm, edition, rule
-    options) — all panels on one shared percent scale. ``table`` is its result, or the
+    options; more than :data:`MAX_COLUMNS` wrap onto further rows) — all panels on one
+    shared percent scale. ``table`` is its result, or the
     players table (then ``games`` and ``kwargs`` go to ``seat_advantage``).
 
     Each panel's title gives its Holm-adjusted test of equal win counts; a seat's marker
@@ -530,8 +534,8 @@ def plot_seat_advantage(
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["base"], n_deals=40, n_players=3, seat_bonus=[5, 0, 0])
     >>> fig = plot_seat_advantage(t["players"], t["games"])
-    >>> fig.axes[0].get_title().splitlines()[0]
-    '3 players, base_3p'
+    >>> fig.axes[0].get_title().splitlines()[0], fig.axes[0].get_ylabel()
+    ('3 players, base_3p', '3 players, base_3p\\nwin rate')
     """
     from hansa_lab.stats.verdicts import format_p
 
@@ -544,22 +548,27 @@ def plot_seat_advantage(
                  .itertuples(index=False, name=None)) if row_keys else [()])
     cols = (list(table[col_keys].drop_duplicates().sort_values(col_keys)
                  .itertuples(index=False, name=None)) if col_keys else [()])
-    fig = Figure(figsize=(PANEL_WIDTH * len(cols) + 0.9, 2.6 * len(rows) + 0.9),
+    width = min(len(cols), MAX_COLUMNS)  # more populations wrap onto further rows
+    blocks = math.ceil(len(cols) / width)
+    fig = Figure(figsize=(PANEL_WIDTH * width + 1.1, 2.7 * len(rows) * blocks + 1.0),
                  layout="constrained")
-    axes = fig.subplots(len(rows), len(cols), squeeze=False, sharey=True)
+    axes = fig.subplots(len(rows) * blocks, width, squeeze=False, sharey=True)
+    for ax in axes.ravel():
+        ax.set_visible(False)
     top = float(np.nanmax(table["win_hi"].to_numpy(float))) if len(table) else 1.0
     for i, rkey in enumerate(rows):
         for j, ckey in enumerate(cols):
-            ax = axes[i, j]
+            ax = axes[i * blocks + j // width, j % width]
             pick = np.ones(len(table), dtype=bool)
             for k, v in [*zip(row_keys, rkey, strict=True), *zip(col_keys, ckey, strict=True)]:
                 pick &= (table[k] == v).to_numpy()
             g = table[pick]
             if g.empty:
-                ax.set_axis_off()
                 continue
-            label = [_facet_title(k, g[k].iloc[0]) if k == "n_players" else str(g[k].iloc[0])
-                     for k in keys]
+            ax.set_visible(True)
+            row_label = ", ".join(_facet_title(k, v) if k == "n_players" else str(v)
+                                  for k, v in zip(row_keys, rkey, strict=True))
+            col_label = ", ".join(str(v) for v in ckey) or row_label or "all games"
             seats = g["seat"].to_numpy()
             rate = g["win_rate"].to_numpy(float)
             lo, hi = g["win_lo"].to_numpy(float), g["win_hi"].to_numpy(float)
@@ -574,16 +583,15 @@ def plot_seat_advantage(
                        edgecolors="C0", zorder=3, s=36)
             ax.axhline(fair, ls="--", color="grey", lw=1)
             which = "Holm p" if p_col == "p_wins_holm" else "p"
-            ax.set_title(f"{', '.join(label)}\nequal seats: {which} = {format_p(p)} "
-                         f"({int(g['games'].iloc[0])} games)", fontsize=10)
+            ax.set_title(f"{col_label}\n{which} = {format_p(p)}, {int(g['games'].iloc[0])} "
+                         "games", fontsize=10)
             ax.set_xticks(seats)
             ax.set_xlim(seats.min() - 0.5, seats.max() + 0.5)
             ax.grid(alpha=0.3)
-            ax.yaxis.set_major_formatter(mpl.ticker.PercentFormatter(xmax=1.0, decimals=0))
-            if i == len(rows) - 1:
-                ax.set_xlabel("seat (0 moves first)")
-            if j == 0:
-                ax.set_ylabel("win rate")
+            ax.yaxis.set_major_formatter(_percent_axis())
+            ax.set_xlabel("seat (0 moves first)")
+            if j % width == 0:
+                ax.set_ylabel(f"{row_label}\nwin rate" if row_label else "win rate")
     axes[0, 0].set_ylim(0, min(1.0, top * 1.08 + 0.02))
     fig.suptitle(f"Win rate per seat (95% intervals; dashed: fair share)\nfilled: the "
                  f"panel's test rejects equal seats (Holm p ≤ {alpha:g})", fontweight="bold")
