@@ -743,6 +743,7 @@ def plot_comparison(
         ax.set_xlabel(xl)
         ax.grid(axis="x", alpha=0.3)
     axes[1].xaxis.set_major_formatter(mpl.ticker.PercentFormatter(xmax=1.0, decimals=0))
+    axes[1].xaxis.set_major_locator(mpl.ticker.MaxNLocator(6))
     axes[0].set_yticks(y, labels)
     axes[0].set_ylim(len(cmp) - 0.5, -0.5)
     note = (f"\nfilled: the panel's own test rejects 'no difference' (Holm p ≤ {alpha:g})"
