@@ -252,10 +252,12 @@ class Results:
 
     def verdicts(self, base: str | None = None, *, alpha: float = 0.05,
                  half_width: float = 1.0) -> pd.DataFrame:
-        """:meth:`compare` with a verdict per arm (and condition): ``helps``, ``hurts`` or
-        ``no clear effect`` on the focal player's final score, Holm-adjusted over all
-        the rows, and the deals still needed for an interval of ±``half_width`` points
-        (:func:`hansa_lab.stats.comparison_verdicts`)."""
+        """:meth:`compare` with a verdict per arm (and condition): ``helps``, ``hurts``,
+        ``no clear effect`` (with the difference the run would detect with 80% power) or
+        ``too few games to tell`` on the focal player's final score, Holm-adjusted over
+        all the rows, and the deals still needed for an interval of ±``half_width``
+        points (:func:`hansa_lab.stats.comparison_verdicts`; the meaning of each word:
+        ``docs/guides/statistics.md``)."""
         compared = self.compare(base)
         compared["base_arm"] = base or self.base_arm() or "base"
         return comparison_verdicts(compared, alpha=alpha, half_width=half_width)
