@@ -182,6 +182,11 @@ def test_no_verdict_from_a_zero_width_interval() -> None:
     v = comparison_verdicts(same)
     assert v.verdict[0] == "too few games to tell"
     assert "every one of the 3 deals gave the same difference" in v.text[0]
+    alike = comparison_verdicts(same.assign(score_diff=0.0, diff_lo=0.0, diff_hi=0.0,
+                                            p_value=1.0))
+    assert alike.verdict[0] == "too few games to tell"
+    assert alike.text[0].startswith("too few games to tell: every one of the 3 deals ended "
+                                    "exactly as in base (difference 0")
 
 
 def test_no_clear_effect_states_what_the_run_would_detect() -> None:

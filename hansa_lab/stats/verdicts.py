@@ -209,9 +209,15 @@ def comparison_verdicts(
                     "verdict needs at least 2 deals")
         elif not (math.isfinite(width) and width > 0):
             verdict, gap = TOO_FEW, math.nan
-            text = (f"{verdict}: every one of the {deals} deals gave the same difference "
-                    f"({_number(diff)} {unit}{versus}), so the interval has no width; "
-                    "play more deals")
+            if diff == 0:
+                other = base if isinstance(base, str) and base else "the base"
+                text = (f"{verdict}: every one of the {deals} deals ended exactly as in "
+                        f"{other} (difference 0 in every deal), so the interval has no "
+                        "width: the arms played alike here")
+            else:
+                text = (f"{verdict}: every one of the {deals} deals gave the same difference "
+                        f"({_number(diff)} {unit}{versus}), so the interval has no width; "
+                        "play more deals")
         elif bound is not None and not found_at(p, lo, hi, alpha) and gap >= bound:
             verdict = TOO_FEW
             text = (f"{verdict}: {_number(diff)} {unit} [{_number(lo)}, {_number(hi)}]"
