@@ -336,7 +336,13 @@ games), 12 per variant and player count with `strong` players (96 games).
 `HANSA_LAB_SIZE=small`: 8 greedy games and 2 strong games per variant and player count (2
 deals per comparison), the strong players with the smallest search budget
 (`strong:candidates=1,horizon=1`: the search path runs, but with one candidate it plays
-like the planner) so the notebook runs in about a minute. 95%
+like the planner): the whole notebook ran in 55 s at that size (`pytest
+tests/test_notebooks.py -k 06`, 2026-12-01, shared busy machine). Full size, measured
+2026-12-01 at one worker on the shared machine (load 7–13): the greedy sweep took 126 s of
+CPU (`hansa-lab run experiments/rule_knobs.toml --games 400 --jobs 1`: 11 min wall); the
+first 20 of the strong check's 96 games took about 4.4 min of CPU (about 13 s a game), so
+all 96 need about 21 min of CPU. The whole notebook at full size therefore takes about 12
+minutes on 2 idle cores (estimated from those two measurements, not timed as one run). 95%
 intervals: the greedy sweep's first-seat win-share changes about ±5 percentage points; the
 `strong` check is a small sample whose intervals the tables show."""),
         ("code", SETUP),
