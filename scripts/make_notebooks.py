@@ -340,10 +340,10 @@ like the planner): the whole notebook ran in 55 s at that size (`pytest
 tests/test_notebooks.py -k 06`, 2026-12-01, shared busy machine). Full size, measured
 2026-12-01 at one worker on the shared machine (load 7–13): the greedy sweep took 126 s of
 CPU (`hansa-lab run experiments/rule_knobs.toml --games 400 --jobs 1`: 11 min wall); the
-first 20 of the strong check's 96 games (all 3-player) took about 4.4 min of CPU (about
-13 s a game); 4-player games cost more, so all 96 need at least about 21 min of CPU. The
-whole notebook at full size therefore takes at least about 12 minutes on 2 idle cores
-(estimated from those two measurements, not timed as one run). 95%
+first 20 of the strong check's 96 games (all 3-player) took at most 4.4 min of CPU (up to
+13 s a game; the run was stopped after them); 4-player games cost more, so all 96 need
+roughly 20 min of CPU, and the whole notebook at full size roughly 11–12 minutes on 2
+idle cores (a rough estimate from those two measurements, not timed as one run). 95%
 intervals: the greedy sweep's first-seat win-share changes about ±5 percentage points; the
 `strong` check is a small sample whose intervals the tables show."""),
         ("code", SETUP),
