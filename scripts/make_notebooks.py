@@ -86,13 +86,13 @@ so p-values are Holm-adjusted.
 
 **Size.** Default: 1,600 games per arm (tip arms: 400 deals × 4 seat rotations; base: 1,600
 deals), 8,000 games in all, then 800 per arm (4,000) among planners (`HANSA_LAB_SIZE=small`:
-4 per arm). The planners' experiment alone took 2 min 34 s at that size (`hansa-lab run
+8 per arm, so every tip arm has 2 deals and real, wide intervals). The planners' experiment alone took 2 min 34 s at that size (`hansa-lab run
 experiments/strategy_tips_planner.toml --games 800 --jobs 2`, 2026-12-01). The greedy part ran in 6 min 6 s at the default size (measured 2026-11-30 on a shared, busy 2-core machine). 95% intervals at that size: each tip's score effect
 ±0.3 to ±0.6 points, win-rate differences ±1.5 to ±2.5 percentage points."""),
         ("code", SETUP),
         ("code", """from hansa_lab import run_experiment
 
-res = run_experiment("../experiments/strategy_tips.toml", games=study.pick(4, 1600),
+res = run_experiment("../experiments/strategy_tips.toml", games=study.pick(8, 1600),
                      out=study.results_dir("strategy_tips"), n_jobs=2, progress=False)
 players, games = res.players, res.games
 print(len(games), "games;", games.end_reason.value_counts().to_dict())"""),
@@ -108,7 +108,11 @@ score"""),
         ("code", "wins"),
         ("md", "## Verdicts\nThe same method as `hansa-lab run` prints: the focal player's final "
                "score, paired over deals, Holm-adjusted over the tips; \"helps\"/\"hurts\" only "
-               "when the adjusted test rejects at 5%, with the deals still needed for ±1 point."),
+               "when the adjusted test rejects at 5%; otherwise \"no clear effect\" with the "
+               "difference this run would have detected (80% power), or \"too few games to "
+               "tell\"; then the deals still needed for ±1 point. The tables above show the "
+               "essential columns (`score.full` has all of them). Statistics guide: "
+               "`docs/guides/statistics.md`."),
         ("code", """for line in stats.comparison_verdicts(score).itertuples():
     print(f"{line.arm_a:>14}: {line.text}")"""),
         ("code", """from hansa_lab.stats import plots
@@ -124,7 +128,7 @@ speed. Each tip seat plays the tip's term on top of the planner's weights agains
 planners; the base arm is all planners. At the default size (800 games per arm) each
 tip's score interval is within about ±0.9 points."""),
         ("code", """strong_res = run_experiment("../experiments/strategy_tips_planner.toml",
-                            games=study.pick(4, 800), n_jobs=2, progress=False,
+                            games=study.pick(8, 800), n_jobs=2, progress=False,
                             out=study.results_dir("strategy_tips_planner"))
 strong_score = stats.compare_arms(strong_res.players, strong_res.games, base="base", focal=0,
                                   value="total")
@@ -172,8 +176,13 @@ table"""),
         ("md", "At the default size (1,000 games per arm and condition) each seat's win-rate "
                "interval is within ±3.0 percentage points and its mean-score interval within "
                "±0.6 points."),
-        ("md", "## Verdicts\nBalanced unless equal seats are rejected (win counts or Friedman on "
-               "scores, Holm-adjusted over every table), then which seats are off their fair share."),
+        ("md", "## Verdicts\nSeats are numbered from 0 (seat 0 moves first) everywhere. "
+               "\"Unbalanced\" when equal seats are rejected (win counts or Friedman on scores, "
+               "Holm-adjusted over every table; the table's `p_wins_holm`/`p_score_holm`), with "
+               "the seats off their fair share. \"Balanced\" only when nothing is rejected *and* "
+               "the run would have seen a seat gap of 5 percentage points with 80% power; "
+               "otherwise \"no clear seat difference\" with the gap it could see, or \"too few "
+               "games to tell\"."),
         ("code", """for line in stats.seat_verdicts(table):
     print(line)"""),
         ("code", 'plots.plot_seat_advantage(table, save=study.results_dir("seat_balance") / "seats.png")'),
@@ -201,7 +210,7 @@ edition"""),
         ("code", 'stats.end_reason_mix(seats.games, by=["edition", "n_players"])'),
         ("md", """## A rule knob: the starting supply
 
-`start_supply` is the first seat's starting traders (later seats get one more each).
+`start_supply` is seat 0's starting traders (seat k gets `start_supply + k`).
 How does the first seat's win rate move? (At the default size, 800 games per value, its
 interval is ±3.1 percentage points.)"""),
         ("code", """from hansa_lab import simulate
@@ -213,7 +222,7 @@ for supply in (4, 5, 6):
                  out=study.results_dir(f"start_supply_{supply}"))
     t = stats.seat_advantage(r.players, r.games)
     first = t[t.seat == 0].iloc[0]
-    rows.append({"start_supply": supply, "seat1_win_rate": first["win_rate"],
+    rows.append({"start_supply": supply, "seat0_win_rate": first["win_rate"],
                  "lo": first["win_lo"], "hi": first["win_hi"], "n": first["n"]})
 knob = pd.DataFrame(rows)
 knob"""),
@@ -323,10 +332,18 @@ compared with it deal by deal. First with a greedy table, then with the stronges
 player (`strong`) in every seat, to see whether the conclusions hold among better players.
 
 **Size.** Default: 400 games per variant and player count with greedy players (3,200
-games), 12 per variant and player count with `strong` players (96 games)
-(`HANSA_LAB_SIZE=small`: 8 and 2). At the default size a greedy game takes about 30 ms and
-a 4-player all-`strong` game about 6 s of CPU in the compiled core, so the notebook should
-take about 6 minutes on 2 cores (an estimate from those speeds, not yet a timed run). 95%
+games), 12 per variant and player count with `strong` players (96 games).
+`HANSA_LAB_SIZE=small`: 8 greedy games and 2 strong games per variant and player count (2
+deals per comparison), the strong players with the smallest search budget
+(`strong:candidates=1,horizon=1`: the search path runs, but with one candidate it plays
+like the planner): the whole notebook ran in 55 s at that size (`pytest
+tests/test_notebooks.py -k 06`, 2026-12-01, shared busy machine). Full size, measured
+2026-12-01 at one worker on the shared machine (load 7–13): the greedy sweep took 126 s of
+CPU (`hansa-lab run experiments/rule_knobs.toml --games 400 --jobs 1`: 11 min wall); the
+first 20 of the strong check's 96 games (all 3-player) took at most 4.4 min of CPU (up to
+13 s a game; the run was stopped after them); 4-player games cost more, so all 96 need
+roughly 20 min of CPU, and the whole notebook at full size roughly 11–12 minutes on 2
+idle cores (a rough estimate from those two measurements, not timed as one run). 95%
 intervals: the greedy sweep's first-seat win-share changes about ±5 percentage points; the
 `strong` check is a small sample whose intervals the tables show."""),
         ("code", SETUP),
@@ -340,10 +357,13 @@ changes = greedy.variants()
 changes"""),
         ("md", """## Verdicts (greedy table)
 
-Each variant against the printed game: raises / lowers / no clear change, Holm-adjusted
-over the variants and measures."""),
-        ("code", """changes[["variant", "n_players", "measure", "deals", "diff", "diff_lo", "diff_hi",
-         "verdict"]]"""),
+Each variant against the printed game: raises / lowers / no clear change (with the change
+this run would have detected), too few games to tell, or — when every paired game ended
+exactly as under the printed rules — "this rule never came into play in these games"
+(greedy players rarely connect the East-West cities, so an East-West award may never be
+paid). Holm-adjusted over the variants of each measure."""),
+        ("code", """for r in changes.itertuples():
+    print(f"{r.n_players}p {r.variant:>12} {r.measure:>15}: {r.text}")"""),
         ("md", "## The balance objective per variant"),
         ("code", """balance = greedy.balance()
 balance"""),
@@ -366,13 +386,15 @@ fig.savefig(study.results_dir("rule_knobs") / "first_seat.png")"""),
 
 `strong` in every seat (a search player: see the README). A small sample: it checks
 whether a variant's direction holds among stronger players, not its size."""),
-        ("code", """strong_spec = {**spec, "name": "rule_knobs_strong", "arms": {"strong": ["strong"]}}
+        ("code", """strong_player = study.pick("strong:candidates=1,horizon=1", "strong")
+strong_spec = {**spec, "name": "rule_knobs_strong", "arms": {"strong": [strong_player]}}
 strong = run_experiment(strong_spec, games=study.pick(2, 12),
                         out=study.results_dir("rule_knobs_strong"), n_jobs=2, progress=False,
                         force=True)
 strong.balance()"""),
-        ("code", """strong.variants()[["variant", "n_players", "measure", "deals", "diff", "diff_lo",
-                   "diff_hi", "verdict"]]"""),
+        ("code", """strong_changes = strong.variants()
+for r in strong_changes.itertuples():
+    print(f"{r.n_players}p {r.variant:>12} {r.measure:>15}: {r.text}")"""),
     ],
     "07_learning_agent": [
         ("md", """# A learning agent against greedy

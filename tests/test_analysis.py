@@ -690,3 +690,31 @@ def test_plots_return_figures_and_save(tmp_path: object) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no stray warnings from the plots
         plots.plot_comparison(cmp)
+
+
+# ------------------------------------------------------------------ tables people read
+
+
+def test_result_frames_show_their_essential_columns_readably() -> None:
+    """The issue's case: compare_arms returned 25 columns and pandas hid the p-values and
+    intervals behind "…"; counts printed as 2.000. The frame keeps every column and
+    displays the essential ones: percentages as percentages, counts as integers, an
+    interval in its estimate's cell, p-values as format_p gives them, <NA> for missing."""
+    t = synthetic_tables({"tip": ["plus3", "base"], "same": ["base"], "base": ["base"]},
+                         n_deals=20, n_players=2, noise_sd=1.0, seed=5)
+    c = stats.compare_arms(t["players"], t["games"], "base")
+    assert len(c.full.columns) == 25 and "p_win_holm" in c.columns  # all there
+    shown = c.shown
+    assert list(shown.columns) == ["arm_a", "arm_b", "n_deals", "diff", "win_diff", "p_holm",
+                                   "p_win_holm", "significant"]
+    text = repr(c)
+    assert "..." not in text and "…" not in text and "more columns in .full" in text
+    assert shown["n_deals"].tolist() == ["20", "20"]
+    assert shown["win_diff"][0].endswith("%]") and "%" in shown["win_diff"][0].split()[0]
+    assert shown["p_holm"][0] == stats.format_p(float(c["p_holm"][0]))
+    assert isinstance(c[["arm_a", "p_holm"]], pd.DataFrame)
+    seats = stats.seat_advantage(t["players"], t["games"])
+    assert seats.shown["win_rate"][0].count("%") == 3 and seats.shown["fair"][0] == "50.0%"
+    balance = stats.balance_table(t["players"], t["games"])
+    assert (balance.shown["lead_changes"].isna()).all()  # no turns table: <NA>, not NaN
+    assert "<NA>" in repr(balance)

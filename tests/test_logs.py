@@ -231,3 +231,25 @@ def test_every_column_is_documented():
         assert describe(table)["column"].tolist() == list(cols)
     with pytest.raises(ValueError, match="unknown table 'turn'"):
         describe("turn")
+
+
+def test_the_events_frame_shows_none_as_na_and_both_engines_agree():
+    """The frame a person reads has <NA> where the stored table has -1 (no seat, no
+    route, no value), in nullable integer columns; the Python and the core engine's rows
+    give equal frames; an extra Kontor keeps its value -1."""
+    config = GameConfig(4, seed=12)
+    frames = {engine: to_frame("events", record_game(config, ["greedy"] * 4, game_id=3,
+                                                     engine=engine)["events"])
+              for engine in ("python", "core")}
+    pd.testing.assert_frame_equal(frames["python"], frames["core"])
+    ev = frames["core"]
+    assert str(ev["seat"].dtype) == "Int8" and str(ev["route"].dtype) == "Int16"
+    assert str(ev["value"].dtype) == "Int32" and str(ev["other_seat"].dtype) == "Int8"
+    end = ev[ev["kind"] == "game_end"].iloc[0]
+    assert pd.isna(end["route"]) and pd.isna(end["other_seat"])
+    assert not (ev[["seat", "other_seat", "route"]] == -1).any().any()
+    assert ev["other_seat"].isna().any() and "<NA>" in ev.to_string()
+    kontor = ev[ev["kind"] == "kontor"]
+    assert kontor["value"].notna().all()
+    develop = ev[ev["kind"] == "develop"]
+    assert develop["route"].isna().all() and develop["seat"].notna().all()

@@ -60,6 +60,13 @@ def test_notebook_runs(path, monkeypatch):
         "<Figure size") and "image/png" not in o.get("data", {})]
     as_text += [o for o in outputs if "<Figure size" in str(o.get("text", ""))]
     assert not as_text
+    # every comparison has at least 2 deals at the small size too, so the suite checks real
+    # intervals: no verdict from one deal, no interval-less NaN rows
+    text = "\n".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", ""))
+                     for o in outputs)
+    assert "needs at least 2 deals" not in text and "from 1 deal" not in text
+    if path.stem == "06_rule_knobs":  # greedy tables never pay an East-West award: said so
+        assert re.search(r"ew_531 +\w+: this rule never came into play in these games", text)
     # tables show three decimals: no 1.387779e-17, no six-decimal floats
     tables = "".join(str(o.get("data", {}).get("text/html", "")) for o in outputs)
     assert not re.search(r"\d\.\d{6}|\de-\d\d", tables)

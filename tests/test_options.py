@@ -376,3 +376,14 @@ def test_play_takes_rule_options_in_both_engines(capsys: pytest.CaptureFixture[s
     assert main(["play", "--players", "3", "--option", "control_points=55"]) == 2
     assert "--option: rule option control_points must be an integer 0-20" in (
         capsys.readouterr().err)
+
+
+def test_the_options_text_numbers_seats_from_0(capsys) -> None:
+    """The issue's case: `hansa-lab options` said "seat 1 … seat k gets this + k − 1"
+    while everything else numbers seats from 0 (seat 0 moves first)."""
+    assert main(["options"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0's personal supply" in out and "seat k gets this + k " in out
+    assert "seat 1" not in out and "k - 1" not in out
+    config = GameConfig(4, seed=1, options={"start_supply": 4})
+    assert list(new_game(config).supply_t[:4]) == [4, 5, 6, 7]  # seat k: 4 + k

@@ -147,3 +147,138 @@ def test_ratings_use_the_strategy_colours() -> None:
     colours = {to_hex(ln.get_color()) for ln in fig.axes[0].get_lines()}
     assert {plots.STRATEGY_COLOURS["greedy"].lower(),
             plots.STRATEGY_COLOURS["random"].lower()} <= colours
+
+
+# ------------------------------------------------------------------ legible at a glance
+
+#: A notebook's output area is about 800 px wide; a wider figure is shown scaled down to
+#: it (a narrower one at its own size). 800 CSS px = 800/96 inches.
+NOTEBOOK_INCHES = 800 / 96
+
+
+def _smallest_text_pt(fig) -> tuple[float, str]:
+    """The smallest font of any visible text of ``fig`` as it reads when the saved figure
+    (tight bounding box, as ``save=`` writes it) is shown 800 px wide: its size in points
+    times the scale the notebook applies."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    width = fig.get_tightbbox(canvas.get_renderer()).width  # inches
+    scale = min(1.0, NOTEBOOK_INCHES / width)
+    sizes = [(t.get_fontsize() * scale, t.get_text()) for t in fig.findobj(Text)
+             if t.get_visible() and t.get_text().strip() and t.get_alpha() != 0]
+    return min(sizes)
+
+
+def _every_figure() -> dict[str, object]:
+    from hansa_lab import stats
+
+    t = synthetic_tables({"tip": ["plus3", "base"], "base": ["base"]}, n_deals=12,
+                         n_players=2)
+    tables = _players(6)
+    games = pd.concat([synthetic_tables(lineup, n_deals=6, n_players=n,
+                                        game_id_start=start)["games"]
+                       for n, lineup, start in ((3, ["plus5", "base", "plus2"], 0),
+                                                (4, ["plus5", "base", "plus2", "base"],
+                                                 10_000))], ignore_index=True)
+    seats = stats.seat_advantage(tables["players"], games)
+    ratings = stats.plackett_luce(tables["players"], n_boot=20)
+    rng = np.random.default_rng(0)
+    seq = stats.sequential_compare(
+        (lambda n: (rng.normal(1.0, 5.0, n), rng.normal(0.0, 5.0, n))), effect=1.0,
+        max_pairs=400, batch_size=100)
+    return {
+        "plot_score_breakdown": plots.plot_score_breakdown(tables["players"]),
+        "plot_score_composition": plots.plot_score_composition(tables["players"]),
+        "plot_ability_timing": plots.plot_ability_timing(tables["events"], tables["players"]),
+        "plot_trajectories": plots.plot_trajectories(tables["turns"], tables["players"]),
+        "plot_seat_advantage": plots.plot_seat_advantage(seats),
+        "plot_end_reasons": plots.plot_end_reasons(games),
+        "plot_ratings": plots.plot_ratings(ratings),
+        "plot_comparison": plots.plot_comparison(stats.compare_arms(t["players"], t["games"])),
+        "plot_leader_wins": plots.plot_leader_wins(tables["turns"], tables["players"], games),
+        "plot_sequential": plots.plot_sequential(seq),
+    }
+
+
+def test_every_figure_is_legible_at_notebook_width() -> None:
+    figures = _every_figure()
+    assert set(figures) == {n for n in plots.__all__ if n.startswith("plot_")}
+    small = {name: _smallest_text_pt(fig) for name, fig in figures.items()}
+    assert all(pt >= 8 for pt, _ in small.values()), {
+        k: (round(pt, 1), text) for k, (pt, text) in small.items() if pt < 8}
+
+
+def test_seat_advantage_is_a_grid_of_player_counts_by_population() -> None:
+    """The issue's case: notebook 03 drew 12 panels in one row, each on its own scale."""
+    from hansa_lab import stats
+
+    parts = []
+    for n in (2, 3, 4):
+        for arm in ("greedy", "random", "mixed"):
+            t = synthetic_tables(["base"], n_deals=30, n_players=n, seed=n, detail=False,
+                                 seat_bonus=[20 if n == 2 else 2] + [0] * (n - 1))
+            parts.append({k: t[k].assign(arm=arm, experiment=f"seats{n}")
+                          for k in ("players", "games")})
+    players = pd.concat([p["players"] for p in parts], ignore_index=True)
+    games = pd.concat([p["games"] for p in parts], ignore_index=True)
+    seats = stats.seat_advantage(players, games)
+    fig = plots.plot_seat_advantage(seats)
+    axes = np.array(fig.axes).reshape(3, 3)
+    assert [ax.get_ylabel() for ax in axes[:, 0]] == [
+        "2 players, base_3p\nwin rate", "3 players, base_3p\nwin rate",
+        "4 players, base_45p\nwin rate"]
+    assert [ax.get_title().splitlines()[0] for ax in axes[0]] == ["greedy", "mixed", "random"]
+    assert all(axes[0, 0].get_shared_y_axes().joined(axes[0, 0], ax) for ax in axes.ravel())
+    for ax, fair in zip(axes[:, 0], (1 / 2, 1 / 3, 1 / 4), strict=True):
+        assert any(np.allclose(line.get_ydata(), fair) for line in ax.get_lines())
+        assert ax.yaxis.get_major_formatter()(0.5, 0) == "50%"
+    for ax in axes.ravel():  # at the report's 100 dpi
+        assert ax.get_position().width * fig.get_figwidth() * 100 >= 250
+    # more populations than fit side by side wrap onto further rows, still legible
+    five = pd.concat([players.assign(arm=players["arm"] + s) for s in ("", "_b")])
+    five_games = pd.concat([games.assign(arm=games["arm"] + s) for s in ("", "_b")])
+    wide = plots.plot_seat_advantage(stats.seat_advantage(
+        five[five.arm != "random_b"], five_games[five_games.arm != "random_b"]))
+    shown = [ax for ax in wide.axes if ax.get_visible()]
+    assert len(shown) == 15 and wide.get_figwidth() <= 3 * plots.PANEL_WIDTH + 1.5
+    assert _smallest_text_pt(wide)[0] >= 8
+    # filled only where the panel's own (Holm) test rejects and the seat is off its share
+    two = axes[0, 0].collections[-1].get_facecolors()
+    four = seats[(seats.n_players == 4) & (seats.arm == "greedy")]
+    assert float(seats[seats.n_players == 2]["p_wins_holm"].iloc[0]) <= 0.05
+    assert to_hex(two[0], keep_alpha=False) != "#ffffff"
+    if float(four["p_wins_holm"].iloc[0]) > 0.05:
+        faces = axes[2, 0].collections[-1].get_facecolors()
+        assert {to_hex(f, keep_alpha=False) for f in faces} == {"#ffffff"}
+
+
+def test_comparison_markers_follow_each_panels_own_test() -> None:
+    """The issue's case: actions_first's win-share difference +20% [8.7%, 31.3%] was drawn
+    hollow because the marker followed the score test."""
+    row = pd.DataFrame({"arm_a": ["actions_first"], "arm_b": ["greedy"], "diff": [1.5],
+                        "diff_lo": [-0.8], "diff_hi": [3.8], "p_holm": [0.2],
+                        "win_diff": [0.20], "win_diff_lo": [0.087], "win_diff_hi": [0.313],
+                        "p_win_holm": [0.003]})
+    fig = plots.plot_comparison(row)
+    score, win = (ax.collections[-1].get_facecolors() for ax in fig.axes)
+    assert to_hex(score[0], keep_alpha=False) == "#ffffff"  # score test: no finding
+    assert to_hex(win[0], keep_alpha=False) != "#ffffff"   # win-share test: a finding
+    assert fig.axes[1].xaxis.get_major_formatter()(0.2, 0) == "20%"
+
+
+def test_share_axes_read_as_percent_like_the_tables() -> None:
+    from hansa_lab import stats
+
+    t = synthetic_tables(["plus5", "base", "base"], n_deals=6, n_players=3)
+    figures = {
+        "ends": (plots.plot_end_reasons(t["games"]).axes[0], "x"),
+        "leader": (plots.plot_leader_wins(t["turns"], t["players"], t["games"]).axes[0], "y"),
+        "seats": (plots.plot_seat_advantage(stats.seat_advantage(t["players"], t["games"]))
+                  .axes[0], "y"),
+    }
+    for name, (ax, axis) in figures.items():
+        formatter = getattr(ax, f"{axis}axis").get_major_formatter()
+        assert formatter(0.25, 0) == "25%", name

@@ -139,7 +139,11 @@ def test_a_small_sweep_run_compares_each_variant_with_the_unchanged_game(
     row = table.set_index(["variant", "measure"])
     assert (row.loc[("no_effect", "score"), "diff"], row.loc[("no_effect", "rounds"), "diff"]) \
         == (0.0, 0.0)  # the very same games, deal by deal
-    assert row.loc[("no_effect", "score"), "verdict"] == "no clear change"
+    # the issue's case (notebook 06's East–West variants): identical games say so
+    assert row.loc[("no_effect", "score"), "verdict"] == \
+        "this rule never came into play in these games"
+    assert row.loc[("no_effect", "rounds"), "text"].startswith(
+        "this rule never came into play in these games: all 10 paired games ended exactly")
     assert row.loc[("short", "rounds"), "verdict"] == "lowers"
     assert row.loc[("rich", "score"), "verdict"] == "raises"
     assert row.loc[("rich", "rounds"), "diff"] == 0.0  # control scores only at the end
@@ -150,6 +154,7 @@ def test_a_small_sweep_run_compares_each_variant_with_the_unchanged_game(
     report = res.report()
     assert "Rule variants vs 'default'" in report
     assert "short: lowers" in report
+    assert "no_effect: this rule never came into play in these games" in report
 
 
 def test_a_sweep_with_a_mixed_line_up_compares_the_focal_strategy(tmp_path: Path) -> None:

@@ -7,11 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats as sps
 
 from hansa_lab.sim.runner import simulate
 from hansa_lab.stats import (
     comparison_verdicts,
     deals_for_half_width,
+    detectable_seat_gap,
+    format_p,
     paired_differences,
     seat_advantage,
     seat_verdicts,
@@ -67,7 +70,8 @@ def test_verdicts_never_overstate_under_no_effect() -> None:
     rows = summarize_pairs(pairs, "tip", "base", by="replicate")
     claims = [verdict_rows(rows.iloc[[i]].reset_index(drop=True)).verdict[0]
               for i in range(len(rows))]
-    rate = np.mean([c != "no clear effect" for c in claims])
+    assert set(claims) <= {"helps", "hurts", "no clear effect"}  # 8 deals: always a verdict
+    rate = np.mean([c in ("helps", "hurts") for c in claims])
     assert rate <= 0.075, rate
 
 
@@ -101,15 +105,99 @@ def test_deals_for_a_precision() -> None:
 
 
 def test_seat_verdicts() -> None:
-    fair = synthetic_tables(["base"], n_deals=300, n_players=4, seed=2)
+    fair = synthetic_tables(["base"], n_deals=3000, n_players=4, seed=2, detail=False)
+    few = synthetic_tables(["base"], n_deals=300, n_players=4, seed=2, detail=False)
     tilted = synthetic_tables(["base"], n_deals=300, n_players=4, seed=2,
-                              seat_bonus=[5, 0, 0, -5])
+                              seat_bonus=[5, 0, 0, -5], detail=False)
     [balanced] = seat_verdicts(seat_advantage(fair["players"], fair["games"]))
+    [unclear] = seat_verdicts(seat_advantage(few["players"], few["games"]))
     [unbalanced] = seat_verdicts(seat_advantage(tilted["players"], tilted["games"]))
     assert balanced.startswith("4 players, base_45p: balanced")
+    assert "would detect a gap of ±2.8% wins with 80% power" in balanced
+    # 300 fair games: nothing rejects, but a 5-point gap could go unseen: not "balanced"
+    assert unclear.startswith("4 players, base_45p: no clear seat difference — this run "
+                              "would detect a gap of ±9.0% wins with 80% power")
     assert unbalanced.startswith("4 players, base_45p: unbalanced")
     assert "seat 0 wins more than its fair share" in unbalanced
     assert "seat 3 wins less than its fair share" in unbalanced
+
+
+def test_four_two_player_games_are_too_few_not_balanced() -> None:
+    """The issue's case: `simulate --players 2 --games 4` printed "balanced"."""
+    report = simulate(["random"], n_games=4, n_players=2, progress=False).report()
+    [line] = [x for x in report.splitlines() if x.startswith("  2 players")]
+    assert ": too few games to tell — 4 games would detect only a gap of ±" in line
+    assert "balanced" not in line
+
+
+@pytest.mark.parametrize(("games", "seats"), [(60, 2), (200, 3), (400, 4)])
+def test_the_power_statement_holds_by_simulation(games: int, seats: int) -> None:
+    """A seat gap of the size the verdict names is found by the chi-square test of
+    equal win counts in about 80% of simulated runs (so "balanced" — said only when
+    that gap is at most 5 points — is wrong at most about 20% of the time for a gap
+    that matters)."""
+    gap = detectable_seat_gap(games, seats)
+    fair = 1 / seats
+    probs = np.full(seats, fair - gap / (seats - 1))
+    probs[0] = fair + gap
+    counts = np.random.default_rng(seats).multinomial(games, probs, size=4000)
+    expected = games / seats
+    chi2 = ((counts - expected) ** 2 / expected).sum(axis=1)
+    found = (chi2 >= sps.chi2.isf(0.05, seats - 1)).mean()
+    assert 0.77 <= found <= 0.83, found
+    # and a gap a third smaller is found clearly less often: the check can fail
+    probs = np.full(seats, fair - 2 * gap / 3 / (seats - 1))
+    probs[0] = fair + 2 * gap / 3
+    counts = np.random.default_rng(seats).multinomial(games, probs, size=4000)
+    chi2 = ((counts - expected) ** 2 / expected).sum(axis=1)
+    assert (chi2 >= sps.chi2.isf(0.05, seats - 1)).mean() < 0.6
+
+
+def test_one_p_value_per_test_shown_the_same_everywhere() -> None:
+    """The issue's cases: the table said p_wins 0.67 and the verdict "wins p = 0.795",
+    unlabelled; a report showed 0.978, "p = 0.98" and "p = 1" for one test. Now the
+    report's table shows the Holm-adjusted value the verdict uses, labelled, in the one
+    format of format_p, and the seat figure's title says the same."""
+    assert [format_p(p) for p in (0.978, 0.97812, 1.0, 0.0004, float("nan"))] == [
+        "0.978", "0.978", "1.000", "<0.001", "n/a"]
+    res = simulate(["random"], n_games=12, n_players=3, progress=False)
+    seats = res.seats()
+    p_holm = format_p(float(seats["p_wins_holm"].iloc[0]))
+    p_score = format_p(float(seats["p_score_holm"].iloc[0]))
+    report = res.report()
+    header, row = [x for x in report.splitlines() if "p_wins_holm" in x or
+                   x.startswith("3 ")][:2]
+    assert "p_wins_holm" in header and "p_score_holm" in header and "p_wins " not in header
+    assert row.split()[-2:] == [p_holm, p_score]
+    assert f"Holm p: wins {p_holm}, scores {p_score}" in report
+    from hansa_lab.stats import plots
+    title = plots.plot_seat_advantage(seats).axes[0].get_title()
+    assert f"Holm p = {p_holm}" in title
+
+
+def test_no_verdict_from_a_zero_width_interval() -> None:
+    same = pd.DataFrame({"arm": ["tip"], "base_arm": ["base"], "score_diff": [3.0],
+                         "diff_lo": [3.0], "diff_hi": [3.0], "deals": [3],
+                         "p_value": [0.0], "se": [0.0]})
+    v = comparison_verdicts(same)
+    assert v.verdict[0] == "too few games to tell"
+    assert "every one of the 3 deals gave the same difference" in v.text[0]
+    alike = comparison_verdicts(same.assign(score_diff=0.0, diff_lo=0.0, diff_hi=0.0,
+                                            p_value=1.0))
+    assert alike.verdict[0] == "too few games to tell"
+    assert alike.text[0].startswith("too few games to tell: every one of the 3 deals ended "
+                                    "exactly as in base (difference 0")
+
+
+def test_no_clear_effect_states_what_the_run_would_detect() -> None:
+    row = pd.DataFrame({"arm": ["tip"], "base_arm": ["base"], "score_diff": [0.5],
+                        "diff_lo": [-1.5], "diff_hi": [2.5], "deals": [30],
+                        "p_value": [0.6], "se": [0.98]})
+    v = comparison_verdicts(row)
+    assert v.verdict[0] == "no clear effect"
+    gap = (t_quantile(0.975, 29) + t_quantile(0.8, 29)) * 0.98
+    assert v.detectable[0] == pytest.approx(gap)
+    assert f"this run would detect a difference of ±{gap:.1f} points with 80% power" in v.text[0]
 
 
 def test_the_report_prints_verdicts() -> None:
@@ -128,5 +216,18 @@ def test_one_deal_gets_no_verdict() -> None:
                         "diff_hi": [float("nan")], "deals": [1], "p_value": [float("nan")],
                         "se": [float("nan")]})
     v = comparison_verdicts(one)
-    assert v.verdict[0] == "no clear effect"
-    assert v.text[0] == "no clear effect: +3.8 points from 1 deal; a verdict needs at least 2 deals"
+    assert v.verdict[0] == "too few games to tell"
+    assert v.text[0] == ("too few games to tell: +3.8 points from 1 deal; a verdict needs "
+                         "at least 2 deals")
+
+
+def test_a_run_that_cannot_detect_the_largest_possible_change_is_too_few() -> None:
+    """Notebook 06's strong check (2 deals): a win-share change of ±3888 percentage points
+    would be "detectable" — that is no statement at all."""
+    row = pd.DataFrame({"arm": ["flat"], "base_arm": ["printed"], "score_diff": [50.0],
+                        "diff_lo": [-585.3], "diff_hi": [685.3], "deals": [2],
+                        "p_value": [0.5], "se": [50.0]})
+    v = comparison_verdicts(row, unit="pct points", bound=100.0, half_width=2.0)
+    assert v.verdict[0] == "too few games to tell"
+    assert "could not detect even the largest possible difference (±100 pct points)" in v.text[0]
+    assert comparison_verdicts(row, unit="pct points").verdict[0] == "no clear effect"

@@ -200,7 +200,7 @@ def _bank_track(v: Any, where: Where) -> tuple[int | str, ...]:
 def _start_supply_seats(v: Any, where: Where) -> tuple[int, ...] | None:
     if v is None:
         return None
-    allowed = (f"None or a list of {where.n_players}-5 integers 0-{_LOOSE_TRADERS} (seat 1 "
+    allowed = (f"None or a list of {where.n_players}-5 integers 0-{_LOOSE_TRADERS} (seat 0 "
                "first; entries beyond the player count are ignored)")
     if (not isinstance(v, Sequence) or isinstance(v, str)
             or not where.n_players <= len(v) <= 5
@@ -230,8 +230,9 @@ OPTIONS: tuple[RuleOption, ...] = (
                "points of the four special-prestige spaces (Coellen, Königsberg, Plymouth)",
                _special_points, printed="7, 8, 9, 11"),
     RuleOption("start_supply", 5, "an integer 1-(11 - players)",
-               "traders in seat 1's personal supply at the start; seat k gets this + k - 1 "
-               "(the general stock gets the rest of the 11 loose traders)", _start_supply),
+               "traders in seat 0's personal supply at the start (seats count from 0); "
+               "seat k gets this + k (the general stock gets the rest of the 11 loose "
+               "traders)", _start_supply),
     RuleOption("prestige_to_end", 20, "a positive integer",
                "prestige on the track that ends the game (after that establish action)",
                _prestige_to_end),
@@ -283,11 +284,11 @@ OPTIONS: tuple[RuleOption, ...] = (
                "final scoring: points per Kontor of the largest network at each development "
                "of the City Keys track", _ints(0, 15, 5, 5, ascending=True)),
     RuleOption("start_supply_seats", None,
-               "None or a list of (players)-5 integers 0-11 (seat 1 first)",
+               "None or a list of (players)-5 integers 0-11 (seat 0 first)",
                "traders in each seat's personal supply at the start, instead of "
                "start_supply's staircase (the general stock gets the rest of the 11); "
                "entries beyond the player count are ignored",
-               _start_supply_seats, printed="start_supply + seat - 1"),
+               _start_supply_seats, printed="start_supply + seat"),
     RuleOption("start_merchants", 1, "an integer 0-1",
                "merchants in each personal supply at the start (a colour has 4: 3 cover "
                "the Liber Sophiae, the other starts in the general stock when this is 0)",

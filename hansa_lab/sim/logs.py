@@ -238,14 +238,14 @@ COLUMNS: dict[str, dict[str, str]] = {
         "action_index": "0-based index of the action that caused it in the game's actions",
         "round": "round of that action",
         "turn": "turn of that action (joins the turns table)",
-        "seat": "seat concerned (-1: none)",
+        "seat": "seat concerned (<NA>: none; -1 in the parquet files)",
         "kind": "what happened: see EVENT_KINDS",
-        "other_seat": "the other seat (displacements; -1: none)",
-        "route": "route index (-1: none)",
+        "other_seat": "the other seat (displacements; <NA>: none)",
+        "route": "route index (<NA>: none)",
         "city": "city name (empty: none)",
         "detail": "ability, bonus marker, piece, end reason ... by kind (empty: none)",
-        "value": "number by kind: new level, points, office slot (negative: extra Kontor); "
-                 "-1: none",
+        "value": "number by kind: new level, points, office slot (-1: extra Kontor); "
+                 "<NA>: none",
     },
     "failures": {
         **_KEYS_DOC,
@@ -640,7 +640,43 @@ def to_frame(table: str, rows: Rows, **constant: Any) -> pd.DataFrame:
     declared integer type raises instead of wrapping around)."""
     data = {c: pd.array(v, dtype="string") if dtype == "string" else v
             for c, dtype, v in _typed_columns(table, rows, constant)}
-    return pd.DataFrame(data, copy=False)
+    return readable(table, pd.DataFrame(data, copy=False))
+
+
+#: Columns of the ``events`` table where the stored -1 means "none", and the nullable
+#: integer type the frames people read give them (``<NA>`` there). Parquet files keep
+#: -1. ``value`` is "none" at -1 except in ``kontor`` events, where -1 is an extra Kontor.
+NONE_COLUMNS: dict[str, dict[str, str]] = {
+    "events": {"seat": "Int8", "other_seat": "Int8", "route": "Int16", "value": "Int32"},
+}
+
+
+def readable(table: str, df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` (a frame of ``table``) with the -1 "none" markers of :data:`NONE_COLUMNS`
+    as ``<NA>`` in nullable integer columns; other tables and columns unchanged. Takes
+    the stored form or an already readable frame.
+
+    >>> f = pd.DataFrame({"kind": ["kontor", "develop", "game_end"], "seat": [0, 1, -1],
+    ...                   "value": [-1, 2, -1]})
+    >>> readable("events", f)
+           kind  seat  value
+    0    kontor     0     -1
+    1   develop     1      2
+    2  game_end  <NA>   <NA>
+    """
+    nullable = NONE_COLUMNS.get(table, {})
+    if not any(c in df.columns for c in nullable):
+        return df
+    out = df.copy()
+    for c, dtype in nullable.items():
+        if c not in out.columns:
+            continue
+        col = out[c].astype(dtype)
+        none = col == -1
+        if c == "value" and "kind" in out.columns:
+            none &= out["kind"] != "kontor"
+        out[c] = col.mask(none.fillna(False))
+    return out
 
 
 def to_arrow(table: str, rows: Rows, **constant: Any) -> pa.Table:

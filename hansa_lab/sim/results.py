@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hansa_lab.sim.logs import SCHEMA, empty_frame
+from hansa_lab.sim.logs import NONE_COLUMNS, SCHEMA, empty_frame, readable
 from hansa_lab.sim.store import MANIFEST, ResultStore
 
 # wilson_interval: the one Wilson interval, still importable from here (the runner
@@ -25,7 +25,7 @@ from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.summaries import mean_scores, win_rates
 from hansa_lab.stats.variants import variant_comparison
-from hansa_lab.stats.verdicts import comparison_verdicts, seat_verdicts
+from hansa_lab.stats.verdicts import comparison_verdicts, format_p, seat_verdicts
 from hansa_lab.strategies.strategy_file import remember_record
 
 
@@ -114,7 +114,8 @@ class Results:
         for c in cols:
             if c not in SCHEMA[table]:
                 raise ValueError(f"table {table!r} has no column {c!r}")
-        dtypes = {c: SCHEMA[table][c] for c in cols}
+        nullable = NONE_COLUMNS.get(table, {})
+        dtypes = {c: nullable.get(c, SCHEMA[table][c]) for c in cols}
         if self.path is None:
             df = self._frames.get(table, empty_frame(table))
             if filters is not None:
@@ -122,7 +123,7 @@ class Results:
 
                 df = pa.Table.from_pandas(df, preserve_index=False).filter(
                     _expression(filters)).to_pandas()
-            return df[cols].astype(dtypes).reset_index(drop=True)
+            return readable(table, df[cols].astype(dtypes).reset_index(drop=True))
         files = self.files(table)
         if not files:
             return empty_frame(table)[cols]
@@ -138,7 +139,7 @@ class Results:
         for c in cols:  # a run written before a column existed: the column's "unknown"
             if c not in stored:
                 df[c] = _UNKNOWN.get(dtypes[c], -1)
-        return df[cols].astype(dtypes).reset_index(drop=True)
+        return readable(table, df[cols].astype(dtypes).reset_index(drop=True))
 
     def _table(self, table: str) -> pd.DataFrame:
         if self.path is None:  # in memory: the frames themselves
@@ -251,10 +252,12 @@ class Results:
 
     def verdicts(self, base: str | None = None, *, alpha: float = 0.05,
                  half_width: float = 1.0) -> pd.DataFrame:
-        """:meth:`compare` with a verdict per arm (and condition): ``helps``, ``hurts`` or
-        ``no clear effect`` on the focal player's final score, Holm-adjusted over all
-        the rows, and the deals still needed for an interval of ±``half_width`` points
-        (:func:`hansa_lab.stats.comparison_verdicts`)."""
+        """:meth:`compare` with a verdict per arm (and condition): ``helps``, ``hurts``,
+        ``no clear effect`` (with the difference the run would detect with 80% power) or
+        ``too few games to tell`` on the focal player's final score, Holm-adjusted over
+        all the rows, and the deals still needed for an interval of ±``half_width``
+        points (:func:`hansa_lab.stats.comparison_verdicts`; the meaning of each word:
+        ``docs/guides/statistics.md``)."""
         compared = self.compare(base)
         compared["base_arm"] = base or self.base_arm() or "base"
         return comparison_verdicts(compared, alpha=alpha, half_width=half_width)
@@ -384,8 +387,7 @@ class Results:
         base = self.base_arm()
         if base is not None and len(arms) > 1:
             verdicts = self.verdicts(base)
-            shown = verdicts.drop(columns=["se", "p_value", "p_holm", "verdict", "more_deals",
-                                           "text", "base_arm"])
+            shown = verdicts.drop(columns=[*HIDDEN_VERDICT_COLUMNS, "base_arm"])
             lines += ["", f"Focal strategy vs the same seat of arm {base!r} (same seed and "
                           "rotation; paired, 95% intervals over deals):",
                       format_table(shown), "",
@@ -396,9 +398,9 @@ class Results:
         if arms and all(len(set(v)) == 1 for v in arms.values()):
             seats = self.seats()
             lines += ["", "Per seat, against the fair share (95% intervals; tests of equal "
-                          "seats: win counts and Friedman on scores):",
+                          "seats: win counts and Friedman on scores, p Holm-adjusted):",
                       format_table(seats[[c for c in seats.columns
-                                          if c not in ("chi2", "friedman", "test", "wins")]]),
+                                          if c not in HIDDEN_SEAT_COLUMNS]]),
                       "", "Seat balance:"]
             lines += [f"  {line}" for line in seat_verdicts(seats)]
         base_variant = self.base_variant()
@@ -412,7 +414,7 @@ class Results:
         if table.empty:
             return [f"Rule variants: no variant has games paired with {base!r} yet"]
         shown = table[[c for c in table.columns if c not in (
-            "base_variant", "se", "p_value", "verdict", "more_deals", "text")]]
+            "base_variant", *HIDDEN_VERDICT_COLUMNS, "identical")]]
         lines = [f"Rule variants vs {base!r} (same deals and rotations; paired, 95% "
                  "intervals over deals; win shares in percentage points):",
                  format_table(shown), "", "Verdicts (Holm-adjusted per measure):"]
@@ -432,6 +434,14 @@ class Results:
                       "strategy's win rate; mean rounds; end reasons):",
                   format_table(shown_b)]
         return lines
+
+
+#: Columns of a verdicts table the reports leave out: the raw p-value (the verdict uses
+#: the Holm-adjusted ``p_holm``, which the tables show), and what the sentence says.
+HIDDEN_VERDICT_COLUMNS = ("se", "p_value", "verdict", "detectable", "more_deals", "text")
+#: Columns of a seats table the reports leave out: test statistics, win counts and the
+#: raw p-values (the seat verdicts use the Holm-adjusted ``p_wins_holm``/``p_score_holm``).
+HIDDEN_SEAT_COLUMNS = ("chi2", "friedman", "test", "wins", "p_wins", "p_score")
 
 
 def _where(row: Any) -> str:
@@ -487,7 +497,7 @@ def formatted_columns(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
             if math.isnan(v):
                 return "-"
             if pvalue:
-                return f"{v:.3g}"
+                return format_p(float(v))
             return f"{100 * v:.1f}%" if pct else f"{v:.1f}"
         return str(v)
 

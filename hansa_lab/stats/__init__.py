@@ -24,13 +24,20 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   paired by deal: :func:`variant_comparison` (score level, first-seat and focal win
   shares, game length, with verdicts), :func:`variant_values`;
 - :mod:`~hansa_lab.stats.verdicts` — plain answers: :func:`comparison_verdicts` (helps /
-  hurts / no clear effect, and the deals a precision needs), :func:`seat_verdicts`;
+  hurts / no clear effect / too few games to tell, and the deals a precision needs),
+  :func:`seat_verdicts` (balanced only when the run had the power to see a gap that
+  matters), :func:`detectable_difference`, :func:`detectable_seat_gap` (80% power),
+  :func:`format_p` (every p-value a person reads);
 - :mod:`~hansa_lab.stats.style` — :func:`play_style` (third action, City Keys, Coellen,
   winners' scores: how a population plays);
 - :mod:`~hansa_lab.stats.quality` — :func:`game_quality`, :func:`lead_changes`,
   :func:`leader_wins`, :func:`end_reason_mix`;
 - :mod:`~hansa_lab.stats.sequential` — :func:`sequential_compare`,
   :func:`group_sequential_bounds`, :func:`alpha_spent`, :func:`planned_pairs`;
+- :mod:`~hansa_lab.stats.display` — :class:`ReadableFrame`: result frames
+  (:func:`compare_arms`, :func:`seat_advantage`, :func:`variant_comparison`,
+  :func:`balance_table`) hold every column and display the essential ones, formatted
+  (``.full``: all of them);
 - :mod:`~hansa_lab.stats.synthetic` — :func:`synthetic_tables`, data with a known truth;
 - :mod:`~hansa_lab.stats.plots` — matplotlib figures (``stats.plots.plot_ratings(...)``;
   loaded on first use, so importing ``hansa_lab.stats`` does not import matplotlib).
@@ -59,6 +66,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from hansa_lab.stats.balance import balance_table, most_balanced
+from hansa_lab.stats.display import ReadableFrame, View, readable
 from hansa_lab.stats.intervals import (
     binomial_sf,
     bootstrap_ci,
@@ -100,7 +108,14 @@ from hansa_lab.stats.summaries import mean_scores, score_differences, win_rates
 from hansa_lab.stats.synthetic import synthetic_tables
 from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS, lineup_period, with_games
 from hansa_lab.stats.variants import variant_comparison, variant_values
-from hansa_lab.stats.verdicts import comparison_verdicts, deals_for_half_width, seat_verdicts
+from hansa_lab.stats.verdicts import (
+    comparison_verdicts,
+    deals_for_half_width,
+    detectable_difference,
+    detectable_seat_gap,
+    format_p,
+    seat_verdicts,
+)
 
 if TYPE_CHECKING:
     from hansa_lab.stats import plots
@@ -110,7 +125,9 @@ __all__ = [
     "ELO_PER_LOG",
     "GAME_KEYS",
     "GameQuality",
+    "ReadableFrame",
     "SequentialResult",
+    "View",
     "alpha_spent",
     "balance_table",
     "binomial_sf",
@@ -121,7 +138,10 @@ __all__ = [
     "comparison_verdicts",
     "deal_means",
     "deals_for_half_width",
+    "detectable_difference",
+    "detectable_seat_gap",
     "end_reason_mix",
+    "format_p",
     "game_quality",
     "group_sequential_bounds",
     "holm",
@@ -138,6 +158,7 @@ __all__ = [
     "planned_pairs",
     "play_style",
     "plots",
+    "readable",
     "score_differences",
     "seat_advantage",
     "seat_verdicts",

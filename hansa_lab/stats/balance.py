@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import mean_interval, wilson_interval
 from hansa_lab.stats.quality import lead_changes
 from hansa_lab.stats.tables import GAME_KEYS, By, as_list, varying
@@ -91,7 +92,12 @@ def balance_table(
                              else math.nan),
         })
         rows.append(row)
-    return pd.DataFrame(rows)
+    return readable(pd.DataFrame(rows), View(
+        columns=(*keys, "games", "first_seat_adv", "seat_gap", "strategy_spread", "rounds",
+                 "end_prestige", "end_cities", "end_markers", "end_other", "lead_changes"),
+        percent=("first_seat_adv", "seat_gap", "strategy_spread", "end_prestige",
+                 "end_cities", "end_markers", "end_other"),
+        intervals=(("first_seat_adv", "adv_lo", "adv_hi"),)))
 
 
 def most_balanced(table: pd.DataFrame, rounds: tuple[float, float] | None = None,

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import t_quantile, t_sf
 from hansa_lab.stats.tables import (
     CONDITION_COLUMNS,
@@ -339,7 +340,9 @@ def compare_arms(
     Holm-adjusted p-values over the whole family of comparisons in the table (all arms
     and conditions): ``p_holm`` (scores), ``p_win_holm`` (win shares) and
     ``significant`` (``p_holm <= alpha``). The intervals are per comparison (not
-    adjusted).
+    adjusted). The frame holds every column of :func:`paired_comparison`; it displays
+    the essential ones, formatted (:class:`~hansa_lab.stats.display.ReadableFrame`;
+    ``.full`` shows them all).
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables({"good": ["plus3", "base"], "same": ["base"],
@@ -362,7 +365,10 @@ def compare_arms(
     out["p_holm"] = holm(out["p_value"])
     out["p_win_holm"] = holm(out["p_win"])
     out["significant"] = out["p_holm"] <= alpha
-    return out
+    conds = [c for c in out.columns if c in CONDITION_COLUMNS]
+    return readable(out, View(
+        columns=(*conds, "arm_a", "arm_b", "n_deals", "diff", "win_diff", "p_holm",
+                 "p_win_holm", "significant"), percent=("win_diff",)))
 
 
 # --------------------------------------------------------------------------------------

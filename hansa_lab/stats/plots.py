@@ -74,7 +74,44 @@ Save = str | os.PathLike[str] | None
 KEYS = GAME_KEYS
 
 
+#: The width a notebook shows a figure at (800 CSS px): a wider figure is scaled down
+#: to it, so its fonts shrink by the same factor.
+NOTEBOOK_INCHES = 800 / 96
+#: The smallest font any figure shows at notebook width, in points.
+MIN_FONT_PT = 8.5
+
+
+def _legible(fig: Figure) -> None:
+    """Raise every font of ``fig`` that would read smaller than :data:`MIN_FONT_PT` when
+    the saved figure (tight bounding box) is shown :data:`NOTEBOOK_INCHES` wide."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    for _ in range(3):  # larger fonts widen the figure a little: settle in a few steps
+        canvas.draw()
+        width = fig.get_tightbbox(canvas.get_renderer()).width
+        floor = MIN_FONT_PT * max(1.0, width / NOTEBOOK_INCHES)
+        small = [t for t in fig.findobj(Text) if float(t.get_fontsize()) < floor - 1e-6]
+        if not small:
+            return
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                size = min((float(t.get_fontsize()) for t in axis.get_ticklabels()),
+                           default=floor)
+                if size < floor:
+                    ax.tick_params(axis="x" if axis is ax.xaxis else "y", labelsize=floor)
+        for t in small:
+            t.set_fontsize(floor)
+
+
+def _percent_axis() -> mpl.ticker.PercentFormatter:
+    """Tick labels of a share axis (0–1) as percentages, like the tables."""
+    return mpl.ticker.PercentFormatter(xmax=1.0, decimals=0)
+
+
 def _finish(fig: Figure, save: Save, dpi: int = 120) -> Figure:
+    _legible(fig)
     if save is not None:
         path = Path(save)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -377,7 +414,7 @@ def plot_ability_timing(
     n_pg = players.groupby(by).size()
     abilities = [a for a in ABILITIES if a in set(ev["detail"])] or list(ABILITIES)
     pb = player_board()
-    fig = Figure(figsize=(3.3 * len(abilities), 6.2), layout="constrained")
+    fig = Figure(figsize=(2.2 * len(abilities) + 0.6, 6.2), layout="constrained")
     axes = fig.subplots(2, len(abilities), squeeze=False, sharex="col",
                         height_ratios=[2, 1])
     for j, ab in enumerate(abilities):
@@ -399,6 +436,7 @@ def plot_ability_timing(
         bottom.grid(alpha=0.3)
         bottom.set_xlabel("level reached")
         bottom.set_ylim(0, 1.02)
+        bottom.yaxis.set_major_formatter(_percent_axis())
         # the whole track of the ability (level 1 … its last), whatever was reached
         bottom.set_xlim(0.5, len(pb[ab]) - 0.5)
         bottom.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
@@ -443,7 +481,7 @@ def plot_trajectories(
     t = _with_players_column(t, players, by)
     groups = sorted(pd.unique(t[by]).tolist(), key=str)
     colors = group_colours(by, groups)
-    fig = Figure(figsize=(6.0 * len(values), 4.4), layout="constrained")
+    fig = Figure(figsize=(4.6 * len(values), 4.4), layout="constrained")
     axes = _grid(fig, len(values), len(values))
     for ax, v in zip(axes, values, strict=True):
         for g in groups:
@@ -466,57 +504,97 @@ def plot_trajectories(
     return _finish(fig, save)
 
 
+#: The narrowest panel a grid figure draws, in inches (at the 100 dpi of the HTML report
+#: that is 300 px, at the 120 dpi of saved files 360 px).
+PANEL_WIDTH = 3.0
+#: The most panels side by side in a grid figure (more wrap onto the next row), so that
+#: it stays legible at notebook width.
+MAX_COLUMNS = 3
+
+
 def plot_seat_advantage(
     table: pd.DataFrame,
     games: pd.DataFrame | None = None,
     *,
+    alpha: float = 0.05,
     save: Save = None,
     **kwargs: Any,
 ) -> Figure:
-    """Win rate (top, Wilson intervals, dashed: the fair share 1/seats) and mean score
-    (bottom, 95% intervals) per seat, one column per group of
-    :func:`hansa_lab.stats.seat_advantage`. ``table`` is its result, or the players
-    table (then ``games`` and ``kwargs`` go to ``seat_advantage``). Titles give the
-    p-value of the test of equal win rates.
+    """Win rate per seat (Wilson intervals) against the fair share (dashed), as a grid:
+    one row per player count (and board side), one column per population — the other
+    grouping columns of :func:`hansa_lab.stats.seat_advantage` (arm, edition, rule
+    options; more than :data:`MAX_COLUMNS` wrap onto further rows) — all panels on one
+    shared percent scale. ``table`` is its result, or the
+    players table (then ``games`` and ``kwargs`` go to ``seat_advantage``).
+
+    Each panel's title gives its Holm-adjusted test of equal win counts; a seat's marker
+    is filled only when that test rejects at ``alpha`` and the seat's interval excludes
+    the fair share, hollow otherwise.
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["base"], n_deals=40, n_players=3, seat_bonus=[5, 0, 0])
     >>> fig = plot_seat_advantage(t["players"], t["games"])
-    >>> fig.axes[0].get_title().startswith("3 players")
-    True
+    >>> fig.axes[0].get_title().splitlines()[0], fig.axes[0].get_ylabel()
+    ('3 players, base_3p', '3 players, base_3p\\nwin rate')
     """
+    from hansa_lab.stats.verdicts import format_p
+
     if "win_rate" not in table.columns:
         table = seat_advantage(table, games, **kwargs)
     keys = [c for c in table.columns[: list(table.columns).index("seat")]]
-    groups = list(table.groupby(keys, sort=True)) if keys else [((), table)]
-    ncols = len(groups)
-    fig = Figure(figsize=(max(3.6 * ncols, 5), 6.4), layout="constrained")
-    axes = fig.subplots(2, ncols, squeeze=False)
-    for j, (key, g) in enumerate(groups):
-        key = key if isinstance(key, tuple) else (key,)
-        names = dict(zip(keys, key, strict=True))
-        label = [f"{names.pop('n_players')} players"] if "n_players" in names else []
-        label += [str(v) for v in names.values()]
-        seats = g["seat"].to_numpy()
-        top, bottom = axes[0, j], axes[1, j]
-        top.errorbar(seats, g["win_rate"], yerr=[g["win_rate"] - g["win_lo"],
-                                                 g["win_hi"] - g["win_rate"]],
-                     fmt="o", capsize=4, color="C0")
-        top.axhline(g["fair"].iloc[0], ls="--", color="grey", lw=1)
-        p = g["p_wins"].iloc[0]
-        top.set_title(f"{', '.join(label)}\nequal seats: p = {p:.2g}" if pd.notna(p)
-                      else ", ".join(label), fontsize=10)
-        top.set_ylim(bottom=0)
-        bottom.errorbar(seats, g["mean_score"], yerr=[g["mean_score"] - g["score_lo"],
-                                                      g["score_hi"] - g["mean_score"]],
-                        fmt="s", capsize=4, color="C1")
-        for ax in (top, bottom):
+    row_keys = [k for k in ("n_players", "side") if k in keys]
+    col_keys = [k for k in keys if k not in row_keys]
+    rows = (list(table[row_keys].drop_duplicates().sort_values(row_keys)
+                 .itertuples(index=False, name=None)) if row_keys else [()])
+    cols = (list(table[col_keys].drop_duplicates().sort_values(col_keys)
+                 .itertuples(index=False, name=None)) if col_keys else [()])
+    width = min(len(cols), MAX_COLUMNS)  # more populations wrap onto further rows
+    blocks = math.ceil(len(cols) / width)
+    fig = Figure(figsize=(PANEL_WIDTH * width + 1.1, 2.7 * len(rows) * blocks + 1.0),
+                 layout="constrained")
+    axes = fig.subplots(len(rows) * blocks, width, squeeze=False, sharey=True)
+    for ax in axes.ravel():
+        ax.set_visible(False)
+    top = float(np.nanmax(table["win_hi"].to_numpy(float))) if len(table) else 1.0
+    for i, rkey in enumerate(rows):
+        for j, ckey in enumerate(cols):
+            ax = axes[i * blocks + j // width, j % width]
+            pick = np.ones(len(table), dtype=bool)
+            for k, v in [*zip(row_keys, rkey, strict=True), *zip(col_keys, ckey, strict=True)]:
+                pick &= (table[k] == v).to_numpy()
+            g = table[pick]
+            if g.empty:
+                continue
+            ax.set_visible(True)
+            row_label = ", ".join(_facet_title(k, v) if k == "n_players" else str(v)
+                                  for k, v in zip(row_keys, rkey, strict=True))
+            col_label = ", ".join(str(v) for v in ckey) or row_label or "all games"
+            seats = g["seat"].to_numpy()
+            rate = g["win_rate"].to_numpy(float)
+            lo, hi = g["win_lo"].to_numpy(float), g["win_hi"].to_numpy(float)
+            fair = float(g["fair"].iloc[0])
+            p_col = "p_wins_holm" if "p_wins_holm" in g.columns else "p_wins"
+            p = float(g[p_col].iloc[0])
+            rejects = math.isfinite(p) and p <= alpha
+            off = (lo > fair) | (hi < fair)
+            ax.errorbar(seats, rate, yerr=[rate - lo, hi - rate], fmt="none", capsize=4,
+                        ecolor="C0")
+            ax.scatter(seats, rate, c=["C0" if rejects and o else "white" for o in off],
+                       edgecolors="C0", zorder=3, s=36)
+            ax.axhline(fair, ls="--", color="grey", lw=1)
+            which = "Holm p" if p_col == "p_wins_holm" else "p"
+            ax.set_title(f"{col_label}\n{which} = {format_p(p)}, {int(g['games'].iloc[0])} "
+                         "games", fontsize=10)
             ax.set_xticks(seats)
+            ax.set_xlim(seats.min() - 0.5, seats.max() + 0.5)
             ax.grid(alpha=0.3)
-        bottom.set_xlabel("seat (0 moves first)")
-    axes[0, 0].set_ylabel("win rate")
-    axes[1, 0].set_ylabel("mean final score")
-    fig.suptitle("Seat advantage (95% intervals; dashed: fair share)", fontweight="bold")
+            ax.yaxis.set_major_formatter(_percent_axis())
+            ax.set_xlabel("seat (0 moves first)")
+            if j % width == 0:
+                ax.set_ylabel(f"{row_label}\nwin rate" if row_label else "win rate")
+    axes[0, 0].set_ylim(0, min(1.0, top * 1.08 + 0.02))
+    fig.suptitle(f"Win rate per seat (95% intervals; dashed: fair share)\nfilled: the "
+                 f"panel's test rejects equal seats (Holm p ≤ {alpha:g})", fontweight="bold")
     return _finish(fig, save)
 
 
@@ -563,6 +641,7 @@ def plot_end_reasons(
     ax.set_yticks(y, [f"{g} ({totals[g]} games)" for g in table.index])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(_percent_axis())
     ax.set_xlabel("share of games")
     ax.legend(title="end reason", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     ax.set_title("How games end", fontweight="bold")
@@ -618,13 +697,17 @@ def plot_ratings(
 def plot_comparison(
     comparison: pd.DataFrame,
     *,
+    alpha: float = 0.05,
     save: Save = None,
 ) -> Figure:
     """Forest plot of paired comparisons (:func:`hansa_lab.stats.paired_comparison`
     or :func:`~hansa_lab.stats.compare_arms`): score difference (left) and
-    win-share difference (right) of each arm against its base, with their t intervals over
-    deals; filled markers are significant after Holm when ``significant`` is
-    present.
+    win-share difference (right, in percent) of each arm against its base, with their t
+    intervals over deals. In each panel a marker is filled when that panel's own
+    Holm-adjusted test (``p_holm`` for scores, ``p_win_holm`` for win shares, as
+    :func:`~hansa_lab.stats.compare_arms` gives them) rejects "no difference" at
+    ``alpha`` with an interval of non-zero width off 0, hollow otherwise; without the
+    column every marker is filled.
 
     >>> from hansa_lab import stats
     >>> t = stats.synthetic_tables({"tip": ["plus2", "base"], "base": ["base"]},
@@ -640,25 +723,40 @@ def plot_comparison(
     y = np.arange(len(cmp))
     fig = Figure(figsize=(10, 1.4 + 0.5 * len(cmp)), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
-    sig = cmp["significant"].to_numpy(bool) if "significant" in cmp.columns else None
-    for ax, (v, lo, hi, xl) in zip(axes, [
-            ("diff", "diff_lo", "diff_hi", "score difference (arm − base)"),
-            ("win_diff", "win_diff_lo", "win_diff_hi", "win-share difference (arm − base)")],
-            strict=True):
+    judged = False
+    for ax, (v, lo, hi, p_col, xl) in zip(axes, [
+            ("diff", "diff_lo", "diff_hi", "p_holm", "score difference (arm − base)"),
+            ("win_diff", "win_diff_lo", "win_diff_hi", "p_win_holm",
+             "win-share difference (arm − base)")], strict=True):
         e = cmp[v].to_numpy(float)
-        err = [e - cmp[lo].to_numpy(float), cmp[hi].to_numpy(float) - e]
+        a, b = cmp[lo].to_numpy(float), cmp[hi].to_numpy(float)
+        err = [e - a, b - e]
         ax.errorbar(e, y, xerr=err, fmt="none", ecolor="C0", capsize=4)
-        face = ["C0" if sig is None or s else "white" for s in (sig if sig is not None
-                                                                else [True] * len(e))]
-        ax.scatter(e, y, c=face, edgecolors="C0", zorder=3)
+        if p_col in cmp.columns:  # this panel's own test decides filled or hollow
+            judged = True
+            found = _found(cmp[p_col].to_numpy(float), a, b, alpha)
+        else:
+            found = np.ones(len(e), dtype=bool)
+        ax.scatter(e, y, c=["C0" if f else "white" for f in found], edgecolors="C0",
+                   zorder=3)
         ax.axvline(0, ls="--", color="grey", lw=1)
         ax.set_xlabel(xl)
         ax.grid(axis="x", alpha=0.3)
+    axes[1].xaxis.set_major_formatter(mpl.ticker.PercentFormatter(xmax=1.0, decimals=0))
+    axes[1].xaxis.set_major_locator(mpl.ticker.MaxNLocator(6))
     axes[0].set_yticks(y, labels)
     axes[0].set_ylim(len(cmp) - 0.5, -0.5)
-    note = " (filled: significant after Holm)" if sig is not None else ""
+    note = (f"\nfilled: the panel's own test rejects 'no difference' (Holm p ≤ {alpha:g})"
+            if judged else "")
     fig.suptitle(f"Paired comparisons, 95% t intervals over deals{note}", fontweight="bold")
     return _finish(fig, save)
+
+
+def _found(p: np.ndarray, lo: np.ndarray, hi: np.ndarray, alpha: float) -> np.ndarray:
+    """Where a test found a difference: adjusted ``p`` at most ``alpha`` and an interval
+    of non-zero width that excludes 0 (the rule of the verdicts)."""
+    with np.errstate(invalid="ignore"):
+        return (np.isfinite(p) & (p <= alpha) & (hi > lo) & ((lo > 0) | (hi < 0)))
 
 
 def plot_leader_wins(
@@ -693,6 +791,7 @@ def plot_leader_wins(
         ax.plot(g["round"], g["rate"], color=colors[key], label=lab or None)
         ax.fill_between(g["round"], g["lo"], g["hi"], color=colors[key], alpha=0.18, lw=0)
     ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(_percent_axis())
     ax.set_xlabel("round k")
     ax.set_ylabel("P(leader after round k wins)")
     ax.grid(alpha=0.3)
@@ -717,7 +816,7 @@ def plot_sequential(result: SequentialResult, *, save: Save = None) -> Figure:
     'pairs'
     """
     lk = result.looks
-    fig = Figure(figsize=(11, 4.2), layout="constrained")
+    fig = Figure(figsize=(9, 4.2), layout="constrained")
     left, right = fig.subplots(1, 2)
     n = lk["n"].to_numpy()
     cap = 12.0

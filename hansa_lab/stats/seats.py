@@ -11,7 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import chi2_sf, t_quantile, wilson_interval
+from hansa_lab.stats.paired import holm
 from hansa_lab.stats.tables import GAME_KEYS, By, as_list, varying, with_games
 
 __all__ = ["seat_advantage"]
@@ -63,7 +65,9 @@ def seat_advantage(
     freedom, or (``test="mc"``, or ``"auto"`` when an expected count is below 5) a
     Monte Carlo exact test with ``n_mc`` multinomial draws; ``friedman``/``p_score``:
     Friedman's test of equal scores per seat, games as blocks (tie-corrected,
-    chi-square approximation).
+    chi-square approximation). ``p_wins``/``p_score`` are raw; ``p_wins_holm`` /
+    ``p_score_holm`` are Holm-adjusted over every test in the table (two per group), the
+    family :func:`~hansa_lab.stats.verdicts.seat_verdicts` judges.
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["base"], n_deals=100, n_players=3, seat_bonus=[6, 0, 0])
@@ -122,8 +126,24 @@ def seat_advantage(
         per["p_score"] = chi2_sf(fr, seats - 1) if not math.isnan(fr) and seats > 1 else math.nan
         parts.append(per)
     cols = [*keys, "seat", "n", "wins", "win_rate", "win_lo", "win_hi", "fair", "mean_score",
-            "score_lo", "score_hi", "games", "chi2", "p_wins", "test", "friedman", "p_score"]
-    return pd.concat(parts, ignore_index=True)[cols]
+            "score_lo", "score_hi", "games", "chi2", "p_wins", "test", "friedman", "p_score",
+            "p_wins_holm", "p_score_holm"]
+    out = pd.concat(parts, ignore_index=True)
+    first = out.groupby(keys, sort=False, dropna=False).head(1) if keys else out.head(1)
+    family = holm(np.concatenate([first["p_wins"].to_numpy(float),
+                                  first["p_score"].to_numpy(float)]))
+    n_groups = len(first)
+    adjusted = pd.DataFrame({"p_wins_holm": family[:n_groups],
+                             "p_score_holm": family[n_groups:]}, index=first.index)
+    group_of = (out.groupby(keys, sort=False, dropna=False).ngroup() if keys
+                else pd.Series(0, index=out.index))
+    for c in adjusted.columns:
+        out[c] = adjusted[c].to_numpy()[group_of.to_numpy()]
+    return readable(out[cols], View(
+        columns=(*keys, "seat", "n", "win_rate", "fair", "mean_score", "games",
+                 "p_wins_holm", "p_score_holm"),
+        percent=("win_rate", "fair"),
+        intervals=(("win_rate", "win_lo", "win_hi"), ("mean_score", "score_lo", "score_hi"))))
 
 
 # --------------------------------------------------------------------------------------

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import t_quantile
 from hansa_lab.stats.paired import deal_t_test, holm
 from hansa_lab.stats.tables import GAME_KEYS, varying
 from hansa_lab.stats.verdicts import comparison_verdicts
 
-__all__ = ["MEASURES", "variant_comparison", "variant_values"]
+__all__ = ["MEASURES", "NEVER_IN_PLAY", "variant_comparison", "variant_values"]
 
 #: measure -> (unit of its difference, half-width the planning figure aims at)
 MEASURES: dict[str, tuple[str, float]] = {
@@ -38,12 +39,17 @@ MEASURES: dict[str, tuple[str, float]] = {
 }
 #: the columns that match a variant's game with the base variant's game
 _MATCH = ["experiment", "arm", "n_players", "board", "side", "edition", "seed", "rotation"]
-_WORDS = {"helps": "raises", "hurts": "lowers", "no clear effect": "no clear change"}
+_WORDS = {"helps": "raises", "hurts": "lowers", "no clear effect": "no clear change",
+          "too few games to tell": "too few games to tell"}
+#: The verdict of a variant whose games all ended exactly as the base variant's.
+NEVER_IN_PLAY = "this rule never came into play in these games"
 
 
 def variant_values(players: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """One row per game: the match columns, ``variant`` and the value of every measure
-    (``focal_win`` is NaN in arms whose line-up is one strategy repeated)."""
+    """One row per game: the match columns, ``variant``, the value of every measure
+    (``focal_win`` is NaN in arms whose line-up is one strategy repeated) and
+    ``outcome``, the game's result as text (every seat's score and win share, and the
+    rounds): equal outcomes on every deal mean the rule never changed a game."""
     g = games[[*GAME_KEYS, *[c for c in _MATCH if c not in GAME_KEYS], "variant", "rounds"]]
     p = players[[*GAME_KEYS, "seat", "total", "win_share"]].merge(
         g[[*GAME_KEYS, "rotation", "n_players"]], on=GAME_KEYS, how="inner")
@@ -52,7 +58,12 @@ def variant_values(players: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     focal_seat = p["rotation"].astype(np.int64) % p["n_players"].astype(np.int64)
     focal = (p[p["seat"].astype(np.int64) == focal_seat].set_index(GAME_KEYS)["win_share"]
              .rename("focal_win") * 100)
-    out = g.set_index(GAME_KEYS).join([score, first, focal], how="left").reset_index()
+    ordered = p.sort_values("seat", kind="stable")
+    outcome = ordered.groupby(GAME_KEYS, sort=False)[["total", "win_share"]].agg(tuple)
+    outcome = (outcome["total"].astype(str) + "/" + outcome["win_share"].astype(str)
+               ).rename("outcome")
+    out = g.set_index(GAME_KEYS).join([score, first, focal, outcome], how="left").reset_index()
+    out["outcome"] = out["outcome"] + "/" + out["rounds"].astype(str)
     mixed = out.groupby(["experiment", "arm"])["rotation"].transform("max") > 0
     out.loc[~mixed, "focal_win"] = np.nan
     out["rounds"] = out["rounds"].astype(float)
@@ -91,8 +102,10 @@ def variant_comparison(
     of a measure. Columns: the varying conditions, ``arm``, ``measure``, ``unit``,
     ``variant``, ``base_variant``, ``n`` (matched games), ``deals``, ``mean`` and
     ``base_mean`` (the measure in each), ``diff`` with ``diff_lo``/``diff_hi``, ``se``,
-    ``p_value``, ``p_holm``, ``verdict`` (``raises``, ``lowers``, ``no clear change``),
-    ``more_deals`` and ``text``.
+    ``p_value``, ``p_holm``, ``verdict`` (``raises``, ``lowers``, ``no clear change``,
+    ``too few games to tell``, or :data:`NEVER_IN_PLAY` when every paired game ended
+    exactly as under the base variant — same scores, winner and length — so the rule
+    changed nothing), ``more_deals``, ``identical`` and ``text``.
 
     >>> games = pd.DataFrame({"experiment": "x", "arm": "a", "game_id": range(8),
     ...     "n_players": 2, "board": "base", "side": "base_3p", "edition": "bigbox",
@@ -122,8 +135,9 @@ def variant_comparison(
             continue
         a = values[values["variant"] == variant]
         m = a.merge(b, on=_MATCH, suffixes=("_a", "_b"))
+        m["same"] = m["outcome_a"] == m["outcome_b"]
         for measure in measures:
-            d = m[[*_MATCH, f"{measure}_a", f"{measure}_b"]].dropna()
+            d = m[[*_MATCH, f"{measure}_a", f"{measure}_b", "same"]].dropna()
             d = d.rename(columns={f"{measure}_a": "value_a", f"{measure}_b": "value_b"})
             d["diff"] = d["value_a"] - d["value_b"]
             for key, part in d.groupby(["arm", *conds], sort=True):
@@ -131,10 +145,10 @@ def variant_comparison(
                 rows.append({**dict(zip(["arm", *conds], key, strict=True)),
                              "measure": measure, "unit": MEASURES[measure][0],
                              "variant": variant, "base_variant": base,
-                             **_summary(part, ci)})
+                             **_summary(part, ci), "identical": bool(part["same"].all())})
     cols = [*conds, "arm", "measure", "unit", "variant", "base_variant", "n", "deals", "mean",
             "base_mean", "diff", "diff_lo", "diff_hi", "se", "p_value", "p_holm", "verdict",
-            "more_deals", "text"]
+            "more_deals", "identical", "text"]
     if not rows:
         return pd.DataFrame(columns=cols)
     out = pd.DataFrame(rows)
@@ -146,17 +160,26 @@ def variant_comparison(
             "score_diff": part["diff"].to_numpy(), "diff_lo": part["diff_lo"].to_numpy(),
             "diff_hi": part["diff_hi"].to_numpy(), "deals": part["deals"].to_numpy(),
             "p_value": part["p_value"].to_numpy(), "se": part["se"].to_numpy()})
-        v = comparison_verdicts(asked, alpha=alpha, half_width=half, unit=unit, ci=ci)
+        v = comparison_verdicts(asked, alpha=alpha, half_width=half, unit=unit, ci=ci,
+                                bound=100.0 if unit == "pct points" else None)
+        same = part["identical"].to_numpy(bool)
+        texts = [f"{NEVER_IN_PLAY}: all {n} paired games ended exactly as under "
+                 f"{b} (every seat's score, the winner and the length)" if s else _reword(t)
+                 for s, n, b, t in zip(same, part["n"], part["base_variant"], v["text"],
+                                       strict=True)]
         part = part.assign(p_holm=holm(part["p_value"].to_numpy(float)),
-                           verdict=v["verdict"].map(_WORDS).to_numpy(),
-                           more_deals=v["more_deals"].to_numpy(),
-                           text=[_reword(t) for t in v["text"]])
+                           verdict=np.where(same, NEVER_IN_PLAY,
+                                            v["verdict"].map(_WORDS).to_numpy()),
+                           more_deals=np.where(same, 0, v["more_deals"].to_numpy()),
+                           text=texts)
         parts.append(part)
     order = {m: i for i, m in enumerate(measures)}
     res = pd.concat(parts, ignore_index=True)
     res = res.sort_values(["measure", *conds, "arm"], key=lambda s: s.map(order)
                           if s.name == "measure" else s, kind="stable")
-    return res[cols].reset_index(drop=True)
+    return readable(res[cols].reset_index(drop=True), View(
+        columns=(*conds, "arm", "measure", "unit", "variant", "deals", "diff", "p_holm",
+                 "verdict")))
 
 
 def _reword(text: str) -> str:

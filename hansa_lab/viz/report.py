@@ -25,7 +25,12 @@ from typing import Any
 
 import pandas as pd
 
-from hansa_lab.sim.results import Results, formatted_columns
+from hansa_lab.sim.results import (
+    HIDDEN_SEAT_COLUMNS,
+    HIDDEN_VERDICT_COLUMNS,
+    Results,
+    formatted_columns,
+)
 
 __all__ = ["METHODS", "report_html", "write_report"]
 
@@ -49,13 +54,26 @@ METHODS = [
      "simulated experiments from 4 deals up (tests/test_verdicts.py)."),
     ("Verdict",
      "'helps' or 'hurts' only when the paired test rejects 'no effect' at 5% after Holm's "
-     "adjustment for all the arms asked about together; otherwise 'no clear effect'. The "
-     "deals still needed for a ±1 point interval come from the spread seen so far."),
+     "adjustment for all the arms asked about together, with an interval of non-zero width; "
+     "otherwise 'no clear effect', with the difference this run would have detected with 80% "
+     "power, or 'too few games to tell' (fewer than 2 deals, or every deal giving the same "
+     "difference). The p-values shown are Holm-adjusted (p_holm), the same in the tables, "
+     "the sentences and the figures. The deals still needed for a ±1 point interval come "
+     "from the spread seen so far."),
     ("Seat balance",
-     "Per seat, the win rate against the fair share (1 / players), a test that all seats "
-     "win equally often (chi-square, or an exact Monte Carlo test with few games) and "
-     "Friedman's test that all seats score alike (games as blocks); 'unbalanced' when "
-     "either rejects at 5% after Holm's adjustment."),
+     "Seats are numbered from 0; seat 0 moves first. Per seat, the win rate against the "
+     "fair share (1 / players), a test that all seats win equally often (chi-square, or an "
+     "exact Monte Carlo test with few games) and Friedman's test that all seats score alike "
+     "(games as blocks); 'unbalanced' when either rejects at 5% after Holm's adjustment "
+     "(p_wins_holm, p_score_holm). 'Balanced' only when nothing rejects and the run would "
+     "have detected a seat 5 percentage points off its fair share with 80% power; otherwise "
+     "'no clear seat difference' with the gap the run could detect, or 'too few games to "
+     "tell' when even a gap as large as the fair share could go unseen."),
+    ("Rule variants",
+     "A variant against the unchanged game, paired by deal: 'raises'/'lowers' under the same "
+     "rule as 'helps'/'hurts'; 'this rule never came into play in these games' when every "
+     "paired game ended exactly as under the unchanged rules (same scores, winner and "
+     "length)."),
     ("Score breakdown",
      "The final score split into its categories: prestige track, abilities, bonus markers, "
      "special prestige (Coellen), city control, network and, on Britannia, regions."),
@@ -136,8 +154,7 @@ def report_html(results: Results, *, title: str | None = None) -> str:
         arms = manifest.get("configuration", {}).get("arms", {})
         if base is not None and len(arms) > 1:
             verdicts = results.verdicts(base)
-            shown = verdicts.drop(columns=["se", "p_value", "p_holm", "verdict", "more_deals",
-                                           "text", "base_arm"])
+            shown = verdicts.drop(columns=[*HIDDEN_VERDICT_COLUMNS, "base_arm"])
             parts += [f"<h2>Does it help? Each arm against {escape(base)}</h2>",
                       "<p>Focal player's final score against the same seat of the base "
                       "game on the same deal (paired; 95% intervals over deals).</p>",
@@ -151,9 +168,8 @@ def report_html(results: Results, *, title: str | None = None) -> str:
         parts += ["<h2>Seat balance</h2>",
                   "<p>Win rate per seat against the fair share, and the tests of equal "
                   "seats.</p>",
-                  _table(seats[[c for c in seats.columns
-                                if c not in ("chi2", "friedman", "test", "wins")]])]
-        parts += [f'<p class="verdict {"unclear" if ": balanced" in line else "hurts"}">'
+                  _table(seats[[c for c in seats.columns if c not in HIDDEN_SEAT_COLUMNS]])]
+        parts += [f'<p class="verdict {"hurts" if ": unbalanced" in line else "unclear"}">'
                   f"{escape(line)}</p>" for line in seat_verdicts(seats)]
         parts.append(_figure(plots.plot_seat_advantage(seats)))
         parts += ["<h2>Score breakdown</h2>",
