@@ -529,12 +529,13 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Write a run's report (tables, verdicts, figures, methods) as one offline HTML page."""
+    from hansa_lab.errors import ExperimentError
     from hansa_lab.sim.results import open_results
     from hansa_lab.viz.report import write_report
 
     try:
         res = open_results(args.results)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, ExperimentError) as e:  # no manifest; unreadable or edited
         raise CliError(f"RESULTS: {e}") from e
     target = Path(args.html) if args.html else Path(args.results) / "report.html"
     try:
