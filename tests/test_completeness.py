@@ -142,6 +142,8 @@ def test_missing_extra_or_mismatched_markers_make_the_folder_incomplete(
     code, out, _ = _report(run, capsys)
     assert code == 0
     assert f"{3 * kept} of 12 games" in out and f"incomplete: {kept} of 4 chunks" in out
+    html = (run.parent / "r.html").read_text()
+    assert f"incomplete: {kept} of 4 chunks" in html and f"{3 * kept} of 12 (" in html
 
 
 def test_a_rerun_replays_exactly_the_missing_chunks(run, finished, capsys):
