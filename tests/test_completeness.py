@@ -139,11 +139,13 @@ def test_missing_extra_or_mismatched_markers_make_the_folder_incomplete(
     assert res.completeness.games_done == 3 * kept == len(res.games)
     if reason:
         assert reason in " ".join(res.bad_chunks.values()), res.bad_chunks
-    code, out, _ = _report(run, capsys)
-    assert code == 0
-    assert f"{3 * kept} of 12 games" in out and f"incomplete: {kept} of 4 chunks" in out
-    html = (run.parent / "r.html").read_text()
-    assert f"incomplete: {kept} of 4 chunks" in html and f"{3 * kept} of 12 (" in html
+    text = res.report()
+    assert f"{3 * kept} of 12 games" in text and f"incomplete: {kept} of 4 chunks" in text
+    if what in ("delete two markers", "an extra marker"):  # the command and its page too
+        code, out, _ = _report(run, capsys)
+        assert code == 0 and f"incomplete: {kept} of 4 chunks" in out
+        html = (run.parent / "r.html").read_text()
+        assert f"incomplete: {kept} of 4 chunks" in html and f"{3 * kept} of 12 (" in html
 
 
 def test_a_rerun_replays_exactly_the_missing_chunks(run, finished, capsys):
