@@ -810,8 +810,9 @@ def test_cli_errors_name_the_argument(tmp_path, capsys):
                  'games = 4\n[arms]\ntip = ["random", "greedyy"]\n')
     assert cli.main(["run", str(bad), "--no-progress"]) == 2
     assert f"{bad}: arms.tip[1]: unknown strategy 'greedyy'" in capsys.readouterr().err
-    assert cli.main(["run", str(bad), "--games", "0"]) == 2
-    assert "--games" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:  # the bound is checked as the flag is parsed
+        cli.main(["run", str(bad), "--games", "0"])
+    assert e.value.code == 2 and "--games must be >= 1, got 0" in capsys.readouterr().err
     assert not out.exists() and not (tmp_path / "results").exists()
 
 

@@ -22,6 +22,8 @@ from pathlib import Path
 import pandas as pd
 
 from hansa_lab.errors import ExperimentError
+from hansa_lab.sim.experiment import is_int
+from hansa_lab.sim.paths import output_folder
 from hansa_lab.sim.results import Results, format_table
 from hansa_lab.sim.runner import run_experiment
 from hansa_lab.stats.style import game_lengths
@@ -84,6 +86,10 @@ def run_lengths(
     first n at an n-player table (repeating the list if it is shorter). One run per
     player count; ``out``: a results folder (the runs go to ``<out>/<n>p``), which also
     gets ``lengths.csv`` and ``lengths.md`` (with the command that made them)."""
+    if out is not None:
+        out = output_folder(out, "out")  # ~ expanded, checked before any game
+    if not is_int(limit) or limit < 1:
+        raise ExperimentError("limit", f"must be a positive number of rounds, got {limit!r}")
     if lineups is None:
         arms = dict(LENGTH_LINEUPS)
     elif isinstance(lineups, dict):
@@ -92,7 +98,7 @@ def run_lengths(
         arms = {name: [name] for name in lineups}
     if not arms:
         raise ExperimentError("strategies", "no line-up to play")
-    if games < 1:
+    if not is_int(games) or games < 1:
         raise ExperimentError("games", f"must be a positive integer, got {games!r}")
     first = next(iter(arms))
     runs = []

@@ -42,7 +42,7 @@ def open_results(path: str | os.PathLike[str]) -> Results:
     M chunks" whenever a chunk is missing or bad (running the same command again replays
     exactly those). A missing or unreadable ``manifest.json`` raises an error naming the
     file."""
-    store = ResultStore(Path(path))
+    store = ResultStore(Path(path).expanduser())
     if not store.has_manifest():
         raise FileNotFoundError(f"{path}: no {MANIFEST} (not a hansa-lab results folder)")
     manifest = store.read_manifest()

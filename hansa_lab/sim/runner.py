@@ -74,6 +74,7 @@ from hansa_lab.sim.logs import (
     to_arrow,
     to_frame,
 )
+from hansa_lab.sim.paths import output_folder
 from hansa_lab.sim.results import Results, format_table, open_results, wilson_interval
 from hansa_lab.sim.store import (
     TABLES,
@@ -864,8 +865,11 @@ def simulate(
     Invalid arguments raise :class:`ExperimentError` (a ``ValueError``) before any game
     is played.
     """
+    if out is not None:
+        out = output_folder(out, "out")  # ~ expanded, checked before any game
+    named_by_folder = name is None and out is not None
     if name is None:
-        name = Path(out).resolve().name if out is not None else "simulate"
+        name = out.resolve().name if out is not None else "simulate"
     if options is not None and not isinstance(options, Mapping):
         raise ExperimentError("options", f"must be a dict of rule options, got {options!r}")
     raw: dict[str, Any] = {
@@ -884,7 +888,14 @@ def simulate(
         if isinstance(raw[key], list | tuple):
             raise ExperimentError(_SIMULATE_NAMES.get(key, key),
                                   "one value only; sweep values with run_experiment")
-    exp = normalize_experiment(raw, names=_SIMULATE_NAMES, default_name="simulate")
+    try:
+        exp = normalize_experiment(raw, names=_SIMULATE_NAMES, default_name="simulate")
+    except ExperimentError as e:
+        if named_by_folder and e.field == "name":  # the folder's name, not a --name given
+            raise ExperimentError("out", f"the folder name {name!r} is not a usable "
+                                  "experiment name (letters, digits, _ . -); pass a name "
+                                  "(--name) or choose another folder") from None
+        raise
     ex = _Exec(n_jobs=n_jobs, backend=backend, dask_address=dask_address, progress=progress,
                fail_fast=fail_fast, force=force, decision_time_limit=decision_time_limit,
                engine=engine)
@@ -956,6 +967,8 @@ def run_experiment(
     its own (``results/<name>--<arms>--<players>p``).
     """
     source_info: dict[str, Any] | None = None
+    if out is not None:
+        out = output_folder(out, "out")  # ~ expanded, checked before any game
     if not isinstance(spec, Mapping | str | os.PathLike):
         raise ExperimentError("", "an experiment is a TOML file's path or a dict, got "
                                   f"{type(spec).__name__}")
