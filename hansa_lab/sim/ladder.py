@@ -111,11 +111,14 @@ def run_ladder(
     progress: bool = True,
     engine: str = "core",
     n_boot: int = 1000,
+    **execution: Any,
 ) -> Ladder:
     """Play the ladder (see the module doc) and rate the strategies. ``tables``: at most
     this many tables (:func:`balanced_tables`; None: every combination). ``out``: a results
     folder; the ratings are also written there as ``ladder.csv``, ``ladder.md`` (with
-    the command that made them) and ``ladder.png``."""
+    the command that made them) and ``ladder.png``. ``execution``: more options of
+    :func:`~hansa_lab.sim.runner.simulate` (``force``, ``backend``, ``dask_address``,
+    ``fail_fast``, ``decision_time_limit``)."""
     if out is not None:
         out = output_folder(out, "out")  # ~ expanded, checked before any game
     if not is_int(n_players) or not 2 <= n_players <= 5:
@@ -133,7 +136,7 @@ def run_ladder(
     arms = {"|".join(t): list(t) for t in chosen}
     res = simulate(arms, n_games=deals * n_players, n_players=n_players, board=board,
                    edition=edition, seed=seed, n_jobs=n_jobs, out=out, name="ladder",
-                   progress=progress, log="summary", engine=engine)
+                   progress=progress, log="summary", engine=engine, **execution)
     players = res.players
     ratings = plackett_luce(players, by="strategy", n_boot=n_boot, seed=seed)
     shares = players.groupby("strategy")["win_share"].mean()

@@ -18,6 +18,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -79,13 +80,16 @@ def run_lengths(
     out: str | os.PathLike[str] | None = None,
     progress: bool = True,
     engine: str = "core",
+    **execution: Any,
 ) -> Lengths:
     """Play ``games`` deals of each line-up (default :data:`LENGTH_LINEUPS`; a list of
     strategy names means one arm per name, that strategy in every seat) on every table of
     :data:`TABLES`, and tabulate the lengths. A line-up of several strategies seats its
     first n at an n-player table (repeating the list if it is shorter). One run per
     player count; ``out``: a results folder (the runs go to ``<out>/<n>p``), which also
-    gets ``lengths.csv`` and ``lengths.md`` (with the command that made them)."""
+    gets ``lengths.csv`` and ``lengths.md`` (with the command that made them).
+    ``execution``: more options of :func:`~hansa_lab.sim.runner.run_experiment`
+    (``force``, ``backend``, ``dask_address``, ``fail_fast``, ``decision_time_limit``)."""
     if out is not None:
         out = output_folder(out, "out")  # ~ expanded, checked before any game
     if not is_int(limit) or limit < 1:
@@ -111,7 +115,8 @@ def run_lengths(
                 "arms": seated, "base_arm": first, "conditions": conditions,
                 "engine": engine}
         folder = None if out is None else Path(out) / f"{n}p"
-        runs.append(run_experiment(spec, n_jobs=n_jobs, out=folder, progress=progress))
+        runs.append(run_experiment(spec, n_jobs=n_jobs, out=folder, progress=progress,
+                                   **execution))
     games_table = pd.concat([r.games for r in runs], ignore_index=True)
     table = game_lengths(games_table, by=["arm", "side", "n_players"], limit=limit)
     order = {name: i for i, name in enumerate(arms)}

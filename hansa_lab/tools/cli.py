@@ -569,6 +569,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _execution(args: argparse.Namespace) -> dict[str, Any]:
+    """The run options of ``_add_run_args`` that ladder and lengths pass on to the runner
+    (they were accepted and ignored before)."""
+    from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
+
+    return {"force": args.force, "fail_fast": args.fail_fast,
+            "backend": args.backend or ("dask" if args.dask_address else "loky"),
+            "dask_address": args.dask_address,
+            "decision_time_limit": DEFAULT_DECISION_TIME_LIMIT
+            if args.decision_time_limit is None else args.decision_time_limit}
+
+
 def _strategy_list(text: str | None) -> list[str] | None:
     """``--strategies`` of ladder and lengths: None when absent (the default list); an
     empty list is refused, as by simulate and play."""
@@ -590,7 +602,8 @@ def cmd_lengths(args: argparse.Namespace) -> int:
     lineups = _strategy_list(args.strategies)
     lengths = _run_guarded(lambda: run_lengths(
         lineups, games=args.games, limit=args.limit, seed=args.seed, n_jobs=args.jobs,
-        out=args.out, progress=not args.no_progress, engine=args.engine or "core"))
+        out=args.out, progress=not args.no_progress, engine=args.engine or "core",
+        **_execution(args)))
     assert isinstance(lengths, Lengths)
     print(f"{lengths.command}\n")
     print(lengths.text())
@@ -613,7 +626,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         strategies, n_players=args.players, deals=args.deals, tables=args.tables,
         board=args.board,
         edition=args.edition, seed=args.seed, n_jobs=args.jobs, out=args.out,
-        progress=not args.no_progress, engine=args.engine or "core"))
+        progress=not args.no_progress, engine=args.engine or "core", **_execution(args)))
     assert isinstance(ladder, Ladder)
     print(f"{ladder.command}\n")
     print(ladder.table())
