@@ -177,3 +177,21 @@ def test_odd_out_names_are_named_as_out_not_name(tmp_path, capsys):
     assert cli.main(["simulate", "--players", "3", "--games", "3", "--out",
                      str(tmp_path / "my run"), "--name", "ok", "--no-progress"]) == 0
     assert os.path.exists(tmp_path / "my run" / "manifest.json")
+
+
+@pytest.mark.parametrize("out", [123, b"bytes", "", "x\0y", ["a"]])
+def test_the_api_refuses_an_out_that_is_no_path(out, monkeypatch):
+    from hansa_lab.errors import ExperimentError
+    from hansa_lab.sim.ladder import run_ladder
+    from hansa_lab.sim.lengths import run_lengths
+    from hansa_lab.sim.runner import run_experiment, simulate
+
+    monkeypatch.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
+    for call in (lambda: simulate(["random"], n_games=3, n_players=3, out=out),
+                 lambda: run_experiment({"games": 3, "players": 3, "arms": {"a": ["random"]}},
+                                        out=out),
+                 lambda: run_ladder(["random", "greedy"], n_players=2, out=out),
+                 lambda: run_lengths(["random"], out=out)):
+        with pytest.raises(ExperimentError) as e:
+            call()
+        assert e.value.field == "out" and "path" in e.value.message

@@ -34,7 +34,7 @@ def user_path(value: Any, field: str) -> Path:
     if not isinstance(text, str) or not text.strip():
         raise ExperimentError(field, f"must be a path, got {value!r}")
     if "\0" in text:
-        raise ExperimentError(field, f"must not contain a NUL character, got {value!r}")
+        raise ExperimentError(field, f"must be a path without NUL characters, got {value!r}")
     path = Path(text).expanduser()
     _check_length(path, field)
     return path
