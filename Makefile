@@ -3,7 +3,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean browser core-build lab docs
+.PHONY: run test test-full bench clean browser core-build lab docs
 
 # Set-up: create the venv and install the package (editable) with the dev, dask, lab
 # (JupyterLab) and docs (MkDocs) extras; the
@@ -55,8 +55,9 @@ docs: $(STAMP)
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
-# Lint, type check and the whole test suite (2 xdist workers), then the crate's own checks
-# (format, clippy with and without the Python bindings, cargo test). First failure stops it.
+# Lint, type check, the crate's own checks (format, clippy with and without the Python
+# bindings, cargo test), then the whole test suite (2 xdist workers) with the slow tier in
+# its bounded form (tests/tiers.py; make test-full runs it whole). First failure stops it.
 # The extension module is rebuilt first when the crate's sources changed since the install.
 test: $(STAMP) browser core-build
 	$(VENV)/bin/ruff check hansa_lab tests
@@ -66,7 +67,12 @@ test: $(STAMP) browser core-build
 	cd core && PYO3_PYTHON=$(abspath $(PY)) cargo clippy --features python -- -D warnings
 	cd core && cargo test
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site --quiet
-	$(PY) -m pytest -n 2 tests
+	HANSA_LAB_SLOW=bounded $(PY) -m pytest -n 2 tests
+
+# The same, with the slow tier at its full size (every parity chunk, fault case and
+# repetition; tests/tiers.py): about an hour more of CPU.
+test-full: $(STAMP) browser core-build
+	HANSA_LAB_SLOW=full $(PY) -m pytest -n 2 tests
 
 # Rebuild hansa_lab._core (release) when a Rust source is newer than the built module.
 core-build: $(STAMP)

@@ -81,6 +81,15 @@ def cluster(tmp_path):
             _stop(p)
 
 
+def _marker_pids(out: Path) -> set[int]:
+    """The worker pids recorded by the done-markers written so far (atomic writes: a
+    marker is either absent or whole)."""
+    pids = set()
+    for p in (out / "_chunks").glob("chunk-*.json"):
+        pids.add(json.loads(p.read_text())["worker_pid"])
+    return pids
+
+
 def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
     address, workers = cluster
     out = tmp_path / "run"
@@ -95,10 +104,13 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
         env={**os.environ, "PYTHONPATH": str(TESTS)}, cwd=ROOT,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        # the condition asserted below: each worker has written a chunk before the kill
+        # (waiting for any two markers is not enough: one fast worker may write both)
         t0 = time.monotonic()
-        while len(list((out / "_chunks").glob("chunk-*.json"))) < 2:
-            assert child.poll() is None, child.communicate()
-            assert time.monotonic() - t0 < 120, "no chunk completed in time"
+        while not {w.pid for w in workers} <= _marker_pids(out):
+            assert child.poll() is None, ("the run ended before each worker had done a "
+                                          f"chunk: {child.communicate()}")
+            assert time.monotonic() - t0 < 240, "the workers did not each complete a chunk"
             time.sleep(0.02)
         workers[0].send_signal(signal.SIGKILL)
         workers[0].wait()

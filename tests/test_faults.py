@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from tiers import full_only
 
 from hansa_lab.sim.logs import SCHEMA
 from hansa_lab.sim.runner import open_results, simulate
@@ -172,8 +173,10 @@ def test_kill_during_a_forced_rerun_then_a_plain_rerun_never_reports_complete(
                 lost=lost)
 
 
-@pytest.mark.parametrize("backend", ["loky", "dask"])
-@pytest.mark.parametrize("sig", ["KILL", "TERM"])
+@pytest.mark.parametrize(("sig", "backend"), [
+    ("KILL", "loky"), ("TERM", "dask"),  # bounded tier: each signal and each backend once
+    pytest.param("TERM", "loky", marks=full_only), pytest.param("KILL", "dask",
+                                                                marks=full_only)])
 def test_worker_processes_end_with_their_parent(sig, backend, tmp_path, reference):
     """The run pauses itself (SIGSTOP) once its second chunk is written; the test takes
     note of every process below it (workers, resource trackers), kills or terminates it,

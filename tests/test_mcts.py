@@ -4,7 +4,6 @@ its documented margin over ``greedy`` in 4-player games."""
 from __future__ import annotations
 
 import math
-import time
 
 import pytest
 
@@ -123,9 +122,9 @@ def test_budget_parameters_are_respected(positions: list[State]) -> None:
         assert one.last_search["iterations"] == 0
     timed = make_strategy("mcts", iterations=10**9, time_limit=0.2)
     busiest = max(turns, key=lambda p: len(legal_actions(p)))
-    t0 = time.perf_counter()
     timed.choose(busiest, legal_actions(busiest), Rng(0))
-    assert time.perf_counter() - t0 < 5.0  # stopped by the clock, not the iterations
+    # stopped by the clock, not the iterations (a count, not a duration: no flake under load)
+    assert 0 < timed.last_search["iterations"] < 10**9
 
 
 def test_single_legal_action_is_played_without_search(positions: list[State]) -> None:

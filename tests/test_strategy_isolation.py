@@ -83,7 +83,9 @@ def test_a_strategy_over_the_time_limit_fails_its_game(what):
     t0 = time.monotonic()
     with pytest.raises(StrategyError) as e:
         _play(what, decision_time_limit=0.3)
-    assert time.monotonic() - t0 < 5
+    # the limit fired (a loop or a long nap would otherwise never end); the bound is only
+    # a guard far above 0.3 s, so a loaded machine does not fail it
+    assert time.monotonic() - t0 < 60
     assert isinstance(e.value.error, DecisionTimeout)
     assert "took more than 0.3 s to decide" in str(e.value)
     assert e.value.seat == 0 and e.value.n_actions >= 5

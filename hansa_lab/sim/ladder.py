@@ -29,6 +29,8 @@ from typing import Any
 import pandas as pd
 
 from hansa_lab.errors import ExperimentError
+from hansa_lab.sim.experiment import is_int
+from hansa_lab.sim.paths import output_folder
 from hansa_lab.sim.results import Results, format_table
 from hansa_lab.sim.runner import simulate
 from hansa_lab.stats.ratings import plackett_luce
@@ -109,25 +111,32 @@ def run_ladder(
     progress: bool = True,
     engine: str = "core",
     n_boot: int = 1000,
+    **execution: Any,
 ) -> Ladder:
     """Play the ladder (see the module doc) and rate the strategies. ``tables``: at most
     this many tables (:func:`balanced_tables`; None: every combination). ``out``: a results
     folder; the ratings are also written there as ``ladder.csv``, ``ladder.md`` (with
-    the command that made them) and ``ladder.png``."""
+    the command that made them) and ``ladder.png``. ``execution``: more options of
+    :func:`~hansa_lab.sim.runner.simulate` (``force``, ``backend``, ``dask_address``,
+    ``fail_fast``, ``decision_time_limit``)."""
+    if out is not None:
+        out = output_folder(out, "out")  # ~ expanded, checked before any game
+    if not is_int(n_players) or not 2 <= n_players <= 5:
+        raise ExperimentError("n_players", f"must be 2-5, got {n_players!r}")
     names = list(dict.fromkeys(strategies))
     if len(names) < n_players:
         raise ExperimentError("strategies", f"a {n_players}-player ladder needs at least "
                                             f"{n_players} distinct strategies, got {names}")
-    if deals < 1:
+    if not is_int(deals) or deals < 1:
         raise ExperimentError("deals", f"must be a positive integer, got {deals!r}")
-    if tables is not None and tables < 1:
+    if tables is not None and (not is_int(tables) or tables < 1):
         raise ExperimentError("tables", f"must be a positive integer, got {tables!r}")
     chosen = (tables_of(names, n_players) if tables is None
               else balanced_tables(names, n_players, tables, seed=seed))
     arms = {"|".join(t): list(t) for t in chosen}
     res = simulate(arms, n_games=deals * n_players, n_players=n_players, board=board,
                    edition=edition, seed=seed, n_jobs=n_jobs, out=out, name="ladder",
-                   progress=progress, log="summary", engine=engine)
+                   progress=progress, log="summary", engine=engine, **execution)
     players = res.players
     ratings = plackett_luce(players, by="strategy", n_boot=n_boot, seed=seed)
     shares = players.groupby("strategy")["win_share"].mean()

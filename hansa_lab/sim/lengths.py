@@ -18,10 +18,13 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from hansa_lab.errors import ExperimentError
+from hansa_lab.sim.experiment import is_int
+from hansa_lab.sim.paths import output_folder
 from hansa_lab.sim.results import Results, format_table
 from hansa_lab.sim.runner import run_experiment
 from hansa_lab.stats.style import game_lengths
@@ -77,13 +80,20 @@ def run_lengths(
     out: str | os.PathLike[str] | None = None,
     progress: bool = True,
     engine: str = "core",
+    **execution: Any,
 ) -> Lengths:
     """Play ``games`` deals of each line-up (default :data:`LENGTH_LINEUPS`; a list of
     strategy names means one arm per name, that strategy in every seat) on every table of
     :data:`TABLES`, and tabulate the lengths. A line-up of several strategies seats its
     first n at an n-player table (repeating the list if it is shorter). One run per
     player count; ``out``: a results folder (the runs go to ``<out>/<n>p``), which also
-    gets ``lengths.csv`` and ``lengths.md`` (with the command that made them)."""
+    gets ``lengths.csv`` and ``lengths.md`` (with the command that made them).
+    ``execution``: more options of :func:`~hansa_lab.sim.runner.run_experiment`
+    (``force``, ``backend``, ``dask_address``, ``fail_fast``, ``decision_time_limit``)."""
+    if out is not None:
+        out = output_folder(out, "out")  # ~ expanded, checked before any game
+    if not is_int(limit) or limit < 1:
+        raise ExperimentError("limit", f"must be a positive number of rounds, got {limit!r}")
     if lineups is None:
         arms = dict(LENGTH_LINEUPS)
     elif isinstance(lineups, dict):
@@ -92,7 +102,7 @@ def run_lengths(
         arms = {name: [name] for name in lineups}
     if not arms:
         raise ExperimentError("strategies", "no line-up to play")
-    if games < 1:
+    if not is_int(games) or games < 1:
         raise ExperimentError("games", f"must be a positive integer, got {games!r}")
     first = next(iter(arms))
     runs = []
@@ -105,7 +115,8 @@ def run_lengths(
                 "arms": seated, "base_arm": first, "conditions": conditions,
                 "engine": engine}
         folder = None if out is None else Path(out) / f"{n}p"
-        runs.append(run_experiment(spec, n_jobs=n_jobs, out=folder, progress=progress))
+        runs.append(run_experiment(spec, n_jobs=n_jobs, out=folder, progress=progress,
+                                   **execution))
     games_table = pd.concat([r.games for r in runs], ignore_index=True)
     table = game_lengths(games_table, by=["arm", "side", "n_players"], limit=limit)
     order = {name: i for i, name in enumerate(arms)}

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from hansa_lab.sim.logs import NONE_COLUMNS, SCHEMA, empty_frame, readable
-from hansa_lab.sim.store import MANIFEST, ResultStore
+from hansa_lab.sim.store import MANIFEST, Completeness, ResultStore, design_size
 
 # wilson_interval: the one Wilson interval, still importable from here (the runner
 # re-exports it)
@@ -32,26 +32,33 @@ from hansa_lab.strategies.strategy_file import remember_record
 def open_results(path: str | os.PathLike[str]) -> Results:
     """Open the results folder of a run (finished or not) without running anything.
 
-    Every done-marker is checked against its table files (size and checksum): a chunk
-    whose files are missing, truncated or rewritten is left out and named in a warning and
-    in ``results.bad_chunks`` (running the same command again replays it). A missing or
-    unreadable ``manifest.json`` raises an error naming the file."""
-    store = ResultStore(Path(path))
+    Completeness is derived from the design and the verified done-markers, never from the
+    manifest's status alone: the manifest's design must agree with itself and with its
+    recorded fingerprint (a hand-edited ``design.n_chunks`` raises
+    :class:`~hansa_lab.sim.store.ManifestError`), and every done-marker is checked against
+    the design (a chunk of it, the right games, the same design hash) and against its
+    table files (size, checksum, row count). A chunk that fails is left out and named in a
+    warning and in ``results.bad_chunks``; ``results.completeness`` says "incomplete: N of
+    M chunks" whenever a chunk is missing or bad (running the same command again replays
+    exactly those). A missing or unreadable ``manifest.json`` raises an error naming the
+    file."""
+    store = ResultStore(Path(path).expanduser())
     if not store.has_manifest():
         raise FileNotFoundError(f"{path}: no {MANIFEST} (not a hansa-lab results folder)")
     manifest = store.read_manifest()
+    size = design_size(manifest, str(store.path))
     for strategy in (manifest.get("strategies") or {}).values():
         if isinstance(strategy, Mapping) and isinstance(strategy.get("file"), Mapping):
             remember_record(strategy["file"])  # its games replay by spec, file or not
-    n_chunks = manifest.get("design", {}).get("n_chunks")
-    checked = store.verify(n_chunks if isinstance(n_chunks, int) else None)
+    checked = store.verify(size.n_chunks, size.games_in, design=manifest.get("design_hash"))
     if checked.bad:
         warnings.warn(
-            f"{path}: {len(checked.bad)} chunk(s) left out, their files do not match their "
-            "done-marker (run the same command again to replay them): " + "; ".join(
-                f"chunk {i}: {why}" for i, why in sorted(checked.bad.items())),
+            f"{path}: {len(checked.bad)} chunk(s) left out, their done-markers do not match "
+            "the design or their files (run the same command again to replay them): "
+            + "; ".join(f"chunk {i}: {why}" for i, why in sorted(checked.bad.items())),
             stacklevel=2)
-    return Results(manifest, path=store.path, chunks=list(checked.done), bad_chunks=checked.bad)
+    return Results(manifest, path=store.path, chunks=list(checked.done), bad_chunks=checked.bad,
+                   markers=checked.done)
 
 
 class Results:
@@ -72,30 +79,45 @@ class Results:
         path: Path | None = None,
         chunks: Sequence[int] = (),
         bad_chunks: Mapping[int, str] | None = None,
+        markers: Mapping[int, Mapping[str, Any]] | None = None,
     ) -> None:
         self.manifest = manifest
         self.path = path
         self.chunks = sorted(chunks)
-        #: chunks left out because their files do not match their done-marker → reason
+        #: chunks left out because their marker does not match the design or files → reason
         self.bad_chunks = dict(bad_chunks or {})
+        self._markers = dict(markers) if markers is not None else None
         self._frames: dict[str, pd.DataFrame] = dict(frames or {})
         self._cache: dict[str, pd.DataFrame] = {}
 
     def __repr__(self) -> str:
         where = str(self.path) if self.path else "in memory"
-        prog = self.manifest.get("progress", {})
+        c = self.completeness
         return (f"<Results {self.manifest.get('name')!r} {where}: "
-                f"{prog.get('games_done', '?')}/{prog.get('total_games', '?')} games, "
-                f"{prog.get('failures', 0)} failures, {self.manifest.get('status')}>")
+                f"{c.games_done}/{c.total_games} games, {c.failures} failures, {c.text()}>")
+
+    @property
+    def completeness(self) -> Completeness:
+        """What is on disk: chunks and games of the verified done-markers against the
+        design (in memory, or a run just played: the manifest's progress)."""
+        prog = self.manifest.get("progress") or {}
+        status = str(self.manifest.get("status"))
+        if self.path is None or self._markers is None:
+            return Completeness(status, int(prog.get("n_chunks", 0)),
+                                int(prog.get("chunks_done", 0)), int(prog.get("games_done", 0)),
+                                int(prog.get("total_games", 0)), int(prog.get("failures", 0)),
+                                self.bad_chunks)
+        size = design_size(self.manifest, str(self.path))
+        return Completeness(
+            status, size.n_chunks, len(self.chunks),
+            sum(size.games_in(i) for i in self.chunks), size.total_games,
+            sum(int(m.get("failures", 0)) for m in self._markers.values()), self.bad_chunks)
 
     @property
     def complete(self) -> bool:
         """The run finished: its manifest says so, and (on disk) every chunk of its design
-        is there with files that match their done-markers."""
-        if self.manifest.get("status") != "complete" or self.bad_chunks:
-            return False
-        n_chunks = self.manifest.get("design", {}).get("n_chunks")
-        return self.path is None or not isinstance(n_chunks, int) or len(self.chunks) == n_chunks
+        is there with done-markers that match the design and their files."""
+        return self.completeness.complete
 
     def files(self, table: str) -> list[Path]:
         """The parquet files of ``table`` (completed chunks only, in chunk order)."""
@@ -368,11 +390,14 @@ class Results:
     def report(self) -> str:
         """A text report: totals, per-strategy summary, the paired comparison when a
         base arm exists, and per-seat results when every arm is a single strategy."""
-        prog = self.manifest.get("progress", {})
+        c = self.completeness
         where = f" in {self.path}" if self.path else ""
-        lines = [f"{self.manifest.get('name')}: {prog.get('games_done', 0)} of "
-                 f"{prog.get('total_games', 0)} games{where}, "
-                 f"{prog.get('failures', 0)} failed"]
+        lines = [f"{self.manifest.get('name')}: {c.games_done} of {c.total_games} "
+                 f"games{where}, {c.failures} failed"]
+        if not c.complete and self.path is not None:
+            lines.append(f"{c.text()} (status {c.status!r}; run the same command again to "
+                         "play the missing chunks)")
+            lines += [f"  chunk {i}: {why}" for i, why in sorted(c.bad.items())[:10]]
         design = self.manifest.get("design", {})
         rounding = design.get("rounding")
         if rounding and design.get("rounded", True):  # older manifests: always shown

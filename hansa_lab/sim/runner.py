@@ -74,8 +74,19 @@ from hansa_lab.sim.logs import (
     to_arrow,
     to_frame,
 )
+from hansa_lab.sim.paths import output_folder
 from hansa_lab.sim.results import Results, format_table, open_results, wilson_interval
-from hansa_lab.sim.store import TABLES, ManifestError, ResultStore, fault_point, now
+from hansa_lab.sim.store import (
+    TABLES,
+    ManifestError,
+    ResultStore,
+    canonical_hash,
+    design_hash,
+    design_size,
+    fault_point,
+    now,
+    write_json,
+)
 from hansa_lab.strategies import Strategy, make_strategy
 
 __all__ = [
@@ -514,32 +525,46 @@ def _open_run(
     if store.has_manifest():
         try:
             old = store.read_manifest()
+            design_size(old, str(store.path))  # a hand-edited design is refused, never trusted
         except ManifestError:
             if not ex.force:
                 raise
     if ex.force and (old is not None or store.has_manifest()):
         store.clear()
         old = None
-    if exp.chunk_size is None:  # resuming keeps the stored chunking
+    if exp.chunk_size is None:  # resuming (or extending) keeps the stored chunking
         stored = (old or {}).get("configuration", {}).get("chunk_size")
         exp = replace(exp, chunk_size=stored if is_int(stored) else Design(exp).chunk_size)
+    extended_from = None
     if old is not None:
-        diff = _config_diff(old.get("configuration", {}), exp.configuration())
-        if diff:
+        old_config = old.get("configuration", {})
+        diff = _config_diff(old_config, exp.configuration())
+        old_games = old_config.get("games")
+        if diff == ["games"] and is_int(old_games) and exp.n_games > old_games:
+            extended_from = int(old_games)  # more deals: keep the games already played
+        elif diff:
+            grow = (" (--games can extend a run, not shrink it)" if diff == ["games"] else "")
             raise ExperimentError(
                 names.get("out", "out"),
                 f"{store.path} holds a run with a different configuration (differs in: "
-                f"{', '.join(names.get(k, k) for k in diff)}); pass force=True (--force) "
-                "to discard it, or choose another out",
+                f"{', '.join(names.get(k, k) for k in diff)}){grow}; pass force=True "
+                "(--force) to discard it, or choose another out",
             )
     design = Design(exp)
-    checked = store.verify(design.n_chunks, lambda i: len(design.chunk_ids(i)))
+    checked = store.verify(design.n_chunks, lambda i: len(design.chunk_ids(i)),
+                           specs_of=lambda i: _specs_hash(design, i))
     if checked.bad:
-        _say(True, f"{store.path}: {len(checked.bad)} chunk(s) do not match their done-marker "
-                   "and will be played again: " + "; ".join(
+        _say(True, f"{store.path}: {len(checked.bad)} chunk(s) do not match the design or "
+                   "their done-marker and will be played again: " + "; ".join(
                        f"chunk {i}: {why}" for i, why in sorted(checked.bad.items())))
         store.discard_chunks(checked.bad)
     done = checked.done
+    if old is not None and extended_from is not None:
+        _extend(old, exp, design, store, done)
+        _say(True, f"{store.path}: extending from {extended_from} to {exp.n_games} games "
+                   f"per arm; {len(done)} of {design.n_chunks} chunks kept")
+    if old is not None and old.get("design_hash"):
+        _stamp(done, old["design_hash"], store)
     if old is not None and len(done) == design.n_chunks:
         if old.get("status") != "complete":
             _mark_complete(old, design, done, store)
@@ -548,12 +573,49 @@ def _open_run(
         else:
             _say(ex.progress, f"{store.path}: complete ({design.n_games} games), nothing to "
                               "do; pass force=True (--force) to run it again")
-        return Results(old, path=store.path, chunks=list(done))
+        return Results(old, path=store.path, chunks=list(done), markers=done)
     store.cleanup(done)
-    if done:
-        _say(ex.progress, f"{store.path}: resuming, {len(done)} of {design.n_chunks} "
-                          "chunks already done")
+    if old is not None:
+        _say(True, f"{store.path}: incomplete: {len(done)} of {design.n_chunks} chunks "
+                   "done; playing the missing ones")
     return _play(exp, design, ex, store, old, done, source)
+
+
+def _specs_hash(design: Design, chunk: int) -> str:
+    """The fingerprint of the games of a chunk (ids, arms, seeds, rotations, line-ups and
+    configurations), recorded in its done-marker: a resume keeps a chunk only while the
+    design still holds the same games there."""
+    return canonical_hash([
+        [g.game_id, g.arm, g.seed, g.rotation, list(g.lineup), g.config.n_players,
+         g.config.board, g.config.edition, [list(o) for o in g.config.options]]
+        for g in design.chunk(chunk)])
+
+
+def _extend(manifest: dict[str, Any], exp: Experiment, design: Design, store: ResultStore,
+            done: dict[int, dict[str, Any]]) -> None:
+    """Turn a stored run into the larger design ``design`` (more deals): the manifest takes
+    the new configuration, design and fingerprint (status "extending"); :func:`_stamp`
+    then gives every kept done-marker the new fingerprint. Killed in between, the same
+    command stamps the rest (a chunk's games are checked by its specs hash, not the
+    stamp)."""
+    manifest["configuration"] = exp.configuration()
+    manifest["design"] = design.summary()
+    manifest["design_hash"] = design_hash(manifest["configuration"], manifest["design"])
+    manifest["seeds"] = {**manifest.get("seeds", {}), "per_condition": [
+        c["seeds"] for c in manifest["design"]["conditions"]]}
+    manifest["status"] = "extending"
+    manifest["progress"] = _progress(design, done)
+    store.write_manifest(manifest)
+
+
+def _stamp(done: dict[int, dict[str, Any]], fingerprint: str, store: ResultStore) -> None:
+    """Record ``fingerprint`` (the manifest's design hash) in every kept done-marker that
+    holds another one: chunks whose games were checked against the design by their specs
+    hash and kept by an extension (or by a resume of one)."""
+    for i, marker in done.items():
+        if marker.get("design") != fingerprint:
+            marker["design"] = fingerprint
+            write_json(store.marker_file(i), marker)
 
 
 def _progress(design: Design, done: Mapping[int, Mapping[str, Any]]) -> dict[str, int]:
@@ -583,6 +645,7 @@ def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
                   source: dict[str, Any] | None, session: dict[str, Any]) -> dict[str, Any]:
     d = design.summary()
     versions = session["versions"]
+    configuration = exp.configuration()
     return {
         "format": FORMAT,
         "name": exp.name,
@@ -593,8 +656,10 @@ def _new_manifest(exp: Experiment, design: Design, store: ResultStore | None,
         "versions": versions,
         "git_commit": session["git_commit"],
         "git_dirty": session["git_dirty"],
-        "configuration": exp.configuration(),
+        "configuration": configuration,
         "design": d,
+        # the fingerprint of both (checked by every command that opens the folder)
+        "design_hash": design_hash(configuration, d),
         "seeds": {
             "base": exp.seed,
             "rule": SEED_RULE,
@@ -691,6 +756,9 @@ def _play(
                 "worker_host": res.host, "session": len(manifest["sessions"]) - 1,
                 "written": now(),
             }
+            if store is not None:  # which design, and which games, the chunk belongs to
+                marker["design"] = manifest.get("design_hash")
+                marker["specs"] = _specs_hash(design, res.chunk_id)
             if store is not None:
                 marker = store.write_chunk(res.chunk_id, frames, marker)
             else:
@@ -732,7 +800,7 @@ def _play(
     if failures:
         _say(ex.progress, f"{exp.name}: {failures} game(s) failed; see results.failures")
     if store is not None:
-        return Results(manifest, path=store.path, chunks=list(done))
+        return Results(manifest, path=store.path, chunks=list(done), markers=done)
     return Results(manifest, frames={
         t: pd.concat([memory[i][t] for i in sorted(memory)], ignore_index=True)
         if memory else empty_frame(t)
@@ -797,8 +865,11 @@ def simulate(
     Invalid arguments raise :class:`ExperimentError` (a ``ValueError``) before any game
     is played.
     """
+    if out is not None:
+        out = output_folder(out, "out")  # ~ expanded, checked before any game
+    named_by_folder = name is None and out is not None
     if name is None:
-        name = Path(out).resolve().name if out is not None else "simulate"
+        name = out.resolve().name if out is not None else "simulate"
     if options is not None and not isinstance(options, Mapping):
         raise ExperimentError("options", f"must be a dict of rule options, got {options!r}")
     raw: dict[str, Any] = {
@@ -817,7 +888,14 @@ def simulate(
         if isinstance(raw[key], list | tuple):
             raise ExperimentError(_SIMULATE_NAMES.get(key, key),
                                   "one value only; sweep values with run_experiment")
-    exp = normalize_experiment(raw, names=_SIMULATE_NAMES, default_name="simulate")
+    try:
+        exp = normalize_experiment(raw, names=_SIMULATE_NAMES, default_name="simulate")
+    except ExperimentError as e:
+        if named_by_folder and e.field == "name":  # the folder's name, not a --name given
+            raise ExperimentError("out", f"the folder name {name!r} is not a usable "
+                                  "experiment name (letters, digits, _ . -); pass a name "
+                                  "(--name) or choose another folder") from None
+        raise
     ex = _Exec(n_jobs=n_jobs, backend=backend, dask_address=dask_address, progress=progress,
                fail_fast=fail_fast, force=force, decision_time_limit=decision_time_limit,
                engine=engine)
@@ -889,6 +967,8 @@ def run_experiment(
     its own (``results/<name>--<arms>--<players>p``).
     """
     source_info: dict[str, Any] | None = None
+    if out is not None:
+        out = output_folder(out, "out")  # ~ expanded, checked before any game
     if not isinstance(spec, Mapping | str | os.PathLike):
         raise ExperimentError("", "an experiment is a TOML file's path or a dict, got "
                                   f"{type(spec).__name__}")

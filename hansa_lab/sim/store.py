@@ -154,6 +154,16 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def parquet_rows(path: Path) -> int | None:
+    """The row count a parquet file's footer records (None: not a readable parquet file)."""
+    import pyarrow.parquet as pq
+
+    try:
+        return int(pq.read_metadata(path).num_rows)
+    except (OSError, ValueError):
+        return None
+
+
 def chunk_name(i: int) -> str:
     return f"chunk-{i:06d}"
 
@@ -172,11 +182,110 @@ class TableFile:
 
 @dataclass(frozen=True)
 class Verified:
-    """The done-markers of a folder checked against their files: ``done`` maps a chunk to
-    its marker, ``bad`` a chunk whose marker does not match its files to the reason."""
+    """The done-markers of a folder checked against their files and the design: ``done``
+    maps a chunk to its marker, ``bad`` a chunk whose marker is unreadable, lies beyond the
+    design, was written for another design or does not match its files to the reason."""
 
     done: dict[int, dict[str, Any]]
     bad: dict[int, str]
+
+
+def canonical_hash(data: Any) -> str:
+    """The SHA-256 of ``data`` as canonical JSON (sorted keys; tuples and lists alike, so a
+    value read back from a JSON file hashes as the value written)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def design_hash(configuration: Mapping[str, Any], design: Mapping[str, Any]) -> str:
+    """The fingerprint of a run's games: its configuration and design as the manifest
+    records them. Stored in the manifest (``design_hash``) and in every done-marker
+    (``design``), so a hand-edited design, or a marker of another design, is detected."""
+    return canonical_hash({"configuration": configuration, "design": design})
+
+
+@dataclass(frozen=True)
+class DesignSize:
+    """The sizes a manifest's design records, checked against each other."""
+
+    total_games: int
+    chunk_size: int
+    n_chunks: int
+
+    def games_in(self, chunk: int) -> int:
+        """The games of chunk ``chunk`` (the last one may be short)."""
+        return max(0, min(self.chunk_size, self.total_games - chunk * self.chunk_size))
+
+
+def _count(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x > 0
+
+
+def design_size(manifest: Mapping[str, Any], where: str | None = None) -> DesignSize:
+    """The design of a manifest, after checking that nothing in it was edited: sizes that
+    agree with each other and with the conditions, and (manifests written since the
+    fingerprint exists) the recorded :func:`design_hash`. Raises :class:`ManifestError`
+    saying what disagrees, in folder ``where`` (a hand-edited ``design.n_chunks`` would
+    otherwise make a folder look complete, or a rerun drop games)."""
+    design = manifest.get("design")
+    configuration = manifest.get("configuration")
+    if not isinstance(design, Mapping) or not isinstance(configuration, Mapping):
+        raise ManifestError(MANIFEST, "has no design: not a results folder this version can "
+                                      "check; pass --force (force=True) to run it again", where)
+    sizes = design.get("total_games"), design.get("chunk_size"), design.get("n_chunks")
+    if not all(_count(x) for x in sizes):
+        raise ManifestError(MANIFEST, "records no valid design sizes (design.total_games "
+                            f"{sizes[0]!r}, design.chunk_size {sizes[1]!r}, design.n_chunks "
+                            f"{sizes[2]!r}); restore the file, or pass --force (force=True) "
+                            "to discard the run and play it again", where)
+    total, size, n = (int(x or 0) for x in sizes)
+    problem = None
+    if n != -(-total // size):
+        problem = (f"says design.n_chunks = {n}, but {total} games in chunks of {size} make "
+                   f"{-(-total // size)} chunks")
+    elif isinstance(design.get("conditions"), list) and all(
+            isinstance(c, Mapping) for c in design["conditions"]) and \
+            sum(c.get("games", 0) for c in design["conditions"]) != total:
+        problem = (f"says design.total_games = {total}, but its conditions add up to "
+                   f"{sum(c.get('games', 0) for c in design['conditions'])}")
+    elif configuration.get("chunk_size") not in (None, size):
+        problem = (f"says design.chunk_size = {size}, but configuration.chunk_size = "
+                   f"{configuration.get('chunk_size')!r}")
+    elif manifest.get("design_hash") is not None and \
+            manifest["design_hash"] != design_hash(configuration, design):
+        problem = ("has a configuration or design that differs from the one its run "
+                   "recorded (design_hash does not match: edited by hand?)")
+    if problem:
+        raise ManifestError(MANIFEST, f"{problem}; restore the file, or pass --force "
+                                      "(force=True) to discard the run and play it again", where)
+    return DesignSize(total, size, n)
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """How much of a run's design is on disk, from the verified done-markers (never from
+    the manifest's status alone)."""
+
+    status: str
+    n_chunks: int
+    chunks_done: int
+    games_done: int
+    total_games: int
+    failures: int
+    #: chunks left out (unreadable, extra, of another design, or not matching their files)
+    bad: dict[int, str]
+
+    @property
+    def complete(self) -> bool:
+        return self.status == "complete" and self.chunks_done == self.n_chunks \
+            and not self.bad
+
+    def text(self) -> str:
+        """``"complete"`` or ``"incomplete: N of M chunks"`` (the words every command uses)."""
+        if self.complete:
+            return "complete"
+        return f"incomplete: {self.chunks_done} of {self.n_chunks} chunks"
 
 
 class ManifestError(ExperimentError):
@@ -256,31 +365,57 @@ class ResultStore:
 
     def done_chunks(self) -> dict[int, dict[str, Any]]:
         """Chunks with a readable done-marker: chunk id → marker (unverified)."""
+        return self._markers()[0]
+
+    def _markers(self) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+        """The done-markers: readable ones (chunk → marker) and unreadable ones (chunk →
+        why); a file in ``_chunks`` whose name is not a chunk's is ignored."""
         if not self.chunks.is_dir():
-            return {}
-        out = {}
+            return {}, {}
+        out: dict[int, dict[str, Any]] = {}
+        unreadable: dict[int, str] = {}
         for p in self.chunks.glob("chunk-*.json"):
-            with contextlib.suppress(ValueError, OSError):
+            number = p.stem.split("-", 1)[1]
+            if not number.isdigit():
+                continue
+            try:
                 marker = json.loads(p.read_text("utf-8"))
-                if isinstance(marker, dict):
-                    out[int(p.stem.split("-")[1])] = marker
-        return dict(sorted(out.items()))
+            except (ValueError, OSError) as e:
+                unreadable[int(number)] = f"its done-marker cannot be read ({type(e).__name__})"
+                continue
+            if isinstance(marker, dict):
+                out[int(number)] = marker
+            else:
+                unreadable[int(number)] = "its done-marker is not a JSON object"
+        return dict(sorted(out.items())), unreadable
 
     def verify(self, n_chunks: int | None = None,
-               games_in: Callable[[int], int] | None = None) -> Verified:
-        """Check every done-marker (below ``n_chunks``) against its table files: present,
-        of the recorded size and SHA-256, and (``games_in``) holding the chunk's games."""
+               games_in: Callable[[int], int] | None = None,
+               design: str | None = None,
+               specs_of: Callable[[int], str] | None = None) -> Verified:
+        """Check every done-marker against the design and its table files: a chunk of the
+        design (below ``n_chunks``), written for this design (its ``design`` hash, when
+        both record one), with the design's games (``games_in``; ``specs_of``: the same
+        games, by the hash of their specs), and files present, of the recorded size,
+        SHA-256 and row count."""
         done: dict[int, dict[str, Any]] = {}
-        bad: dict[int, str] = {}
-        for i, marker in self.done_chunks().items():
+        markers, unreadable = self._markers()
+        bad: dict[int, str] = dict(unreadable)
+        for i, marker in markers.items():
+            problem = None
             if n_chunks is not None and i >= n_chunks:
-                continue
-            problem = self.chunk_problem(i, marker, games_in(i) if games_in else None)
+                problem = f"a done-marker beyond the design's {n_chunks} chunks"
+            elif design is not None and marker.get("design") not in (None, design):
+                problem = "its done-marker was written for another design"
+            elif specs_of is not None and marker.get("specs") not in (None, specs_of(i)):
+                problem = "its games are not the design's games for this chunk any more"
+            else:
+                problem = self.chunk_problem(i, marker, games_in(i) if games_in else None)
             if problem:
                 bad[i] = problem
             else:
                 done[i] = marker
-        return Verified(done, bad)
+        return Verified(done, dict(sorted(bad.items())))
 
     def chunk_problem(self, chunk: int, marker: Mapping[str, Any],
                       games: int | None = None) -> str | None:
@@ -290,10 +425,15 @@ class ResultStore:
         files = marker.get("files")
         if not isinstance(files, dict):  # markers of older versions: rows only
             tables = marker.get("rows", {})
+            if not isinstance(tables, dict):
+                return "its done-marker records no files"
             missing = [t for t in tables if not self.table_file(t, chunk).exists()]
             return f"{', '.join(missing)} file missing" if missing else None
+        rows = marker.get("rows")
         for table, rec in files.items():
             path = self.table_file(table, chunk)
+            if table not in TABLES or not isinstance(rec, dict):
+                return f"its done-marker names an unknown table {table!r}"
             try:
                 size = path.stat().st_size
             except OSError:
@@ -303,6 +443,13 @@ class ResultStore:
                         f"records {rec.get('bytes')} (truncated or rewritten)")
             if sha256_of(path) != rec.get("sha256"):
                 return f"{path.relative_to(self.path)} does not match its checksum"
+            stored = parquet_rows(path)
+            recorded = [rec.get("rows")]
+            if isinstance(rows, dict) and table in rows:
+                recorded.append(rows[table])
+            if any(r != stored for r in recorded):
+                return (f"{path.relative_to(self.path)} holds {stored} rows, its marker "
+                        f"records {' and '.join(map(str, recorded))}")
         return None
 
     def table_file(self, table: str, chunk: int) -> Path:

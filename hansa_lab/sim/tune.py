@@ -80,6 +80,7 @@ from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.play import DEFAULT_MAX_ACTIONS, strategy_rng
 from hansa_lab.sim.experiment import MAX_SEED, jsonable
+from hansa_lab.sim.paths import output_file, output_folder
 from hansa_lab.stats.intervals import mean_interval, wilson_interval
 from hansa_lab.strategies import Strategy, make_strategy
 from hansa_lab.strategies.lineup import fill_seats, split_specs
@@ -376,24 +377,42 @@ class TuneResult:
             f"tuned in one seat vs {h['versus']} in the others:",
             f"  win share {h['win_share']:.1%} [95% {h['win_lo']:.1%}, {h['win_hi']:.1%}] "
             f"(fair share {1 / n:.1%})",
-            f"  mean margin {h['margin']:+.2f} points [95% {h['margin_lo']:+.2f}, "
-            f"{h['margin_hi']:+.2f}] (its score minus the best opponent's; an equal "
-            f"player's: {h['equal_margin']:+.2f})",
-            f"  margin gain {h['margin_gain']:+.2f} points [95% {h['margin_gain_lo']:+.2f}, "
-            f"{h['margin_gain_hi']:+.2f}] (vs the base in the same seat and deal)",
+            f"  mean margin {h['margin']:+.2f} points "
+            f"{_interval(h['margin_lo'], h['margin_hi'], h['deals'])} (its score minus the "
+            f"best opponent's; an equal player's: {h['equal_margin']:+.2f})",
+            f"  margin gain {h['margin_gain']:+.2f} points "
+            f"{_interval(h['margin_gain_lo'], h['margin_gain_hi'], h['deals'])} (vs the "
+            "base in the same seat and deal)",
         ]
         if self.out is not None:
             lines.append(f"wrote {self.out}")
         return "\n".join(lines)
 
 
+def _interval(lo: Any, hi: Any, deals: int) -> str:
+    """``[95% lo, hi]`` of a held-out figure, or why there is none (a t interval over
+    deals needs two deals: one gives NaN bounds, never printed as "+nan")."""
+    if isinstance(lo, int | float) and isinstance(hi, int | float) and \
+            math.isfinite(lo) and math.isfinite(hi):
+        return f"[95% {lo:+.2f}, {hi:+.2f}]"
+    return f"[no interval: {deals} deal{'s' if deals != 1 else ''}, it needs 2]"
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temp file beside ``path``, then ``os.replace``; the temp file never
+    stays behind (a failed write raises, naming the file)."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        raise ExperimentError("out" if path.suffix == ".toml" else "state",
+                              f"cannot write {path} ({e.strerror or e})") from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 class _Checkpoint:
@@ -405,13 +424,47 @@ class _Checkpoint:
         self.path = folder / "checkpoint.pkl"
 
     def load(self) -> dict[str, Any] | None:
+        """The checkpoint, None when there is none, or an :class:`ExperimentError` for
+        ``state`` saying what is wrong with it (unreadable, empty, corrupt, written by
+        another program or version, or with an optimiser that does not load). Like every
+        pickle, it runs code when loaded: open only state folders you made."""
         if not self.path.exists():
             return None
-        with open(self.path, "rb") as f:
-            data: dict[str, Any] = pickle.load(f)
-        if data.get("format") != FORMAT:
-            raise ExperimentError("state", f"{self.path} is not a checkpoint of this version "
-                                           f"({data.get('format')!r})")
+        fix = "; remove it (or choose another --state) to start again"
+        try:
+            with open(self.path, "rb") as f:
+                data = pickle.load(f)
+        except OSError as e:
+            raise ExperimentError("state", f"{self.path} cannot be read "
+                                           f"({e.strerror or e}){fix}") from None
+        except EOFError:
+            raise ExperimentError("state", f"{self.path} is empty or cut short{fix}") from None
+        except Exception as e:  # UnpicklingError, AttributeError, ImportError, ...
+            raise ExperimentError("state", f"{self.path} is not a readable checkpoint "
+                                           f"({type(e).__name__}: {e}){fix}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            what = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise ExperimentError("state", f"{self.path} is not a tune checkpoint of this "
+                                           f"version ({what!r}){fix}")
+        problem = None
+        if not isinstance(data.get("settings"), dict):
+            problem = "has no settings"
+        elif not isinstance(data.get("generation"), int) or data["generation"] < 0:
+            problem = f"has no valid generation count ({data.get('generation')!r})"
+        elif not isinstance(data.get("log"), list) or len(data["log"]) != data["generation"]:
+            problem = "has a generation log that does not match its generation count"
+        elif not isinstance(data.get("es"), bytes):
+            problem = "has no optimiser state"
+        else:
+            try:
+                es = pickle.loads(data["es"])
+            except Exception as e:
+                problem = f"has an optimiser state that does not load ({type(e).__name__})"
+            else:
+                if not callable(getattr(es, "ask", None)):
+                    problem = "has an optimiser state that is not a CMA-ES optimiser"
+        if problem:
+            raise ExperimentError("state", f"{self.path} {problem}{fix}")
         return data
 
     def save(self, data: dict[str, Any]) -> None:
@@ -495,7 +548,9 @@ def tune(
     except ValueError as e:
         raise ExperimentError("name", str(e).removeprefix("name: ")) from None
     say = progress or (lambda text: None)
-    ckpt = _Checkpoint(Path(state))
+    # the paths first: a bad --state or --out is refused before any game is played
+    ckpt = _Checkpoint(output_folder(state, "state"))
+    target = output_file(out if out is not None else ckpt.folder / f"{name}.toml", "out")
     data = ckpt.load()
     # the base's values too: a base given as a strategy file may have changed
     compared = {**settings.compared(), "base_strategy": jsonable(
@@ -515,24 +570,26 @@ def tune(
                 "es": pickle.dumps(_new_optimizer(settings, space)), "log": [],
                 "heldout": None}
     ran = 0
-    for g in range(data["generation"], settings.generations):
-        if stop_after is not None and g >= stop_after:
-            return TuneResult(settings, {}, {}, data["log"], ckpt.folder, None, name,
-                              time.perf_counter() - t0, ran)
-        data = _generation(settings, space, base, data, g, n_jobs, say)
-        ckpt.save(data)
-        ran += 1
-    es = pickle.loads(data["es"])
-    final = _values(space, es.result.xfavorite)
-    tuned = _strategy(base, final)
-    hold = data.get("heldout")
-    if hold is None or hold.get("games_asked") != settings.heldout_games or \
-            hold.get("params") != final or "margin_gain" not in hold:
-        say(f"held-out check: {settings.heldout_games} games on new deals")
-        hold = _heldout(settings, tuned, base, final, n_jobs)
-        data = {**data, "heldout": hold}
-        ckpt.save(data)
-    target = Path(out) if out is not None else ckpt.folder / f"{name}.toml"
+    from hansa_lab.sim.runner import _terminate_as_interrupt
+
+    with _terminate_as_interrupt():  # SIGTERM ends it like Ctrl-C: the checkpoint kept
+        for g in range(data["generation"], settings.generations):
+            if stop_after is not None and g >= stop_after:
+                return TuneResult(settings, {}, {}, data["log"], ckpt.folder, None, name,
+                                  time.perf_counter() - t0, ran)
+            data = _generation(settings, space, base, data, g, n_jobs, say)
+            ckpt.save(data)
+            ran += 1
+        es = pickle.loads(data["es"])
+        final = _values(space, es.result.xfavorite)
+        tuned = _strategy(base, final)
+        hold = data.get("heldout")
+        if hold is None or hold.get("games_asked") != settings.heldout_games or \
+                hold.get("params") != final or "margin_gain" not in hold:
+            say(f"held-out check: {settings.heldout_games} games on new deals")
+            hold = _heldout(settings, tuned, base, final, n_jobs)
+            data = {**data, "heldout": hold}
+            ckpt.save(data)
     _write_file(target, name, tuned, base, settings, space, data, command)
     return TuneResult(settings, final, hold, data["log"], ckpt.folder, target, name,
                       time.perf_counter() - t0, ran)

@@ -683,8 +683,14 @@ def plot_ratings(
     labels = ratings[name].astype(str).to_numpy()[order]
     colors = group_colours(str(name), list(labels))
     for yi, (ei, ai, bi, lab) in enumerate(zip(e, a, b, labels, strict=True)):
-        ax.errorbar([ei], [yi], xerr=[[ei - ai], [bi - ei]], fmt="o", capsize=4,
-                    color=colors[lab])
+        # the interval and the point drawn apart: a percentile bootstrap interval need not
+        # contain the estimate (few games: it may end a hair inside it), and a strategy
+        # without an interval (NaN) still gets its point
+        if np.isfinite(ai) and np.isfinite(bi):
+            ax.hlines(yi, min(ai, bi), max(ai, bi), color=colors[lab])
+            ax.vlines([ai, bi], yi - 0.15, yi + 0.15, color=colors[lab])
+        if np.isfinite(ei):
+            ax.plot([ei], [yi], "o", color=colors[lab])
     ax.axvline(0, ls="--", color="grey", lw=1)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()

@@ -111,14 +111,14 @@ def _table(df: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _meta(manifest: dict[str, Any]) -> str:
+def _meta(results: Results) -> str:
+    manifest = results.manifest
     config = manifest.get("configuration", {})
-    progress = manifest.get("progress", {})
+    done = results.completeness  # from the verified done-markers, not the manifest's word
     rows = [
         ("name", manifest.get("name")),
-        ("status", manifest.get("status")),
-        ("games", f"{progress.get('games_done', '?')} of {progress.get('total_games', '?')}"
-                  f" ({progress.get('failures', 0)} failed)"),
+        ("status", done.text()),
+        ("games", f"{done.games_done} of {done.total_games} ({done.failures} failed)"),
         ("arms", "; ".join(f"{k} = {', '.join(v)}" for k, v in config.get("arms", {}).items())),
         ("conditions", "; ".join(json.dumps(c, sort_keys=True)
                                  for c in config.get("conditions", []))),
@@ -143,7 +143,7 @@ def report_html(results: Results, *, title: str | None = None) -> str:
 
     manifest = results.manifest
     name = title or f"hansa-lab report: {manifest.get('name', 'run')}"
-    parts = [f"<h1>{escape(name)}</h1>", "<h2>What was run</h2>", _meta(manifest)]
+    parts = [f"<h1>{escape(name)}</h1>", "<h2>What was run</h2>", _meta(results)]
     summary = results.summary()
     if summary.empty:
         parts.append("<p>No finished games yet.</p>")
