@@ -11,6 +11,7 @@ pub mod board;
 pub mod decisions;
 pub mod effects;
 pub mod events;
+pub mod limits;
 pub mod logs;
 pub mod play;
 pub mod rng;

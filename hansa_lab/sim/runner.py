@@ -480,6 +480,13 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _check_out_type(out: Any) -> None:
+    """``out`` must be None or a path (``str``/``os.PathLike``): ExperimentError if not."""
+    if out is not None and not isinstance(out, str | os.PathLike):
+        raise ExperimentError("out", f"must be a folder path (str or os.PathLike), got "
+                                     f"{out!r}")
+
+
 def _execute(
     exp: Experiment,
     ex: _Exec,
@@ -795,8 +802,9 @@ def simulate(
     (``games.stalled``) and named by the report.
 
     Invalid arguments raise :class:`ExperimentError` (a ``ValueError``) before any game
-    is played.
+    is played (``out`` that is not a path, such as ``123``, too).
     """
+    _check_out_type(out)
     if name is None:
         name = Path(out).resolve().name if out is not None else "simulate"
     if options is not None and not isinstance(options, Mapping):
@@ -888,6 +896,7 @@ def run_experiment(
     arms with the base arm, the conditions with those player counts), into a folder of
     its own (``results/<name>--<arms>--<players>p``).
     """
+    _check_out_type(out)
     source_info: dict[str, Any] | None = None
     if not isinstance(spec, Mapping | str | os.PathLike):
         raise ExperimentError("", "an experiment is a TOML file's path or a dict, got "
