@@ -46,6 +46,7 @@ NUMBER = st.one_of(st.integers(-(2**65), 2**65),
                                     2**64 - 1, 2**64, -(2**63)]),
                    st.floats(allow_nan=True, allow_infinity=True))
 SMALL = st.integers(0, 30)  # counts that are valid but keep a call fast
+SEED = st.one_of(st.integers(0, 2**64 - 1), NUMBER)  # a valid u64 half of the time
 
 CONFIG = GameConfig(3, seed=1)
 OPTIONS = {k: CONFIG.option(k) for k in RULE_OPTIONS}
@@ -71,7 +72,7 @@ def call(name: str, f: Callable[[], Any]) -> Any:
 
 
 def _state() -> Any:
-    return _core.CoreState(GOOD_CONFIG)
+    return call("CoreState", lambda: _core.CoreState(GOOD_CONFIG))
 
 
 def run(examples: int) -> None:
@@ -94,12 +95,13 @@ def run(examples: int) -> None:
     @given(st.one_of(st.sampled_from([2, 3, 4, 5]), NUMBER),
            st.sampled_from(["base_3p", "base_45p", "east", "britannia3", "moon"]),
            st.sampled_from(["bigbox", "original", "gold"]),
-           st.one_of(st.integers(0, 2**64 - 1), NUMBER),
-           st.sampled_from(sorted(OPTIONS)), st.one_of(ANY, NUMBER, st.lists(NUMBER,
-                                                                              max_size=21)))
-    def config(n: Any, side: str, edition: str, seed: Any, key: str, value: Any) -> None:
-        c = call("CoreConfig", lambda: _core.CoreConfig(n, side, edition, seed,
-                                                         {**OPTIONS, key: value}))
+           SEED, st.sampled_from(sorted(OPTIONS)),
+           st.one_of(ANY, NUMBER, st.lists(NUMBER, max_size=21)), st.booleans())
+    def config(n: Any, side: str, edition: str, seed: Any, key: str, value: Any,
+               keep: bool) -> None:
+        options = OPTIONS if keep else {**OPTIONS, key: value}
+        c = call("CoreConfig", lambda: _core.CoreConfig(n, side, edition, seed, options))
+        call("CoreConfig.with_seed", lambda: GOOD_CONFIG.with_seed(seed))
         if c is not FAILED:
             call("CoreConfig.with_seed", lambda: c.with_seed(seed))
             s = call("CoreState", lambda: _core.CoreState(c))
@@ -143,13 +145,13 @@ def run(examples: int) -> None:
                     call(name, f)
 
     @common
-    @given(ANY, ANY, ANY, ANY, NUMBER)
-    def actions(kind: Any, a: Any, b: Any, c: Any, rng: Any) -> None:
+    @given(ANY, ANY, ANY, ANY, SEED, st.one_of(SMALL, ANY))
+    def actions(kind: Any, a: Any, b: Any, c: Any, rng: Any, cap: Any) -> None:
         s = _state()
         call("CoreState.try_apply", lambda: s.try_apply(kind, a, b, c))
         call("CoreState.try_apply(kind)", lambda: s.try_apply(
             kind if isinstance(kind, str) else "income", a, b, c))
-        m = call("CoreMatch", lambda: _core.CoreMatch(s, [None] * 3, rng, a, bool(b)))
+        m = call("CoreMatch", lambda: _core.CoreMatch(s, [None] * 3, rng, cap, b is None))
         if m is not FAILED:
             call("CoreMatch.advance", m.advance)
             call("CoreMatch.apply", lambda: m.apply(kind, a, b, c))
@@ -157,7 +159,7 @@ def run(examples: int) -> None:
 
     @common
     @given(st.sampled_from([*_core.POLICY_NAMES, "gready"]),
-           st.integers(0, 40), NUMBER, ANY, NUMBER)
+           st.integers(0, 40), NUMBER, ANY, SEED)
     def policies(name: str, which: int, value: Any, junk: Any, rng: Any) -> None:
         params = list(POLICY_PARAMS.get(name, POLICY_PARAMS["greedy"]))
         if params:
