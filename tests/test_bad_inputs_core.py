@@ -452,3 +452,49 @@ def test_numpy_integers_are_ints_everywhere() -> None:
     s = make_strategy("greedy", supply_cap=np.int64(4), route=np.float32(0.5))
     assert type(s.params["supply_cap"]) is int and type(s.params["route"]) is float
     assert core.core_policy(s) is not None
+
+
+# ------------------------------------------------------------------ the same rules on the CLI
+CLI_CASES: list[tuple[list[str], str]] = [
+    (["play", "--players", "3", "--strategies",
+      "greedy:route=1e308,opponents=1e308,random,random"],
+     "parameter 'route': must be within [-1000, 1000]"),
+    (["play", "--players", "3", "--strategies", "greedy:route=nan"],
+     "parameter 'route': must be a finite number"),
+    (["play", "--players", "3", "--strategies", "greedy:supply_cap=9999999999"],
+     "parameter 'supply_cap': must be within [0, 60]"),
+    (["play", "--players", "3", "--strategies", "rollout:horizon=100000"],
+     "parameter 'horizon': must be within [1, 200]"),
+    (["play", "--players", "3", "--strategies", "ismcts:iterations=1e9"],
+     "parameter 'iterations'"),
+    (["play", "--players", "3", "--option", "prestige_to_end=2147483648"],
+     "prestige_to_end must be an integer 1-1000, got 2147483648"),
+    (["play", "--players", "3", "--option", "special_points=[7,8,9,4294967296]"],
+     "special_points needs 4 integers 0-50"),
+    (["play", "--players", "3", "--option", "marker_set={\"extra\": 1000}"],
+     "marker_set must be"),
+    (["play", "--players", "3", "--option", "control_points=1e308"], "control_points"),
+    (["simulate", "--games", "3", "--players", "3", "--strategies", "greedy:fade=0",
+      "--out", "results/x"], "fade"),
+    (["simulate", "--games", "3", "--players", "3", "--option", "prestige_to_end=0",
+      "--out", "results/x"], "prestige_to_end"),
+    (["simulate", "--games", "3", "--players", "3", "--option",
+      "east_west_points=[1,2,2147483648]", "--out", "results/x"], "east_west_points"),
+]
+
+
+@pytest.mark.parametrize(("argv", "text"), CLI_CASES, ids=[" ".join(a[3:]) for a, _ in
+                                                          CLI_CASES])
+def test_the_command_line_refuses_the_same(argv: list[str], text: str, capsys: Any,
+                                           tmp_path: Path, monkeypatch: Any) -> None:
+    from hansa_lab.tools import cli
+
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = cli.main(argv)
+    except SystemExit as e:
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2, (argv, err)
+    assert text in err and "Traceback" not in err, (argv, err)
+    assert not (tmp_path / "results").exists()
