@@ -207,6 +207,14 @@ def _api_cases() -> list[Case]:
              r"seed must be an integer 0-9223372036854775807, got -1"),
         Case("core-play_on-seed", lambda: core.play_on(s, ["random"] * 3, seed=2**64 + 5),
              ValueError, r"seed must be an integer 0-9223372036854775807"),
+        Case("core-play_random_games-seed", lambda: core.play_random_games(cfg, [0, -1]),
+             ValueError, r"seed must be an integer 0-9223372036854775807, got -1"),
+        Case("core-play_match-seed", lambda: core.play_match(
+            cfg, [make_strategy("random")] * 3, [], seed=2**64 + 5), ValueError,
+            r"seed must be an integer 0-9223372036854775807, got 18446744073709551621"),
+        Case("core-play_match-start", lambda: core.play_match(
+            cfg, [make_strategy("random")] * 3, [], start=_extra_trader(s)), ValueError,
+            r"inconsistent position"),
         Case("play_game-lineup-bad", lambda: play_game(cfg, ["greedy:route=1e308"] * 3),
              ValueError, r"parameter 'route': must be within"),
         Case("core-play_game-lineup-nan", lambda: core.play_game(cfg, ["greedy:route=nan"] * 3),
