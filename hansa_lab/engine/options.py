@@ -7,6 +7,10 @@ clear error names the option and the allowed values), ``hansa-lab options`` prin
 and ``docs/rule_options.md`` is generated from it (:func:`options_markdown`; a test keeps
 the file in step).
 
+The numeric ranges (each number of a list or table option) come from the table both
+engines share, ``data/limits.json`` (:mod:`hansa_lab.engine.limits`): the core refuses
+the same values on its own. Integers may be numpy integers (stored as ints).
+
 The rules read the numbers through :class:`Tuning`, the configuration's options resolved
 against its board and edition (``config.tuning``), never from the option dict itself.
 The compiled core receives the same options by name and mirrors :class:`Tuning` in
