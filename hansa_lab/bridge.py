@@ -35,13 +35,14 @@ from hansa_lab.engine.decisions import (
 )
 from hansa_lab.engine.events import Event
 from hansa_lab.engine.explain import explain_illegal
+from hansa_lab.engine.invariants import check_state
 from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.rules import check_types
 from hansa_lab.engine.scoring import CATEGORIES
 from hansa_lab.engine.state import FAVOUR_TILES, RULE_OPTIONS, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
 from hansa_lab.engine.variants.permanent import PermanentMarker
-from hansa_lab.errors import IllegalActionError
+from hansa_lab.errors import IllegalActionError, InvariantError
 
 _core: Any
 _IMPORT_ERROR: ImportError | None
@@ -234,9 +235,25 @@ class CoreGame:
         )
 
     @classmethod
-    def from_state(cls, state: State) -> CoreGame:
-        """The core's twin of a Python :class:`State` (a ValueError names a malformed
-        field; NotImplementedError for a configuration the core does not cover)."""
+    def from_state(cls, state: State, *, check: bool = True) -> CoreGame:
+        """The core's twin of a Python :class:`State`. The position is checked first:
+        a malformed field (wrong length, type or range) or an inconsistent position (one
+        the invariant checker :func:`~hansa_lab.engine.invariants.check_state` refuses,
+        e.g. a pending marker placement with no drawn marker) raises ``ValueError`` naming
+        it, before the core sees it; NotImplementedError for a configuration the core does
+        not cover. ``check=False`` skips the invariant checker (about 0.5 ms), for
+        positions the Python engine itself produced (the core still checks every field's
+        length and range)."""
+        if not isinstance(state, State):
+            raise TypeError(f"CoreGame.from_state needs a State, got {type(state).__name__}")
+        try:
+            if check:
+                check_state(state)
+        except InvariantError as e:
+            raise ValueError(f"CoreGame.from_state: inconsistent position: {e}") from e
+        except (TypeError, ValueError, IndexError, AttributeError, KeyError) as e:
+            raise ValueError(f"CoreGame.from_state: malformed position: "
+                             f"{type(e).__name__}: {e}") from e
         game = cls(state.config)
         game._s.set_fields(state_fields(state))
         return game

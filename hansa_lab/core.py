@@ -34,7 +34,7 @@ from hansa_lab.bridge import (
     state_fields,
 )
 from hansa_lab.engine.actions import Action
-from hansa_lab.engine.rng import MASK, Rng
+from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.errors import EngineError, IllegalActionError, StrategyError
 from hansa_lab.play import (
@@ -44,6 +44,7 @@ from hansa_lab.play import (
     GameRecord,
     _next_action,
     _seat_players,
+    checked_seed,
 )
 from hansa_lab.strategies import (
     ARCHETYPES,
@@ -108,8 +109,9 @@ def timings(config: GameConfig, games: int = 50) -> tuple[float, float, float]:
 def play_random_games(config: GameConfig, seeds: list[int],
                       max_actions: int = 20_000) -> tuple[int, int, int]:
     """Random games for ``seeds`` (the configuration's own seed is ignored), all in the
-    core: (games, actions, capped games)."""
-    seeds = [int(s) & MASK for s in seeds]
+    core: (games, actions, capped games). A seed outside 0 … 2**63 - 1 raises
+    ``ValueError``, as :class:`GameConfig` does."""
+    seeds = [checked_seed(s) for s in seeds]
     out: tuple[int, int, int] = core_module().play_random_games(core_config(config), seeds,
                                                             max_actions)
     return out
@@ -185,11 +187,13 @@ def play_match(
     own ``rngs``. ``log``: the core builds the ``turns`` and ``events`` rows.
 
     A strategy that fails raises :class:`StrategyError` with the game so far; an error of
-    the core raises :class:`EngineError`."""
+    the core raises :class:`EngineError`. Bad arguments raise before the game starts:
+    ``ValueError`` for a seed outside 0 … 2**63 - 1 or an inconsistent ``start``
+    (:meth:`CoreGame.from_state`)."""
     seats = [core_policy(pl) for pl in players]
+    stream = checked_seed(config.seed if seed is None else seed)
     begin = CoreGame(config) if start is None else CoreGame.from_state(start)
-    match = core_module().CoreMatch(begin._s, seats, int(config.seed if seed is None else seed)
-                                & MASK, max_actions, log)
+    match = core_module().CoreMatch(begin._s, seats, stream, max_actions, log)
     clock = (DecisionClock(decision_time_limit)
              if decision_time_limit is not None and None in seats else None)
     action: Action | None = None

@@ -41,6 +41,14 @@ class BoardDataError(ValueError):
     """The packaged board data is inconsistent (names the board and the field)."""
 
 
+class CoreError(RuntimeError):
+    """The compiled core (``hansa_lab._core``) failed inside a call: a bug in the core
+    (a panic), caught at the binding boundary so that it never takes the interpreter down.
+    The message names the call (``"hansa_lab._core.CoreState.legal_actions: ..."``); the
+    object the call was made on is unchanged. Bad arguments to the core raise
+    ``ValueError``/``TypeError``/``OverflowError`` instead, before anything runs."""
+
+
 class InvariantError(AssertionError):
     """A state that breaks a rule of conservation or consistency."""
 

@@ -18,10 +18,11 @@ from typing import Any
 
 from hansa_lab.engine.actions import Action, format_action, parse_action
 from hansa_lab.engine.invariants import check_state, check_transition
+from hansa_lab.engine.limits import as_int
 from hansa_lab.engine.rng import Rng, seat_stream
-from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
+from hansa_lab.engine.rules import apply, apply_in_place, check_types, legal_actions
 from hansa_lab.engine.scoring import ranking, score_breakdown
-from hansa_lab.engine.state import GameConfig, State, new_game
+from hansa_lab.engine.state import MAX_SEED, GameConfig, State, new_game
 from hansa_lab.errors import (
     DecisionTimeout,
     EngineError,
@@ -90,11 +91,22 @@ class GameRecord:
         return [format_action(self.final.board, a) for a in self.actions]
 
 
+def checked_seed(seed: Any) -> int:
+    """``seed`` as an int if it is a seed a game can have (0 … 2**63 - 1, as
+    :class:`GameConfig` and the command line take; numpy integers too), else
+    ``ValueError`` saying so."""
+    value = as_int(seed)
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise ValueError(f"seed must be an integer 0-{MAX_SEED}, got {seed!r}")
+    return value
+
+
 def _seat_players(
     config: GameConfig, strategies: str | Sequence[str | Strategy], seed: int
 ) -> tuple[list[Strategy], list[Rng]]:
     """One strategy and one random stream per seat (streams from ``seed``); the line-up
     as :func:`~hansa_lab.strategies.lineup.parse_lineup` reads it."""
+    seed = checked_seed(seed)
     players = [make_strategy(s) for s in parse_lineup(strategies, config.n_players)]
     return players, [strategy_rng(seed, p) for p in range(config.n_players)]
 
@@ -298,11 +310,15 @@ def _play(
 def replay(config: GameConfig, actions: Sequence[Action | str], *, check: bool = True) -> State:
     """Replay a game from its configuration and actions (objects or text forms).
 
-    An illegal action raises :class:`IllegalActionError` naming its position."""
+    An illegal action, or one that is neither an :class:`Action` nor text
+    (``check=False`` too), raises :class:`IllegalActionError` naming its position; text
+    that is no action raises :class:`~hansa_lab.errors.ActionParseError`."""
     state = new_game(config)
     for n, a in enumerate(actions):
         act = parse_action(state.board, a) if isinstance(a, str) else a
         try:
+            if not check:
+                check_types(act)
             state = apply(state, act, check=check)
         except IllegalActionError as e:
             raise IllegalActionError(f"replay step {n + 1}: {e}") from e
@@ -310,9 +326,14 @@ def replay(config: GameConfig, actions: Sequence[Action | str], *, check: bool =
 
 
 def states_of(config: GameConfig, actions: Sequence[Action]) -> list[State]:
-    """Every state of a game, from the set-up to the end (for viewers and logs)."""
+    """Every state of a game, from the set-up to the end (for viewers and logs); an entry
+    that is not an :class:`Action` raises :class:`IllegalActionError` naming it."""
     out = [new_game(config)]
-    for a in actions:
+    for n, a in enumerate(actions):
+        try:
+            check_types(a)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"action {n + 1}: {e}") from None
         out.append(apply(out[-1], a, check=False))
     return out
 

@@ -12,6 +12,7 @@ pub mod decisions;
 pub mod effects;
 pub mod env;
 pub mod events;
+pub mod limits;
 pub mod logs;
 pub mod play;
 pub mod rng;

@@ -2,19 +2,23 @@
 //! (conversions to and from `State`, `Action` values, Python exceptions with the Python
 //! engine's messages) is `hansa_lab/core.py`.
 //!
-//! Nothing panics across the boundary: every call into the rules runs under
-//! `catch_unwind`, and a panic (a bug) becomes a Python `RuntimeError`.
+//! Nothing panics across the boundary: every binding runs its body under [`guard`]
+//! (`catch_unwind`), and a panic (a bug) becomes `hansa_lab.errors.CoreError`, an
+//! `Exception` naming the call. Sizes are checked before anything is allocated
+//! ([`MAX_RNG_OUTPUTS`], [`MAX_TIMING_GAMES`]), and a position from Python is checked
+//! ([`validate`]) before the rules see it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 use crate::actions::{kind_index, Action, ACTION_KINDS};
 use crate::board::{board, PLAYER_BOARD};
 use crate::decisions::Decision;
 use crate::events::{detail_text, EVENT_KINDS};
+use crate::limits::Limit;
 use crate::logs::TURN_COLUMNS;
 use crate::play::{play_random, Match};
 use crate::rng::Rng;
@@ -23,14 +27,33 @@ use crate::scoring::{ranking, score_rows};
 use crate::state::{covered, new_game, Config, Points, State, Tuning, FAVOUR_TILES, MARKER_KINDS};
 use crate::strategies::{Policy, POLICY_NAMES};
 
-fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+pyo3::import_exception!(hansa_lab.errors, CoreError);
+
+/// Run a binding's body: a panic inside (a bug in the core) becomes
+/// `hansa_lab.errors.CoreError` naming `call` and the panic's message, instead of pyo3's
+/// `PanicException` (a `BaseException`). The one boundary helper of every binding.
+fn guard<T>(call: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
-        Err(_) => Err(PyRuntimeError::new_err(
-            "hansa_lab core: internal error (a bug in the compiled core; please report)",
-        )),
+        Err(payload) => {
+            let why = payload
+                .downcast_ref::<&str>()
+                .map(|m| m.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".into());
+            Err(CoreError::new_err(format!(
+                "hansa_lab._core.{call}: internal error in the compiled core ({why}); \
+                 a bug: please report it with the call's arguments"
+            )))
+        }
     }
 }
+
+/// The most outputs [`rng_outputs`] returns (a test helper: about 40 MB as Python ints).
+const MAX_RNG_OUTPUTS: usize = 1 << 20;
+/// The most games [`timings`] plays (it keeps every 5th position of them in memory:
+/// some 100 MB at most; the benchmark plays 50).
+const MAX_TIMING_GAMES: u64 = 200;
 
 /// A game configuration for the core (`GameConfig` of the Python engine, the rule
 /// options as values): built once per configuration and passed to every call.
@@ -53,6 +76,29 @@ impl PyConfig {
         seed: u64,
         options: &Bound<'_, PyDict>,
     ) -> PyResult<Self> {
+        guard("CoreConfig", || {
+            PyConfig::build(n_players, side, edition, seed, options)
+        })
+    }
+
+    /// The same configuration with another seed.
+    fn with_seed(&self, seed: u64) -> PyResult<Self> {
+        guard("CoreConfig.with_seed", || {
+            let mut c = self.c.clone();
+            c.seed = seed;
+            Ok(PyConfig { c })
+        })
+    }
+}
+
+impl PyConfig {
+    fn build(
+        n_players: usize,
+        side: &str,
+        edition: &str,
+        seed: u64,
+        options: &Bound<'_, PyDict>,
+    ) -> PyResult<Self> {
         let edition = match edition {
             "bigbox" => 0,
             "original" => 1,
@@ -64,6 +110,11 @@ impl PyConfig {
                 return Err(PyValueError::new_err(format!(
                     "the compiled core has no rule option {key:?}"
                 )));
+            }
+        }
+        for (name, limit) in crate::limits::option_limits() {
+            if let Some(v) = options.get_item(name)? {
+                check_option(name, &v, limit)?;
             }
         }
         let special_points: Option<Vec<i32>> = option(options, "special_points")?;
@@ -92,15 +143,6 @@ impl PyConfig {
         Ok(PyConfig { c })
     }
 
-    /// The same configuration with another seed.
-    fn with_seed(&self, seed: u64) -> Self {
-        let mut c = self.c.clone();
-        c.seed = seed;
-        PyConfig { c }
-    }
-}
-
-impl PyConfig {
     /// The tunable numbers (`Tuning`) from the rule options by name, as the Python engine
     /// validated them (`hansa_lab/engine/options.py`); ValueError for a value of the wrong
     /// shape.
@@ -175,6 +217,48 @@ impl PyConfig {
     }
 }
 
+/// Every number in a rule option's value (an integer, or the integers of a list or a
+/// table; None, true/false and "all" carry none) within the option's range of the shared
+/// table (`crate::limits`): ValueError naming the option, the value and the range.
+fn check_option(name: &str, v: &Bound<'_, PyAny>, limit: &Limit) -> PyResult<()> {
+    check_numbers(name, v, v, limit)
+}
+
+fn check_numbers(
+    name: &str,
+    whole: &Bound<'_, PyAny>,
+    v: &Bound<'_, PyAny>,
+    limit: &Limit,
+) -> PyResult<()> {
+    let refuse = || {
+        PyValueError::new_err(format!(
+            "rule option {name} must be {} (the range both engines play; each number of \
+             a list or table), got {}",
+            limit.text(),
+            whole.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    };
+    if v.is_none() || v.is_instance_of::<PyString>() || v.is_instance_of::<PyBool>() {
+        return Ok(());
+    }
+    if let Ok(table) = v.downcast::<PyDict>() {
+        for x in table.values() {
+            check_numbers(name, whole, &x, limit)?;
+        }
+        return Ok(());
+    }
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        for x in v.try_iter()? {
+            check_numbers(name, whole, &x?, limit)?;
+        }
+        return Ok(());
+    }
+    match v.extract::<i64>() {
+        Ok(x) if limit.check(name, x as f64).is_ok() => Ok(()),
+        _ => Err(refuse()),
+    }
+}
+
 /// The rule options the core reads (every key of the Python engine's `RULE_OPTIONS`).
 const RULE_OPTION_NAMES: [&str; 21] = [
     "special_points",
@@ -246,25 +330,25 @@ impl PyState {
     /// not cover yet.
     #[new]
     fn py_new(config: &PyConfig) -> PyResult<Self> {
-        guard(|| {
+        guard("CoreState", || {
             new_game(&config.c)
                 .map(|s| PyState { s })
                 .map_err(PyValueError::new_err)
         })
     }
 
-    fn copy(&self) -> Self {
-        self.clone()
+    fn copy(&self) -> PyResult<Self> {
+        guard("CoreState.copy", || Ok(self.clone()))
     }
 
     #[getter]
-    fn current_player(&self) -> usize {
-        self.s.current_player()
+    fn current_player(&self) -> PyResult<usize> {
+        guard("CoreState.current_player", || Ok(self.s.current_player()))
     }
 
     #[getter]
-    fn is_over(&self) -> bool {
-        self.s.is_over()
+    fn is_over(&self) -> PyResult<bool> {
+        guard("CoreState.is_over", || Ok(self.s.is_over()))
     }
 
     #[getter]
@@ -274,7 +358,9 @@ impl PyState {
 
     /// Legal actions as (kind, a, b, c) tuples, in the Python engine's order.
     fn legal_actions(&self) -> PyResult<Vec<PyAction>> {
-        guard(|| Ok(legal(&self.s).iter().map(to_py).collect()))
+        guard("CoreState.legal_actions", || {
+            Ok(legal(&self.s).iter().map(to_py).collect())
+        })
     }
 
     /// Apply an action if it is legal (True); leave the state unchanged and return False
@@ -289,7 +375,7 @@ impl PyState {
         let Some(act) = from_py(kind, a, b, c) else {
             return Ok(false);
         };
-        guard(|| {
+        guard("CoreState.try_apply", || {
             if !legal(&self.s).contains(&act) {
                 return Ok(false);
             }
@@ -301,31 +387,37 @@ impl PyState {
     }
 
     /// Events of the last applied action: (kind, seat, other, route, city, detail, value).
-    fn events(&self) -> Vec<(&'static str, i32, i32, i32, i32, String, i32)> {
-        self.s
-            .events
-            .iter()
-            .map(|e| {
-                (
-                    EVENT_KINDS[e.kind as usize],
-                    e.seat,
-                    e.other,
-                    e.route,
-                    e.city,
-                    detail_text(e.detail),
-                    e.value,
-                )
-            })
-            .collect()
+    #[allow(clippy::type_complexity)]
+    fn events(&self) -> PyResult<Vec<(&'static str, i32, i32, i32, i32, String, i32)>> {
+        guard("CoreState.events", || {
+            Ok(self
+                .s
+                .events
+                .iter()
+                .map(|e| {
+                    (
+                        EVENT_KINDS[e.kind as usize],
+                        e.seat,
+                        e.other,
+                        e.route,
+                        e.city,
+                        detail_text(e.detail),
+                        e.value,
+                    )
+                })
+                .collect())
+        })
     }
 
     /// Score if the game ended now: per player, the categories of CATEGORIES.
     fn score_rows(&self) -> PyResult<Vec<Vec<i32>>> {
-        guard(|| Ok(score_rows(&self.s).iter().map(|r| r.to_vec()).collect()))
+        guard("CoreState.score_rows", || {
+            Ok(score_rows(&self.s).iter().map(|r| r.to_vec()).collect())
+        })
     }
 
     fn ranking(&self) -> PyResult<Vec<i32>> {
-        guard(|| {
+        guard("CoreState.ranking", || {
             let rows = score_rows(&self.s);
             Ok(ranking(&self.s, &rows))
         })
@@ -333,6 +425,24 @@ impl PyState {
 
     /// Every field as plain Python values (markers, tiles and end reasons as indices).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        guard("CoreState.to_dict", || self.fields(py))
+    }
+
+    /// Overwrite every field from a dict shaped like :meth:`to_dict` (a ValueError names
+    /// the first malformed field; the state is unchanged then).
+    fn set_fields(&mut self, d: &Bound<'_, PyDict>) -> PyResult<()> {
+        guard("CoreState.set_fields", || {
+            let mut s = self.s.clone();
+            read_fields(&mut s, d)?;
+            validate(&s).map_err(PyValueError::new_err)?;
+            self.s = s;
+            Ok(())
+        })
+    }
+}
+
+impl PyState {
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = &self.s;
         let d = PyDict::new(py);
         d.set_item("posts", s.posts.clone())?;
@@ -380,16 +490,6 @@ impl PyState {
         d.set_item("end_reason", s.end_reason)?;
         d.set_item("end_after_action", s.end_after_action)?;
         Ok(d)
-    }
-
-    /// Overwrite every field from a dict shaped like :meth:`to_dict` (a ValueError names
-    /// the first malformed field; the state is unchanged then).
-    fn set_fields(&mut self, d: &Bound<'_, PyDict>) -> PyResult<()> {
-        let mut s = self.s.clone();
-        read_fields(&mut s, d)?;
-        validate(&s).map_err(PyValueError::new_err)?;
-        self.s = s;
-        Ok(())
     }
 }
 
@@ -634,6 +734,11 @@ fn validate(s: &State) -> Result<(), String> {
                 return Err("state field pending: permanent marker out of range".into());
             }
         }
+        if matches!(f, Decision::PlaceMarkers { .. }) && s.drawn.is_empty() {
+            return Err(
+                "state field pending: a bonus-marker placement with no drawn marker".into(),
+            );
+        }
         if matches!(f, Decision::FavourIncome { .. }) && s.favours.is_empty() {
             return Err("state field pending: no Emperor's Favour in this game".into());
         }
@@ -653,15 +758,17 @@ impl PyPolicy {
     /// ValueError for a strategy or parameter the core does not have.
     #[new]
     fn py_new(name: &str, params: Vec<(String, f64)>) -> PyResult<Self> {
-        Policy::new(name, &params)
-            .map(|p| PyPolicy { p })
-            .map_err(PyValueError::new_err)
+        guard("CorePolicy", || {
+            Policy::new(name, &params)
+                .map(|p| PyPolicy { p })
+                .map_err(PyValueError::new_err)
+        })
     }
 
     /// The action this strategy chooses in `state`, drawing from a SplitMix64 stream
     /// with the given state: (action, the stream's state after), None once over.
     fn choose(&self, state: &PyState, rng_state: u64) -> PyResult<Option<(PyAction, u64)>> {
-        guard(|| {
+        guard("CorePolicy.choose", || {
             let acts = legal(&state.s);
             if acts.is_empty() {
                 return Ok(None);
@@ -687,7 +794,7 @@ impl PyPolicy {
                 "search() is for the rollout and ismcts strategies",
             ));
         }
-        guard(|| {
+        guard("CorePolicy.search", || {
             let acts = legal(&state.s);
             if acts.is_empty() {
                 return Ok(None);
@@ -729,7 +836,7 @@ impl PyMatch {
         log: bool,
     ) -> PyResult<Self> {
         let seats = seats.into_iter().map(|p| p.map(|p| p.p)).collect();
-        guard(|| {
+        guard("CoreMatch", || {
             Match::new(state.s.clone(), seats, seed, max_actions, log)
                 .map(|m| PyMatch { m })
                 .map_err(PyValueError::new_err)
@@ -740,7 +847,11 @@ impl PyMatch {
     /// decide (its index). Runs without the GIL.
     fn advance(&mut self, py: Python<'_>) -> PyResult<Option<usize>> {
         let m = &mut self.m;
-        py.allow_threads(|| guard(|| m.advance().map_err(PyRuntimeError::new_err)))
+        py.allow_threads(|| {
+            guard("CoreMatch.advance", || {
+                m.advance().map_err(PyRuntimeError::new_err)
+            })
+        })
     }
 
     /// Apply a Python seat's action: False (nothing changed) if it is not legal.
@@ -754,19 +865,24 @@ impl PyMatch {
         let Some(act) = from_py(kind, a, b, c) else {
             return Ok(false);
         };
-        guard(|| Ok(self.m.apply_external(act)))
+        guard("CoreMatch.apply", || Ok(self.m.apply_external(act)))
     }
 
     /// Close the logs (the last, possibly partial, turn).
-    fn finish(&mut self) {
-        self.m.finish();
+    fn finish(&mut self) -> PyResult<()> {
+        guard("CoreMatch.finish", || {
+            self.m.finish();
+            Ok(())
+        })
     }
 
     /// A copy of the current position.
-    fn state(&self) -> PyState {
-        PyState {
-            s: self.m.state.clone(),
-        }
+    fn state(&self) -> PyResult<PyState> {
+        guard("CoreMatch.state", || {
+            Ok(PyState {
+                s: self.m.state.clone(),
+            })
+        })
     }
 
     #[getter]
@@ -775,8 +891,8 @@ impl PyMatch {
     }
 
     #[getter]
-    fn is_done(&self) -> bool {
-        self.m.is_done()
+    fn is_done(&self) -> PyResult<bool> {
+        guard("CoreMatch.is_done", || Ok(self.m.is_done()))
     }
 
     #[getter]
@@ -785,42 +901,51 @@ impl PyMatch {
     }
 
     /// The actions so far as (kind, a, b, c) tuples.
-    fn actions(&self) -> Vec<PyAction> {
-        self.m.actions.iter().map(to_py).collect()
+    fn actions(&self) -> PyResult<Vec<PyAction>> {
+        guard("CoreMatch.actions", || {
+            Ok(self.m.actions.iter().map(to_py).collect())
+        })
     }
 
     /// The `turns` rows so far, as little-endian int32 bytes (rows × TURN_COLUMNS).
-    fn turn_rows(&self) -> Vec<u8> {
-        match &self.m.log {
-            None => Vec::new(),
-            Some(log) => log.turns.iter().flat_map(|v| v.to_le_bytes()).collect(),
-        }
+    fn turn_rows(&self) -> PyResult<Vec<u8>> {
+        guard("CoreMatch.turn_rows", || {
+            Ok(match &self.m.log {
+                None => Vec::new(),
+                Some(log) => log.turns.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            })
+        })
     }
 
     /// The `events` rows so far: (action index, round, turn, seat, kind, other seat,
     /// route, city index or -1, detail, value).
     #[allow(clippy::type_complexity)]
-    fn events(&self) -> Vec<(i32, i32, i32, i32, &'static str, i32, i32, i32, String, i32)> {
-        let Some(log) = &self.m.log else {
-            return Vec::new();
-        };
-        log.events
-            .iter()
-            .map(|(i, rnd, turn, e)| {
-                (
-                    *i,
-                    *rnd,
-                    *turn,
-                    e.seat,
-                    EVENT_KINDS[e.kind as usize],
-                    e.other,
-                    e.route,
-                    e.city,
-                    detail_text(e.detail),
-                    e.value,
-                )
-            })
-            .collect()
+    fn events(
+        &self,
+    ) -> PyResult<Vec<(i32, i32, i32, i32, &'static str, i32, i32, i32, String, i32)>> {
+        guard("CoreMatch.events", || {
+            let Some(log) = &self.m.log else {
+                return Ok(Vec::new());
+            };
+            Ok(log
+                .events
+                .iter()
+                .map(|(i, rnd, turn, e)| {
+                    (
+                        *i,
+                        *rnd,
+                        *turn,
+                        e.seat,
+                        EVENT_KINDS[e.kind as usize],
+                        e.other,
+                        e.route,
+                        e.city,
+                        detail_text(e.detail),
+                        e.value,
+                    )
+                })
+                .collect())
+        })
     }
 }
 
@@ -835,7 +960,7 @@ fn play_random_games(
 ) -> PyResult<(usize, usize, usize)> {
     let mut config = config.c.clone();
     py.allow_threads(|| {
-        guard(|| {
+        guard("play_random_games", || {
             let (mut games, mut actions, mut capped) = (0, 0, 0);
             for seed in seeds {
                 config.seed = seed;
@@ -853,7 +978,7 @@ fn play_random_games(
 /// One random game in the core: (final state, actions as tuples).
 #[pyfunction]
 fn play_random_game(config: &PyConfig, max_actions: usize) -> PyResult<(PyState, Vec<PyAction>)> {
-    guard(|| {
+    guard("play_random_game", || {
         let (s, actions, _) =
             play_random(&config.c, max_actions, true).map_err(PyRuntimeError::new_err)?;
         Ok((PyState { s }, actions.iter().map(to_py).collect()))
@@ -863,23 +988,39 @@ fn play_random_game(config: &PyConfig, max_actions: usize) -> PyResult<(PyState,
 /// (copy, legal list, score) in nanoseconds per position, over random games' positions.
 #[pyfunction]
 fn timings(config: &PyConfig, games: u64) -> PyResult<(f64, f64, f64)> {
-    guard(|| crate::play::timings(&config.c, games).map_err(PyRuntimeError::new_err))
+    if games > MAX_TIMING_GAMES {
+        return Err(PyValueError::new_err(format!(
+            "timings: games must be 0-{MAX_TIMING_GAMES}, got {games}"
+        )));
+    }
+    guard("timings", || {
+        crate::play::timings(&config.c, games).map_err(PyRuntimeError::new_err)
+    })
 }
 
 /// The board sides the core covers.
 #[pyfunction]
-fn covered_sides() -> Vec<&'static str> {
-    crate::board::BOARD_SIDES
-        .into_iter()
-        .filter(|s| board(s, false).is_some())
-        .collect()
+fn covered_sides() -> PyResult<Vec<&'static str>> {
+    guard("covered_sides", || {
+        Ok(crate::board::BOARD_SIDES
+            .into_iter()
+            .filter(|s| board(s, false).is_some())
+            .collect())
+    })
 }
 
 /// SplitMix64 outputs from a state (for the generator's cross-language test).
 #[pyfunction]
-fn rng_outputs(state: u64, n: usize) -> Vec<u64> {
-    let mut r = Rng::new(state);
-    (0..n).map(|_| r.next_u64()).collect()
+fn rng_outputs(state: u64, n: usize) -> PyResult<Vec<u64>> {
+    if n > MAX_RNG_OUTPUTS {
+        return Err(PyValueError::new_err(format!(
+            "rng_outputs: n must be 0-{MAX_RNG_OUTPUTS}, got {n}"
+        )));
+    }
+    guard("rng_outputs", || {
+        let mut r = Rng::new(state);
+        Ok((0..n).map(|_| r.next_u64()).collect())
+    })
 }
 
 #[pymodule]

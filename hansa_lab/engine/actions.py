@@ -226,7 +226,13 @@ def parse_action(board: Board, text: str) -> Action:
     >>> from hansa_lab.engine.board import load_board
     >>> parse_action(load_board("base_3p"), "displace r5.1 merchant pay 0")
     Action.of('displace', post=18, piece=1, pay_merchants=0)
+
+    Anything that is not the text of an action on ``board`` (not a ``str`` at all
+    included) raises :class:`ActionParseError`, a ``ValueError``.
     """
+    if not isinstance(text, str):
+        raise ActionParseError(f"an action's text form is a str, got {type(text).__name__} "
+                               f"{text!r}")
     words = text.split()
     if not words:
         raise ActionParseError("empty action text")

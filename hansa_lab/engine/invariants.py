@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from hansa_lab.engine.board import A_ACTIONS, A_BANK, A_BOOK, A_KEYS, A_PRIVILEGE
-from hansa_lab.engine.decisions import Relocation
+from hansa_lab.engine.decisions import PlaceMarkers, Relocation
 from hansa_lab.engine.scoring import TRACK_MAX
 from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, NEUTRAL_TRADERS, State
 from hansa_lab.engine.variants.permanent import PermanentMarker
@@ -122,6 +122,8 @@ def check_state(state: State) -> None:
     seen += Counter(state.discarded)
     if seen != Counter(marker_set):
         fail(f"bonus markers not conserved: {dict(seen)} vs {marker_set}")
+    if any(isinstance(f, PlaceMarkers) for f in state.pending) and not state.drawn:
+        fail("a bonus-marker placement is pending but no marker is drawn")
     if state.end_reason is not None and state.pending:
         fail("the game is over but decisions are pending")
     if len(set(state.east_west)) != len(state.east_west) or len(state.east_west) > len(

@@ -7,6 +7,10 @@ clear error names the option and the allowed values), ``hansa-lab options`` prin
 and ``docs/rule_options.md`` is generated from it (:func:`options_markdown`; a test keeps
 the file in step).
 
+The numeric ranges (each number of a list or table option) come from the table both
+engines share, ``data/limits.json`` (:mod:`hansa_lab.engine.limits`): the core refuses
+the same values on its own. Integers may be numpy integers (stored as ints).
+
 The rules read the numbers through :class:`Tuning`, the configuration's options resolved
 against its board and edition (``config.tuning``), never from the option dict itself.
 The compiled core receives the same options by name and mirrors :class:`Tuning` in
@@ -30,6 +34,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 from hansa_lab.engine.board import load_board, marker_score_table, player_board
+from hansa_lab.engine.limits import as_int, option_limit
 
 #: Every bonus-marker kind, in the order a replacement bag is filled before its shuffle.
 MARKER_KINDS = ("extra", "swap", "move3", "remove3", "develop", "plus3", "plus4")
@@ -92,7 +97,23 @@ class RuleOption:
 
 
 def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    """An integer (a numpy integer too), not a bool."""
+    return as_int(x) is not None
+
+
+def _span(name: str) -> str:
+    """The range of each number of option ``name``, from the shared table
+    (``data/limits.json``): ``"0-20"``."""
+    lim = option_limit(name)
+    return f"{lim.low:g}-{lim.high:g}"
+
+
+def _within(name: str, x: Any, high: int | None = None) -> bool:
+    """``x`` is an integer within option ``name``'s range of the shared table (and at most
+    ``high``, where the board or player count allows less)."""
+    lim = option_limit(name)
+    top = lim.high if high is None else min(lim.high, high)
+    return _is_int(x) and lim.low <= x <= top
 
 
 class _Invalid(Exception):
@@ -104,21 +125,21 @@ def _bad(name: str, allowed: str, value: Any) -> ValueError:
     return ValueError(f"rule option {name} must be {allowed}, got {value!r}")
 
 
-def _int(lo: int, hi: int) -> Callable[[Any, Where], int]:
+def _int(name: str) -> Callable[[Any, Where], int]:
     def check(v: Any, where: Where) -> int:
-        if not _is_int(v) or not lo <= v <= hi:
+        if not _within(name, v):
             raise _Invalid
         return int(v)
 
     return check
 
 
-def _ints(lo: int, hi: int, min_len: int, max_len: int, *,
+def _ints(name: str, min_len: int, max_len: int, *,
           ascending: bool = False) -> Callable[[Any, Where], tuple[int, ...]]:
     def check(v: Any, where: Where) -> tuple[int, ...]:
         if (not isinstance(v, Sequence) or isinstance(v, str)
                 or not min_len <= len(v) <= max_len
-                or not all(_is_int(x) and lo <= x <= hi for x in v)
+                or not all(_within(name, x) for x in v)
                 or (ascending and any(a > b for a, b in pairwise(v)))):
             raise _Invalid
         return tuple(int(x) for x in v)
@@ -146,21 +167,16 @@ def _special_points(v: Any, where: Where) -> tuple[int, ...] | None:
     if v is None:
         return None
     if (not isinstance(v, Sequence) or isinstance(v, str) or len(v) != 4
-            or not all(_is_int(x) for x in v)):
-        raise ValueError(f"rule option special_points needs 4 integers, got {v!r}")
+            or not all(_within("special_points", x) for x in v)):
+        raise ValueError(f"rule option special_points needs 4 integers "
+                         f"{_span('special_points')}, got {v!r}")
     return tuple(int(x) for x in v)
 
 
 def _start_supply(v: Any, where: Where) -> int:
-    hi = _LOOSE_TRADERS - where.n_players
-    if not _is_int(v) or not 1 <= v <= hi:
+    hi = min(_LOOSE_TRADERS - where.n_players, int(option_limit("start_supply").high))
+    if not _within("start_supply", v, hi):
         raise ValueError(f"rule option start_supply must be 1-{hi}, got {v!r}")
-    return int(v)
-
-
-def _prestige_to_end(v: Any, where: Where) -> int:
-    if not _is_int(v) or v < 1:
-        raise ValueError(f"rule option prestige_to_end must be a positive integer, got {v!r}")
     return int(v)
 
 
@@ -174,8 +190,8 @@ def _east_alternative(v: Any, where: Where) -> bool:
 def _cities_to_end(v: Any, where: Where) -> int | None:
     if v is None:
         return None
-    hi = load_board(where.side).n_cities
-    if not _is_int(v) or not 1 <= v <= hi:
+    hi = min(load_board(where.side).n_cities, int(option_limit("cities_to_end").high))
+    if not _within("cities_to_end", v, hi):
         raise _bad("cities_to_end", f"None (the board's number) or an integer 1-{hi} "
                                     f"(the cities of {where.side})", v)
     return int(v)
@@ -188,7 +204,7 @@ def _bank_track(v: Any, where: Where) -> tuple[int | str, ...]:
     for x in v:
         if x == ALL:
             rank.append(31)
-        elif _is_int(x) and 1 <= x <= 30:
+        elif _within("bank_track", x):
             rank.append(int(x))
         else:
             raise _Invalid
@@ -200,11 +216,11 @@ def _bank_track(v: Any, where: Where) -> tuple[int | str, ...]:
 def _start_supply_seats(v: Any, where: Where) -> tuple[int, ...] | None:
     if v is None:
         return None
-    allowed = (f"None or a list of {where.n_players}-5 integers 0-{_LOOSE_TRADERS} (seat 0 "
-               "first; entries beyond the player count are ignored)")
+    allowed = (f"None or a list of {where.n_players}-5 integers {_span('start_supply_seats')} "
+               "(seat 0 first; entries beyond the player count are ignored)")
     if (not isinstance(v, Sequence) or isinstance(v, str)
             or not where.n_players <= len(v) <= 5
-            or not all(_is_int(x) and 0 <= x <= _LOOSE_TRADERS for x in v)):
+            or not all(_within("start_supply_seats", x) for x in v)):
         raise _bad("start_supply_seats", allowed, v)
     return tuple(int(x) for x in v)
 
@@ -217,7 +233,7 @@ def _marker_set(v: Any, where: Where) -> HashableTable | None:
         table = {str(k): c for k, c in pairs}
     except (TypeError, ValueError):
         raise _Invalid from None
-    if not all(k in MARKER_KINDS and _is_int(c) and 0 <= c <= 9 for k, c in table.items()):
+    if not all(k in MARKER_KINDS and _within("marker_set", c) for k, c in table.items()):
         raise _Invalid
     return HashableTable({k: int(table[k]) for k in MARKER_KINDS if table.get(k)})
 
@@ -226,85 +242,93 @@ def _marker_set(v: Any, where: Where) -> HashableTable | None:
 #: player board, set-up).
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("special_points", None,
-               "None (the board's) or 4 integers (white, orange, pink, black)",
+               f"None (the board's) or 4 integers {_span('special_points')} (white, orange, "
+               "pink, black)",
                "points of the four special-prestige spaces (Coellen, Königsberg, Plymouth)",
                _special_points, printed="7, 8, 9, 11"),
     RuleOption("start_supply", 5, "an integer 1-(11 - players)",
                "traders in seat 0's personal supply at the start (seats count from 0); "
                "seat k gets this + k (the general stock gets the rest of the 11 loose "
                "traders)", _start_supply),
-    RuleOption("prestige_to_end", 20, "a positive integer",
+    RuleOption("prestige_to_end", 20, f"an integer {_span('prestige_to_end')}",
                "prestige on the track that ends the game (after that establish action)",
-               _prestige_to_end),
+               _int("prestige_to_end")),
     RuleOption("east_alternative", False, "true or false (East board only)",
                "East board: the alternative source's values for the disputed cities",
                _east_alternative),
     RuleOption("emperor", False, "true or false",
                "the Emperor's Favour module: as many random tiles face up as players",
                _bool("emperor")),
-    RuleOption("east_west_points", None, "None (the board's) or a list of 0-5 integers 0-50",
+    RuleOption("east_west_points", None,
+               f"None (the board's) or a list of 0-5 integers {_span('east_west_points')}",
                "prestige for the 1st, 2nd, 3rd … player to connect the East-West cities "
                "(the list's length is the number of awards)",
-               _or_none(_ints(0, 50, 0, 5)), printed="7, 4, 2"),
-    RuleOption("control_points", 2, "an integer 0-20",
-               "final scoring: points per controlled city", _int(0, 20)),
-    RuleOption("favour_control_bonus", 2, "an integer 0-20",
+               _or_none(_ints("east_west_points", 0, 5)), printed="7, 4, 2"),
+    RuleOption("control_points", 2, f"an integer {_span('control_points')}",
+               "final scoring: points per controlled city", _int("control_points")),
+    RuleOption("favour_control_bonus", 2, f"an integer {_span('favour_control_bonus')}",
                "final scoring: extra points per controlled city with the Emperor's Favour "
                "tile control_4 (printed: 4 instead of 2)",
-               _int(0, 20)),
-    RuleOption("ability_points", 4, "an integer 0-30",
+               _int("favour_control_bonus")),
+    RuleOption("ability_points", 4, f"an integer {_span('ability_points')}",
                "final scoring: points per fully developed ability (all but City Keys)",
-               _int(0, 30)),
-    RuleOption("favour_abilities_bonus", 3, "an integer 0-30",
+               _int("ability_points")),
+    RuleOption("favour_abilities_bonus", 3, f"an integer {_span('favour_abilities_bonus')}",
                "final scoring: extra points per fully developed ability with the Emperor's "
                "Favour tile abilities_7 (printed: 7 instead of 4)",
-               _int(0, 30)),
-    RuleOption("marker_points", _printed_marker_points(), "a list of 1-20 integers 0-99",
+               _int("favour_abilities_bonus")),
+    RuleOption("marker_points", _printed_marker_points(),
+               f"a list of 1-20 integers {_span('marker_points')}",
                "final scoring: points for 1, 2, 3 … collected bonus markers (the last entry "
-               "counts for that many markers or more)", _ints(0, 99, 1, 20)),
-    RuleOption("region_points", (7, 4, 2), "a list of 0-5 integers 0-50",
+               "counts for that many markers or more)", _ints("marker_points", 1, 20)),
+    RuleOption("region_points", (7, 4, 2), f"a list of 0-5 integers {_span('region_points')}",
                "final scoring (Britannia): the Wales and Scotland majorities, 1st, 2nd, "
                "3rd … place (tied players share the places' sum, rounded down)",
-               _ints(0, 50, 0, 5)),
+               _ints("region_points", 0, 5)),
     RuleOption("cities_to_end", None, "None (the board's) or an integer 1-(cities of the board)",
                "completed cities that end the game (after that establish action)",
                _cities_to_end, printed="10; Britannia 8"),
     RuleOption("actions_track", tuple(_PB["actions"]),
-               "a list of 6 integers 1-15, never decreasing",
+               f"a list of 6 integers {_span('actions_track')}, never decreasing",
                "Actions per turn at each development of the Actions track",
-               _ints(1, 15, 6, 6, ascending=True)),
+               _ints("actions_track", 6, 6, ascending=True)),
     RuleOption("bank_track", tuple(ALL if x is None else x for x in _PB["bank"]),
-               "a list of 4 entries, each an integer 1-30 or \"all\", never decreasing",
+               f"a list of 4 entries, each an integer {_span('bank_track')} or \"all\", never "
+               "decreasing",
                "tradesmen one Income action takes at each development of the Bank track "
                "(\"all\": the whole general stock)", _bank_track),
-    RuleOption("book_track", tuple(_PB["book"]), "a list of 4 integers 1-15, never decreasing",
+    RuleOption("book_track", tuple(_PB["book"]),
+               f"a list of 4 integers {_span('book_track')}, never decreasing",
                "tradesmen one Move action moves at each development of the Liber Sophiae",
-               _ints(1, 15, 4, 4, ascending=True)),
-    RuleOption("keys_track", tuple(_PB["keys"]), "a list of 5 integers 0-15, never decreasing",
+               _ints("book_track", 4, 4, ascending=True)),
+    RuleOption("keys_track", tuple(_PB["keys"]),
+               f"a list of 5 integers {_span('keys_track')}, never decreasing",
                "final scoring: points per Kontor of the largest network at each development "
-               "of the City Keys track", _ints(0, 15, 5, 5, ascending=True)),
+               "of the City Keys track", _ints("keys_track", 5, 5, ascending=True)),
     RuleOption("start_supply_seats", None,
-               "None or a list of (players)-5 integers 0-11 (seat 0 first)",
+               f"None or a list of (players)-5 integers {_span('start_supply_seats')} (seat 0 "
+               "first)",
                "traders in each seat's personal supply at the start, instead of "
                "start_supply's staircase (the general stock gets the rest of the 11); "
                "entries beyond the player count are ignored",
                _start_supply_seats, printed="start_supply + seat"),
-    RuleOption("start_merchants", 1, "an integer 0-1",
+    RuleOption("start_merchants", 1, f"an integer {_span('start_merchants')}",
                "merchants in each personal supply at the start (a colour has 4: 3 cover "
                "the Liber Sophiae, the other starts in the general stock when this is 0)",
-               _int(0, 1)),
+               _int("start_merchants")),
     RuleOption("marker_set", None,
-               f"None (the edition's) or a table of counts 0-9 by kind ({', '.join(MARKER_KINDS)})",
+               f"None (the edition's) or a table of counts {_span('marker_set')} by kind "
+               f"({', '.join(MARKER_KINDS)})",
                "the whole bonus-marker set: the start markers are taken out of it, the rest "
                "is the face-down replacement bag (it must hold the start markers)",
                _marker_set, printed="bigbox: extra 4, swap 3, move3 2, develop 2, plus3 2, "
                                     "plus4 2; original: extra 5, swap 2, remove3 2, develop 3, "
                                     "plus3 2, plus4 2"),
-    RuleOption("start_markers", 3, "an integer 0-3",
+    RuleOption("start_markers", 3, f"an integer {_span('start_markers')}",
                "start bonus markers on the taverns: the first N of the edition's three "
                "(extra, swap, move3 / remove3), shuffled onto the three tavern routes (the "
                "others stay empty); the rest of the set is the replacement bag",
-               _int(0, 3)),
+               _int("start_markers")),
 )
 
 #: Rule options a configuration may set, with their defaults (None: the board's printed value).

@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from hansa_lab.engine.board import ABILITIES, Board, load_board, resolve_side
+from hansa_lab.engine.limits import as_int
 from hansa_lab.engine.options import MARKER_SETS as MARKER_SETS  # re-exported
 from hansa_lab.engine.options import RULE_OPTIONS, Tuning, Where, resolve, validate_options
 from hansa_lab.engine.rng import Rng
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from hansa_lab.engine.events import Event
 
 EMPTY = -1
+#: The largest seed of a game (seeds are stored as 64-bit signed integers).
+MAX_SEED = 2**63 - 1
 EDITIONS = ("bigbox", "original")
 
 # MARKER_SETS (the bonus-marker set of each edition) and RULE_OPTIONS (every rule option
@@ -50,7 +53,10 @@ class GameConfig:
     """What defines a game besides its actions: board, players, edition, seed, options.
 
     ``board`` is a family (``base``, ``east``, ``britannia``) resolved to a side by the
-    player count, or an explicit side (``base_3p`` …).
+    player count, or an explicit side (``base_3p`` …). ``n_players`` is 2-5 and ``seed``
+    0 … 2**63 - 1 (numpy integers are accepted and stored as ints); anything else, or an
+    option outside its range (:mod:`hansa_lab.engine.options`), raises ``ValueError``
+    naming it.
     """
 
     n_players: int = 3
@@ -60,8 +66,15 @@ class GameConfig:
     options: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.n_players, int) or not 2 <= self.n_players <= 5:
+        n_players = as_int(self.n_players)
+        if n_players is None or not 2 <= n_players <= 5:
             raise ValueError(f"n_players must be 2-5, got {self.n_players!r}")
+        object.__setattr__(self, "n_players", n_players)
+        seed = as_int(self.seed)
+        if seed is None or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed must be an integer 0-{MAX_SEED} (seeds are stored as "
+                             f"64-bit integers, as on the command line), got {self.seed!r}")
+        object.__setattr__(self, "seed", seed)
         if self.edition not in EDITIONS:
             raise ValueError(f"edition must be one of {EDITIONS}, got {self.edition!r}")
         resolve_side(self.board, self.n_players)  # raises with a clear message

@@ -863,7 +863,7 @@ def simulate(
     (``games.stalled``) and named by the report.
 
     Invalid arguments raise :class:`ExperimentError` (a ``ValueError``) before any game
-    is played.
+    is played (``out`` that is not a path, such as ``123``, too).
     """
     if out is not None:
         out = output_folder(out, "out")  # ~ expanded, checked before any game

@@ -9,10 +9,12 @@ the legal actions. Tunable weights are constructor keyword arguments, so a spec 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from hansa_lab.engine.actions import Action
+from hansa_lab.engine.limits import Limit, as_int
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import State
 
@@ -32,8 +34,14 @@ class Strategy:
     #: the strategy file this strategy was built from (None: built from its class)
     source: StrategyFile | None = None
     defaults: ClassVar[dict[str, Any]] = {}
-    #: allowed values of numeric parameters, inclusive: parameter → (low, high); checked by
-    #: :func:`make_strategy`, which also requires every number to be finite
+    #: the ranges both engines play, from the shared table (``engine/data/limits.json``,
+    #: :func:`~hansa_lab.engine.limits.parameter_limits` of the strategy's groups; the core
+    #: checks the same): every numeric parameter of the package's strategies has one
+    limits: ClassVar[dict[str, Limit]] = {}
+    #: narrower useful values of some numeric parameters, inclusive: parameter → (low,
+    #: high), within :attr:`limits` (the tuner's default search box); every number must
+    #: also be finite. Both are checked whenever a strategy is built (:func:`make_strategy`
+    #: or the class itself)
     ranges: ClassVar[dict[str, tuple[float, float]]] = {}
     #: True for the package's own strategies, which never modify the state they are shown
     #: (tests/test_strategy_isolation.py checks each one): the game skips the defensive
@@ -47,7 +55,13 @@ class Strategy:
             raise ValueError(
                 f"strategy {self.name!r} has no parameter {unknown[0]!r} (parameters: {known})"
             )
-        self._params = {**self.defaults, **params}
+        checked = {}
+        for k, v in params.items():
+            try:
+                checked[k] = _checked(type(self), k, v)
+            except ValueError as e:
+                raise ValueError(f"strategy {self.name!r} parameter {k!r}: {e}") from None
+        self._params = {**self.defaults, **checked}
         for k, v in self._params.items():
             setattr(self, k, v)
         self.setup()
@@ -138,17 +152,23 @@ def parse_strategy_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def _checked(cls: type[Strategy], key: str, value: Any) -> Any:
     """A parameter value of the declared type (its default's: a bool is no number, a float
-    no int), finite and within ``cls.ranges``; else ``ValueError`` saying why."""
+    no int; numpy numbers count as numbers and come back as Python's), finite, within
+    ``cls.limits`` (the range both engines play) and ``cls.ranges``; else ``ValueError``
+    saying why."""
     default = cls.defaults[key]
     if isinstance(default, bool):
         ok = isinstance(value, bool)
         kind = "true or false"
     elif isinstance(default, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
+        ok = as_int(value) is not None
         kind = "an integer"
+        if ok and type(value) is not int:
+            value = as_int(value)
     elif isinstance(default, float):
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
         kind = "a number"
+        if ok and type(value) not in (int, float):
+            value = as_int(value) if as_int(value) is not None else float(value)
     else:
         ok = isinstance(value, type(default)) or default is None
         kind = f"a {type(default).__name__}"
@@ -156,6 +176,10 @@ def _checked(cls: type[Strategy], key: str, value: Any) -> Any:
         raise ValueError(f"must be {kind}, got {value!r}")
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"must be a finite number, got {value!r}")
+    limit = cls.limits.get(key)
+    if limit is not None and not isinstance(value, bool) and not limit.contains(value):
+        raise ValueError(f"must be within [{limit.low:g}, {limit.high:g}] (the range both "
+                         f"engines play), got {value!r}")
     if key in cls.ranges and not isinstance(value, bool):
         low, high = cls.ranges[key]
         if not low <= value <= high:

@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import A_ACTIONS, A_KEYS
+from hansa_lab.engine.limits import Limit, parameter_limits
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import largest_network
@@ -71,6 +72,7 @@ class Greedy(Strategy):
     trusted: ClassVar[bool] = True
 
     defaults: ClassVar[dict[str, Any]] = {"depth": 1, "explore": 0.5, **Weights().__dict__}
+    limits: ClassVar[dict[str, Limit]] = parameter_limits("greedy", "weights")
     #: explore > 0: without it all-greedy tables can wait for each other until the cap
     ranges: ClassVar[dict[str, tuple[float, float]]] = {
         "depth": (1, 2), "explore": (0.01, 1.0), "supply_cap": (0, 60),
@@ -144,6 +146,7 @@ class TipStrategy(Greedy):
     """Greedy plus one tip term weighted by ``tip`` (``tip=0`` switches the tip off)."""
 
     defaults: ClassVar[dict[str, Any]] = {**Greedy.defaults, "tip": 1.0}
+    limits: ClassVar[dict[str, Limit]] = parameter_limits("greedy", "weights", "tip")
     tip: float
 
 
@@ -214,6 +217,8 @@ class NetworkKeys(TipStrategy):
 @register("keep_supply")
 class KeepSupply(TipStrategy):
     defaults: ClassVar[dict[str, Any]] = {**TipStrategy.defaults, "threshold": 3}
+    limits: ClassVar[dict[str, Limit]] = parameter_limits("greedy", "weights", "tip",
+                                                          "keep_supply")
     ranges: ClassVar[dict[str, tuple[float, float]]] = {**Greedy.ranges, "threshold": (0, 60)}
     threshold: int
 

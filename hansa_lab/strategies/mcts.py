@@ -107,6 +107,7 @@ import time
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
+from hansa_lab.engine.limits import Limit, parameter_limits
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
 from hansa_lab.engine.state import State
@@ -182,6 +183,7 @@ class MCTS(Strategy):
         "explore": 0.0,
         **Weights().__dict__,
     }
+    limits: ClassVar[dict[str, Limit]] = parameter_limits("weights", "mcts")
     ranges: ClassVar[dict[str, tuple[float, float]]] = {
         "patience": (0, 10_000), "fade": (0.1, 10_000)}
     iterations: int

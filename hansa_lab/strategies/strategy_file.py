@@ -2,7 +2,8 @@
 values for its parameters, with a record of where the values came from::
 
     name = "greedy_4p_tuned"     # the label in line-ups and results
-    base = "greedy"              # a registered strategy
+    base = "greedy"              # a registered strategy, or a registered strategy file
+                                 #   ("planner": its base and values, then these)
     description = "..."
     [params]                     # values for the base's parameters, checked like
     route = 1.3                  #   make_strategy checks them (type, finite, ranges)
@@ -95,6 +96,9 @@ class StrategyFile:
     #: every parameter of the base with the file's values (the base's defaults as they
     #: were when the file was read)
     resolved: dict[str, Any] = field(default_factory=dict)
+    #: the strategy file named as ``base`` (None: a registered strategy); ``base`` is then
+    #: that file's base and ``params`` its values updated with this file's
+    based_on: str | None = None
 
     def definition(self) -> dict[str, Any]:
         """What decides its play: the base and every parameter's value."""
@@ -102,8 +106,11 @@ class StrategyFile:
 
     def record(self) -> dict[str, Any]:
         """The definition with where it came from (for a run's manifest)."""
-        return {**self.definition(), "name": self.name, "file": self.path,
-                "sha256": self.sha256, "shipped": self.shipped}
+        out = {**self.definition(), "name": self.name, "file": self.path,
+               "sha256": self.sha256, "shipped": self.shipped}
+        if self.based_on is not None:
+            out["based_on"] = self.based_on
+        return out
 
 
 def parse_strategy_file(text: str, path: str | None = None,
@@ -129,10 +136,17 @@ def parse_strategy_file(text: str, path: str | None = None,
     if name in registry():
         raise err("name", f"{name!r} is a registered strategy; give the file another name")
     base = raw.get("base")
+    known = (f"a registered strategy ({', '.join(sorted(registry()))}) or a registered "
+             f"strategy file ({', '.join(sorted(_FILES)) or 'none'})")
     if base is None:
-        raise err("base", f"missing (a registered strategy: {', '.join(sorted(registry()))})")
+        raise err("base", f"missing ({known})")
+    parent = _FILES.get(base) if isinstance(base, str) and base not in registry() else None
+    if parent is not None:  # a strategy file as base: its base, its values, then ours
+        if parent.name == name:
+            raise err("base", f"{base!r} is this file's own name")
+        base = parent.base
     if not isinstance(base, str) or base not in registry():
-        raise err("base", f"unknown strategy {base!r}; known: {', '.join(sorted(registry()))}")
+        raise err("base", f"unknown strategy {base!r}; known: {known}")
     cls = registry()[base]
     description = raw.get("description", "")
     if not isinstance(description, str):
@@ -140,7 +154,7 @@ def parse_strategy_file(text: str, path: str | None = None,
     params = raw.get("params", {})
     if not isinstance(params, Mapping):
         raise err("params", f"must be a table of parameter = value, got {params!r}")
-    checked: dict[str, Any] = {}
+    checked: dict[str, Any] = dict(parent.params) if parent is not None else {}
     for key, value in params.items():
         if key not in cls.defaults:
             raise err(f"params.{key}", f"strategy {base!r} has no parameter {key!r} "
@@ -159,7 +173,7 @@ def parse_strategy_file(text: str, path: str | None = None,
     return StrategyFile(
         name=name, base=base, params=checked, description=description, tuning=dict(tuning),
         path=path, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(), shipped=shipped,
-        resolved={**cls.defaults, **checked},
+        resolved={**cls.defaults, **checked}, based_on=parent.name if parent else None,
     )
 
 

@@ -83,9 +83,20 @@ impl Policy {
     }
 
     /// The strategy `name` with every parameter given by name (the Python strategy's
-    /// `params`, validated there); an unknown name, a missing or unknown parameter is an
+    /// `params`, validated there too); an unknown name, a missing or unknown parameter is an
     /// error naming it.
+    /// Every value must be finite and within its range of the shared table
+    /// (`crate::limits`), else an error names the parameter, the value and the range.
     pub fn new(name: &str, params: &[(String, f64)]) -> Result<Policy, String> {
+        let groups = crate::limits::policy_groups(name);
+        for (k, v) in params {
+            let what = format!("strategy {name:?}: parameter {k:?}");
+            match crate::limits::parameter_limit(groups, k) {
+                Some(limit) => limit.check(&what, *v)?,
+                None if !v.is_finite() => return Err(format!("{what} must be finite, got {v}")),
+                None => {}
+            }
+        }
         let mut p = Params::new(name, params);
         let policy = match name {
             "random" => Policy::Random(Random {

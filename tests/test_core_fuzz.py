@@ -1,0 +1,75 @@
+"""The fuzz tier of the compiled core's bindings: hypothesis throws random arguments at
+every binding of ``hansa_lab._core`` (``tests/core_fuzz_child.py``) in a child process,
+so that an abort is observed, not fatal. The contract: 0 aborts, 0 exceptions that are
+not ``Exception`` subclasses (pyo3's ``PanicException`` is a ``BaseException``), every
+binding called. Bounded: a few seconds of CPU here, more examples in the ``slow`` tier.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hansa_lab import core
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="compiled core not built")
+
+CHILD = Path(__file__).with_name("core_fuzz_child.py")
+#: every binding of the extension module, by the name the child counts its calls under
+BINDINGS = {
+    "rng_outputs", "timings", "play_random_games", "play_random_game", "covered_sides",
+    "CoreConfig", "CoreConfig.with_seed", "CoreState", "CoreState.legal_actions",
+    "CoreState.score_rows", "CoreState.ranking", "CoreState.to_dict", "CoreState.events",
+    "CoreState.copy", "CoreState.set_fields", "CoreState.try_apply", "CorePolicy",
+    "CorePolicy.choose", "CorePolicy.search", "CoreMatch", "CoreMatch.advance",
+    "CoreMatch.apply", "CoreMatch.finish", "CoreMatch.state", "CoreMatch.actions",
+    "CoreMatch.turn_rows", "CoreMatch.events", "CoreMatch.is_done",
+}
+
+
+def _fuzz(examples: int) -> dict[str, dict[str, int]]:
+    env = {**os.environ, "PYTHONPATH": str(CHILD.parent.parent)}
+    run = subprocess.run([sys.executable, str(CHILD), str(examples)], capture_output=True,
+                         text=True, env=env, timeout=900, check=False)
+    assert run.returncode >= 0, f"the core aborted the child (signal {-run.returncode}): " \
+                                f"{run.stderr[-2000:]}"
+    assert run.returncode == 0, f"a binding raised a BaseException: {run.stderr[-4000:]}"
+    out: dict[str, dict[str, int]] = json.loads(run.stdout.strip().splitlines()[-1])
+    return out
+
+
+def _check(out: dict[str, dict[str, int]]) -> None:
+    missing = BINDINGS - set(out["calls"])
+    assert not missing, f"bindings never called: {sorted(missing)}"
+    bugs = {k: v for k, v in out["raised"].items() if k.endswith(": CoreError")}
+    assert not bugs, f"the core panicked (caught at the boundary) in {bugs}"
+
+
+def test_random_arguments_to_every_binding_neither_abort_nor_escape_exception() -> None:
+    _check(_fuzz(40))
+
+
+@pytest.mark.slow
+def test_the_larger_fuzz_tier() -> None:
+    _check(_fuzz(400))
+
+
+def test_the_child_reports_a_base_exception_as_a_failure(tmp_path: Path) -> None:
+    """The harness itself: a BaseException in a call ends the child with code 3, and an
+    abort gives a negative return code (both reach the assertions above)."""
+    script = tmp_path / "probe.py"
+    script.write_text(
+        f"import sys\nsys.path.insert(0, {str(CHILD.parent)!r})\nimport core_fuzz_child as c\n"
+        "def boom():\n    raise KeyboardInterrupt\n"
+        "c.call('x', boom)\n", "utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert run.returncode == 3 and "BaseException" in run.stderr
+    abort = subprocess.run([sys.executable, "-c", "import os; os.abort()"],
+                           capture_output=True, timeout=60, check=False)
+    assert abort.returncode < 0
