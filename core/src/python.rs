@@ -23,6 +23,9 @@ use crate::scoring::{ranking, score_rows};
 use crate::state::{covered, new_game, Config, Points, State, Tuning, FAVOUR_TILES, MARKER_KINDS};
 use crate::strategies::{Policy, POLICY_NAMES};
 
+#[path = "python_learned.rs"]
+mod learned;
+
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
@@ -896,5 +899,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(timings, m)?)?;
     m.add_function(wrap_pyfunction!(rng_outputs, m)?)?;
     m.add("ACTION_KINDS", ACTION_KINDS.to_vec())?;
+    learned::register(m)?;
     Ok(())
 }
