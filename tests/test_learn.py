@@ -171,3 +171,28 @@ def test_the_shipped_model_is_found_by_name_and_matches_the_core():
     s = make_strategy("learned")
     assert s.params == {"model": "learned_base4p", "model_weight": 1.5, "greedy_weight": 1.0}
     core.learned_policy(*m.core_args())  # accepted by the core
+
+
+def test_learn_command_writes_a_model_the_player_loads(tmp_path, capsys):
+    from hansa_lab.tools.cli import main
+
+    data = tmp_path / "data"
+    argv = ["learn", "--players", "3", "--lineup", "greedy", "--games", "6", "--chunk", "3",
+            "--rate", "0.2", "--seed", "3", "--data", str(data), "--name", "learned_t",
+            "--json", "--no-progress"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    model = load_model(summary["model"])
+    assert model.name == "learned_t" and summary["test_games"] >= 1
+    assert model.meta["training"]["command"].startswith("hansa-lab learn")
+    assert len(list(data.glob("chunk_*.npz"))) == 2
+    assert main(argv) == 0  # resumed: nothing left to play, the same model again
+    assert load_model(summary["model"]).weights == model.weights
+    assert main(["learn-measure", "--players", "3", "--challenger",
+                 f"learned:model={summary['model']}", "--against", "greedy", "--deals", "1",
+                 "--json"]) == 0
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert row["games"] == 3 and 0 <= row["win_share"] <= 1 and row["cost_ratio"] > 0
+    bad = ["learn", "--players", "3", "--lineup", "greedy,greedy", "--data", str(data)]
+    assert main(bad) == 2
+    assert "line-up 1 (greedy,greedy) has 2 seats for 3 players" in capsys.readouterr().err

@@ -391,6 +391,7 @@ def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
             "split": report.split,
             "choice": (f"{report.kind} with strength {report.alpha:g}: best validation "
                        "winner accuracy"),
+            "validation": report.validation,
         },
         "heldout": report.test,
     }

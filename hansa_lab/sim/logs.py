@@ -242,7 +242,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "kind": "what happened: see EVENT_KINDS",
         "other_seat": "the other seat (displacements; -1: none)",
         "route": "route index (-1: none)",
-        "city": "city name (empty: none)",
+        "city": "city name (empty: none); for develop the ability city it came from "
+                "(empty: a bonus marker or printed bonus)",
         "detail": "ability, bonus marker, piece, end reason ... by kind (empty: none)",
         "value": "number by kind: new level, points, office slot (negative: extra Kontor); "
                  "-1: none",

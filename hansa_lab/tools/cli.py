@@ -633,8 +633,15 @@ def cmd_learn(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as e:
         raise CliFailure(f"interrupted; the finished chunks are saved in {data}: run the "
                          "same command again to resume", 130) from e
-    out = write_model(report, settings, args.out or f"{data}/{name}.json",
-                      command=["hansa-lab", *sys.argv[1:]])
+    # the command that reproduces the model, from the parsed arguments (not the
+    # process's: main() may be called with its own argv)
+    command = ["hansa-lab", "learn", "--players", str(config.n_players), "--board",
+               config.board, "--edition", config.edition,
+               *[x for o in args.option for x in ("--option", o)],
+               *[x for lu in lineups for x in ("--lineup", ",".join(lu))],
+               "--games", str(args.games), "--rate", str(args.rate), "--chunk",
+               str(args.chunk), "--seed", str(args.seed), "--name", name]
+    out = write_model(report, settings, args.out or f"{data}/{name}.json", command=command)
     summary = {"model": str(out), "kind": report.kind, "strength": report.alpha,
                **report.split, "test": report.test}
     print(json.dumps(summary, indent=None if args.json else 1))
