@@ -104,6 +104,72 @@ pub fn feature_names() -> Vec<String> {
 
 /// The seat blocks of every seat (`SEAT_FEATURES` order), one per seat.
 pub fn seat_blocks(s: &State) -> Vec<[f64; SEAT_FEATURES.len()]> {
+    seat_blocks_with(s, &mut FeatureMemo::default())
+}
+
+/// What the Kontor part of the features reads (the score inputs): positions that differ
+/// only in pieces on routes, in supply and stock, or in whose turn it is share it.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct KontorKey {
+    offices: Vec<i8>,
+    extras: Vec<Vec<i8>>,
+    levels: Vec<[u8; 5]>,
+    prestige: Vec<i32>,
+    markers: Vec<Vec<u8>>,
+    markers_used: Vec<Vec<u8>>,
+    special: Vec<i8>,
+    special_points: Vec<i32>,
+    east_west: Vec<u8>,
+    favours: Vec<Vec<u8>>,
+}
+
+impl KontorKey {
+    fn matches(&self, s: &State) -> bool {
+        self.offices == s.offices
+            && self.prestige == s.prestige
+            && self.levels == s.levels
+            && self.special == s.special
+            && self.extras == s.extras
+            && self.markers == s.markers
+            && self.markers_used == s.markers_used
+            && self.special_points == s.special_points
+            && self.east_west == s.east_west
+            && self.favours == s.favours
+    }
+
+    fn set(&mut self, s: &State) {
+        self.offices.clone_from(&s.offices);
+        self.extras.clone_from(&s.extras);
+        self.levels.clone_from(&s.levels);
+        self.prestige.clone_from(&s.prestige);
+        self.markers.clone_from(&s.markers);
+        self.markers_used.clone_from(&s.markers_used);
+        self.special.clone_from(&s.special);
+        self.special_points.clone_from(&s.special_points);
+        self.east_west.clone_from(&s.east_west);
+        self.favours.clone_from(&s.favours);
+    }
+}
+
+/// The Kontor part of one seat's block (the features that read only the score inputs),
+/// its largest network and the Kontor part of the control plan.
+#[derive(Clone, Debug)]
+struct KontorPart {
+    f: [f64; SEAT_FEATURES.len()],
+    network: i32,
+    control: f64,
+}
+
+/// The Kontor parts of the last position seen: the candidates of one decision mostly move
+/// pieces on routes, so they are computed once per decision, not once per candidate.
+#[derive(Clone, Debug, Default)]
+pub struct FeatureMemo {
+    valid: bool,
+    key: KontorKey,
+    parts: Vec<KontorPart>,
+}
+
+fn kontor_parts(s: &State) -> Vec<KontorPart> {
     let b = s.board;
     let n = s.n_players();
     let rows = score_rows(s);
@@ -124,16 +190,9 @@ pub fn seat_blocks(s: &State) -> Vec<[f64; SEAT_FEATURES.len()]> {
     }
     let tm = PLAYER_BOARD.track_max;
     let actions = &s.config.tuning.actions;
-    let mut counts = RouteCounts::default();
-    let mut rewarding = Vec::with_capacity(b.n_cities);
     (0..n)
         .map(|p| {
-            counts.count(s, p);
             let network = largest_network(s, p);
-            let mut cache = PlanCache {
-                network: Some(network),
-                control: None,
-            };
             let mut f = [0.0f64; SEAT_FEATURES.len()];
             let row = &rows[p];
             for (k, &v) in row.iter().enumerate() {
@@ -149,27 +208,20 @@ pub fn seat_blocks(s: &State) -> Vec<[f64; SEAT_FEATURES.len()]> {
                 .map(|a| ABILITY_VALUE[a][lv[a] as usize])
                 .sum::<i32>() as f64;
             f[15] = (0..5).filter(|&a| lv[a] >= tm[a]).count() as f64;
-            f[16] = s.supply_t[p] as f64;
-            f[17] = s.supply_m[p] as f64;
-            f[18] = s.stock_t[p] as f64;
-            f[19] = s.stock_m[p] as f64;
-            f[20] = counts.own[..b.n_routes].iter().map(|&k| k as f64).sum();
-            f[21] = route_progress_with(
-                s,
-                &counts,
-                &mut |out: &mut Vec<bool>| rewarding_cities(s, p, out),
-                &mut rewarding,
-            );
-            f[22] = track_plan_with(s, p, A_ACTIONS, &counts, &mut cache);
-            f[23] = track_plan_with(s, p, A_BANK, &counts, &mut cache);
-            f[24] = track_plan_with(s, p, A_KEYS, &counts, &mut cache);
-            f[25] = coellen_plan_with(s, p, &counts);
-            f[26] = control_plan_with(s, p, &counts, &mut cache);
             f[27] = network as f64;
             let (mut total, mut cities, mut lead1, mut lead2, mut behind1) = (0, 0, 0, 0, 0);
             let mut margin_sum = 0;
+            let mut control = 0.0;
             for c in 0..b.n_cities {
                 let k = kontors[c][p];
+                let ability_city = !b.city_abilities[c].is_empty();
+                if ability_city {
+                    // the Kontor part of greedy's control plan (`control_plan`)
+                    control += 0.5 * k as f64;
+                    if controllers[c] == p as i32 {
+                        control += 2.0;
+                    }
+                }
                 total += k;
                 if k == 0 {
                     continue;
@@ -202,6 +254,60 @@ pub fn seat_blocks(s: &State) -> Vec<[f64; SEAT_FEATURES.len()]> {
             f[33] = lead2 as f64;
             f[34] = behind1 as f64;
             f[35] = margin_sum as f64;
+            f[41] = s.markers[p].len() as f64;
+            f[42] = s.markers_used[p].len() as f64;
+            f[43] = s
+                .special
+                .iter()
+                .filter(|&&o| o != EMPTY && (o >> 1) as usize == p)
+                .count() as f64;
+            f[44] = f64::from(u8::from(s.east_west.contains(&(p as u8))));
+            KontorPart {
+                f,
+                network,
+                control,
+            }
+        })
+        .collect()
+}
+
+/// `seat_blocks`, with the Kontor part taken from `memo` when the position has the same
+/// score inputs as the last one it saw.
+pub fn seat_blocks_with(s: &State, memo: &mut FeatureMemo) -> Vec<[f64; SEAT_FEATURES.len()]> {
+    if !(memo.valid && memo.key.matches(s)) {
+        memo.key.set(s);
+        memo.parts = kontor_parts(s);
+        memo.valid = true;
+    }
+    let b = s.board;
+    let n = s.n_players();
+    let mut counts = RouteCounts::default();
+    let mut rewarding = Vec::with_capacity(b.n_cities);
+    (0..n)
+        .map(|p| {
+            let part = &memo.parts[p];
+            counts.count(s, p);
+            let mut cache = PlanCache {
+                network: Some(part.network),
+                control: Some(part.control),
+            };
+            let mut f = part.f;
+            f[16] = s.supply_t[p] as f64;
+            f[17] = s.supply_m[p] as f64;
+            f[18] = s.stock_t[p] as f64;
+            f[19] = s.stock_m[p] as f64;
+            f[20] = counts.own[..b.n_routes].iter().map(|&k| k as f64).sum();
+            f[21] = route_progress_with(
+                s,
+                &counts,
+                &mut |out: &mut Vec<bool>| rewarding_cities(s, p, out),
+                &mut rewarding,
+            );
+            f[22] = track_plan_with(s, p, A_ACTIONS, &counts, &mut cache);
+            f[23] = track_plan_with(s, p, A_BANK, &counts, &mut cache);
+            f[24] = track_plan_with(s, p, A_KEYS, &counts, &mut cache);
+            f[25] = coellen_plan_with(s, p, &counts);
+            f[26] = control_plan_with(s, p, &counts, &mut cache);
             let (mut present, mut full, mut open, mut contested, mut to_ability) = (0, 0, 0, 0, 0);
             for r in 0..b.n_routes {
                 let mine = counts.own[r] as usize;
@@ -227,14 +333,6 @@ pub fn seat_blocks(s: &State) -> Vec<[f64; SEAT_FEATURES.len()]> {
             f[38] = open as f64;
             f[39] = contested as f64;
             f[40] = to_ability as f64;
-            f[41] = s.markers[p].len() as f64;
-            f[42] = s.markers_used[p].len() as f64;
-            f[43] = s
-                .special
-                .iter()
-                .filter(|&&o| o != EMPTY && (o >> 1) as usize == p)
-                .count() as f64;
-            f[44] = f64::from(u8::from(s.east_west.contains(&(p as u8))));
             f[45] = f64::from(u8::from(s.active == p));
             f[46] = ((p + n - s.active) % n) as f64;
             f
@@ -299,6 +397,31 @@ pub fn features(s: &State, seat: usize) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::state::{new_game, Config};
+
+    #[test]
+    fn the_memo_gives_the_features_computed_afresh() {
+        use crate::rng::Rng;
+        use crate::rules::{apply_unchecked, legal};
+        use crate::strategies::random_policy;
+        let mut s = new_game(&Config::printed(4, "base_45p", 11)).unwrap();
+        let mut rng = Rng::new(5);
+        let mut memo = FeatureMemo::default();
+        let mut n = 0;
+        while !s.is_over() && n < 1500 {
+            // every position, and every candidate after it, against the same memo
+            let acts = legal(&s);
+            for a in acts.iter().take(6) {
+                let mut t = s.clone();
+                apply_unchecked(&mut t, a);
+                assert_eq!(seat_blocks_with(&t, &mut memo), seat_blocks(&t));
+            }
+            assert_eq!(seat_blocks_with(&s, &mut memo), seat_blocks(&s));
+            let a = random_policy::choose(&s, &acts, &mut rng);
+            apply_unchecked(&mut s, &a);
+            n += 1;
+        }
+        assert!(n > 100);
+    }
 
     #[test]
     fn names_are_unique_and_match_the_vector() {

@@ -15,7 +15,9 @@ use crate::scoring::score_rows;
 use crate::state::State;
 
 use super::evaluation::{evaluate, Weights};
-use super::features::{assemble, feature_names, global_features, seat_blocks, N_FEATURES};
+use super::features::{
+    assemble, feature_names, global_features, seat_blocks_with, FeatureMemo, N_FEATURES,
+};
 use super::lookahead::{establish_value, filled_route, full_routes, opens_decision, py_max};
 
 /// `value = bias + Σ weight_i · (x_i − mean_i) / scale_i` over the features; for a model
@@ -89,7 +91,7 @@ impl LinearModel {
 
     /// The model's value of the position for `player`; a finished game is valued by its
     /// result instead (±1,000 plus the score margin over the best other seat).
-    pub fn value(&self, s: &State, player: usize, scratch: &mut Vec<f64>) -> f64 {
+    pub fn value(&self, s: &State, player: usize, scratch: &mut Scratch) -> f64 {
         if s.is_over() {
             let totals: Vec<i32> = score_rows(s).iter().map(|r| r.iter().sum()).collect();
             let best_other = (0..totals.len())
@@ -100,9 +102,18 @@ impl LinearModel {
             let margin = (totals[player] - best_other) as f64;
             return margin + if margin > 0.0 { 1000.0 } else { -1000.0 };
         }
-        assemble(&seat_blocks(s), &global_features(s), player, scratch);
-        self.forward(scratch)
+        let blocks = seat_blocks_with(s, &mut scratch.memo);
+        assemble(&blocks, &global_features(s), player, &mut scratch.row);
+        self.forward(&scratch.row)
     }
+}
+
+/// What one decision reuses from candidate to candidate: the feature vector's buffer and
+/// the Kontor part of the features.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    row: Vec<f64>,
+    memo: FeatureMemo,
 }
 
 /// The one-ply learned player: a position is worth `model_weight` times the model's
@@ -128,7 +139,7 @@ impl Learned {
     }
 
     /// The player's value of `s` for `player`.
-    pub fn value(&self, s: &State, player: usize, scratch: &mut Vec<f64>) -> f64 {
+    pub fn value(&self, s: &State, player: usize, scratch: &mut Scratch) -> f64 {
         let mut v = 0.0;
         if self.model_weight != 0.0 {
             v += self.model_weight * self.model.value(s, player, scratch);
@@ -144,7 +155,7 @@ impl Learned {
     /// The value of every candidate of `legal` for `player`, in order (as
     /// `Greedy::candidate_values` at depth 1, with the model).
     pub fn candidate_values(&self, s: &State, legal: &[Action], player: usize) -> Vec<f64> {
-        let mut scratch = Vec::with_capacity(N_FEATURES);
+        let mut scratch = Scratch::default();
         let mut value = |t: &State| self.value(t, player, &mut scratch);
         let mut out = Vec::with_capacity(legal.len());
         let mut follow: Vec<Action> = Vec::new();
