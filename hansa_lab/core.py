@@ -53,6 +53,7 @@ from hansa_lab.strategies import (
     Greedy,
     Ismcts,
     KeepSupply,
+    Learned,
     NetworkKeys,
     RandomStrategy,
     Rollout,
@@ -89,6 +90,7 @@ CORE_STRATEGIES: dict[str, type[Strategy]] = {
     "rollout": Rollout,
     "ismcts": Ismcts,
     "strong": Strong,
+    "learned": Learned,
     **ARCHETYPES,
 }
 def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,
@@ -131,6 +133,9 @@ def core_policy(strategy: Strategy) -> Any | None:
     cls = type(strategy)
     if cls is not CORE_STRATEGIES.get(cls.name):
         return None
+    twin = getattr(strategy, "core_twin", None)
+    if twin is not None:  # built from more than numbers (learned: its model file)
+        return twin()
     params = [(k, float(v)) for k, v in strategy.params.items()]
     return core_module().CorePolicy(getattr(strategy, "core_name", cls.name), params)
 

@@ -30,3 +30,19 @@ def test_style_measures_match_the_logs(run):
         assert row.rounds_max == games.rounds.max()
         players = run.players[run.players.arm == arm]
         assert row.winner_score_mean == pytest.approx(players[players.win].total.mean())
+
+
+def test_five_actions_counts_the_fifth_action_not_the_fourth():
+    """Actions track 2,3,3,4,4,5: level 3 or 4 is four actions, only level 5 is five."""
+    import pandas as pd
+
+    keys = {"experiment": "x", "arm": "a", "game_id": 0}
+    games = pd.DataFrame([{**keys, "rounds": 9}])
+    players = pd.DataFrame([{**keys, "seat": s, "total": 10 + s, "win": s == 2}
+                            for s in range(3)])
+    turns = pd.DataFrame([{**keys, "seat": s, "round": 9, "turn": 20 + s,
+                           "lv_actions": lv, "lv_keys": 0, "lv_bank": 0}
+                          for s, lv in enumerate((3, 4, 5))])
+    events = pd.DataFrame({"experiment": [], "arm": [], "game_id": [], "kind": []})
+    row = play_style(games, players, turns, events).iloc[0]
+    assert row.five_actions == pytest.approx(1 / 3)

@@ -176,7 +176,9 @@ pub fn take_loose(s: &mut State, colour: i32, k: i32) {
     }
 }
 
-pub fn develop(s: &mut State, p: usize, ability: usize) {
+/// Develop an ability; `city` is the ability city it came from (an establish reward), -1
+/// for a development without one (a bonus marker, a printed permanent marker).
+pub fn develop(s: &mut State, p: usize, ability: usize, city: i32) {
     let old = s.levels[p][ability] as usize;
     s.levels[p][ability] = (old + 1) as u8;
     if ability == A_BOOK {
@@ -190,10 +192,13 @@ pub fn develop(s: &mut State, p: usize, ability: usize) {
     }
     log(
         s,
-        Event::new(E_DEVELOP)
-            .seat(p as i32)
-            .detail(Detail::Ability(ability as u8))
-            .value(old as i32 + 1),
+        Event {
+            city,
+            ..Event::new(E_DEVELOP)
+        }
+        .seat(p as i32)
+        .detail(Detail::Ability(ability as u8))
+        .value(old as i32 + 1),
     );
 }
 

@@ -27,12 +27,15 @@ use crate::scoring::{ranking, score_rows};
 use crate::state::{covered, new_game, Config, Points, State, Tuning, FAVOUR_TILES, MARKER_KINDS};
 use crate::strategies::{Policy, POLICY_NAMES};
 
+#[path = "python_learned.rs"]
+mod learned;
+
 pyo3::import_exception!(hansa_lab.errors, CoreError);
 
 /// Run a binding's body: a panic inside (a bug in the core) becomes
 /// `hansa_lab.errors.CoreError` naming `call` and the panic's message, instead of pyo3's
 /// `PanicException` (a `BaseException`). The one boundary helper of every binding.
-fn guard<T>(call: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+pub(crate) fn guard<T>(call: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => {
@@ -1038,5 +1041,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rng_outputs, m)?)?;
     m.add("ACTION_KINDS", ACTION_KINDS.to_vec())?;
     crate::python_env::register(m)?;
+    learned::register(m)?;
     Ok(())
 }

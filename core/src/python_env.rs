@@ -5,10 +5,8 @@
 //! Arrays cross the boundary through the buffer protocol (numpy arrays the caller owns):
 //! the core writes into them, with the GIL released for the vector environment.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use pyo3::buffer::{Element, PyBuffer};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::actions::{kind_index, Action, ACTION_KINDS};
@@ -16,17 +14,14 @@ use crate::board::board;
 use crate::env::action_index::ActionIndex;
 use crate::env::observation::{observe_into, Layout, FIELD_NAMES};
 use crate::env::vector::{rank_rewards, Buffers, VectorEnv};
-use crate::python::{PyConfig, PyState};
+use crate::python::{guard, CoreError, PyConfig, PyState};
 use crate::rules::{apply_unchecked, legal};
 
+/// A legal action the index lacks: a bug in the core, never the caller's input.
 fn internal() -> PyErr {
-    PyRuntimeError::new_err(
-        "hansa_lab core: internal error (a bug in the compiled core; please report)",
+    CoreError::new_err(
+        "hansa_lab._core: a legal action has no index (a bug in the compiled core; please report)",
     )
-}
-
-fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| Err(internal()))
 }
 
 /// A writable C-contiguous buffer as a slice of `T` (numpy array of the matching dtype).
@@ -137,7 +132,7 @@ fn env_observe(state: &PyState, seat: usize, out: PyBuffer<f32>) -> PyResult<()>
             lay.size()
         )));
     }
-    guard(|| {
+    guard("env_observe", || {
         observe_into(s, seat, &lay, out);
         Ok(())
     })
@@ -147,7 +142,7 @@ fn env_observe(state: &PyState, seat: usize, out: PyBuffer<f32>) -> PyResult<()>
 #[pyfunction]
 fn env_legal_indices(state: &PyState) -> PyResult<Vec<usize>> {
     let ix = ActionIndex::new(state.s.board);
-    guard(|| {
+    guard("env_legal_indices", || {
         legal(&state.s)
             .iter()
             .map(|a| ix.index(a).ok_or_else(internal))
@@ -168,7 +163,7 @@ fn env_mask(state: &PyState, mask: PyBuffer<u8>) -> PyResult<usize> {
             ix.size()
         )));
     }
-    guard(|| {
+    guard("env_mask", || {
         mask.fill(0);
         let acts = legal(&state.s);
         for a in &acts {
@@ -186,7 +181,7 @@ fn env_apply_index(mut state: PyRefMut<'_, PyState>, i: i64) -> PyResult<bool> {
     let Some(act) = usize::try_from(i).ok().and_then(|i| ix.action(i)) else {
         return Ok(false);
     };
-    guard(|| {
+    guard("env_apply_index", || {
         if !legal(s).contains(&act) {
             return Ok(false);
         }
@@ -204,7 +199,7 @@ fn env_rank_rewards(state: &PyState) -> PyResult<Vec<f32>> {
             "the game is not over: no rewards yet",
         ));
     }
-    guard(|| {
+    guard("env_rank_rewards", || {
         let mut out = vec![0.0; s.n_players()];
         rank_rewards(s, &mut out);
         Ok(out)
@@ -257,7 +252,7 @@ impl PyVectorEnv {
         max_actions: i32,
         threads: usize,
     ) -> PyResult<Self> {
-        guard(|| {
+        guard("CoreVectorEnv.__new__", || {
             VectorEnv::new(&config.c, n_envs, seed, max_actions, threads)
                 .map(|env| PyVectorEnv { env })
                 .map_err(PyValueError::new_err)
@@ -311,7 +306,11 @@ impl PyVectorEnv {
         };
         let b = views.buffers()?;
         let env = &mut self.env;
-        py.allow_threads(|| guard(|| env.reset(b).map_err(PyValueError::new_err)))
+        py.allow_threads(|| {
+            guard("CoreVectorEnv.reset", || {
+                env.reset(b).map_err(PyValueError::new_err)
+            })
+        })
     }
 
     /// One action per environment (int64: an index, or -1 for a random legal action).
@@ -347,7 +346,11 @@ impl PyVectorEnv {
         };
         let b = views.buffers()?;
         let env = &mut self.env;
-        py.allow_threads(|| guard(|| env.step(acts, b).map_err(PyValueError::new_err)))
+        py.allow_threads(|| {
+            guard("CoreVectorEnv.step", || {
+                env.step(acts, b).map_err(PyValueError::new_err)
+            })
+        })
     }
 }
 

@@ -438,6 +438,13 @@ fn remove_one(v: &mut Vec<i32>, x: i32) {
     }
 }
 
+/// The end of an established route that offers `ability` (the first if both do).
+fn ability_city(b: &crate::board::Board, ends: [usize; 2], ability: usize) -> i32 {
+    ends.iter()
+        .find(|&&c| b.city_abilities[c].contains(&ability))
+        .map_or(-1, |&c| c as i32)
+}
+
 fn do_establish(s: &mut State, a: &Action) {
     let p = s.active;
     let b = s.board;
@@ -483,7 +490,10 @@ fn do_establish(s: &mut State, a: &Action) {
             use_marker(s, p, MK_EXTRA);
             add_extra(s, pi, ends[(arg >> 1) as usize], k, false);
         }
-        R_DEVELOP => develop(s, p, arg as usize),
+        R_DEVELOP => {
+            let city = ability_city(b, ends, arg as usize);
+            develop(s, p, arg as usize, city);
+        }
         R_SPECIAL => {
             remove_one(&mut pieces, MERCHANT);
             s.special[arg as usize] = (pi * 2 + MERCHANT) as i8;
@@ -530,7 +540,7 @@ fn do_marker(s: &mut State, a: &Action) {
     match a.a {
         M_PLUS3 => s.actions_left += 3,
         M_PLUS4 => s.actions_left += 4,
-        M_DEVELOP => develop(s, p, a.b as usize),
+        M_DEVELOP => develop(s, p, a.b as usize, -1),
         M_SWAP => s.offices.swap(a.b as usize, a.b as usize + 1),
         M_MOVE3 => s
             .pending

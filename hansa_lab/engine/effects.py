@@ -189,8 +189,11 @@ def take_loose(s: State, colour: int, k: int) -> None:
         take_from_supply(s, colour, k)
 
 
-def develop(s: State, p: int, ability: int) -> None:
-    """Develop an ability: uncover the next space, its piece goes to the personal supply."""
+def develop(s: State, p: int, ability: int, city: int = -1) -> None:
+    """Develop an ability: uncover the next space, its piece goes to the personal supply.
+
+    ``city`` is the ability city the development came from (an establish reward); -1 for
+    a development without one (a bonus marker, a printed permanent marker)."""
     old = s.levels[p][ability]
     s.levels[p][ability] = old + 1
     if ability == A_BOOK:
@@ -200,7 +203,7 @@ def develop(s: State, p: int, ability: int) -> None:
     if ability == A_ACTIONS and p == s.active:
         values = s.config.tuning.actions
         s.actions_left += values[old + 1] - values[old]
-    log(s, Event("develop", seat=p, detail=ABILITIES[ability], value=old + 1))
+    log(s, Event("develop", seat=p, city=city, detail=ABILITIES[ability], value=old + 1))
 
 
 def score(s: State, p: int, points: int, cause: str) -> None:

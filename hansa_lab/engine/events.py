@@ -52,7 +52,8 @@ EVENT_KINDS: dict[str, EventKind] = {
                            "Seat {seat} established {route_name}"),
     "displace": EventKind("seat displaced other_seat on route; detail = piece displaced",
                           "Seat {seat} displaced {victim}'s {detail} on {route_name}"),
-    "develop": EventKind("seat developed ability detail to level value",
+    "develop": EventKind("seat developed ability detail to level value; city = the ability "
+                         "city it came from (-1: a bonus marker or printed bonus)",
                          "Seat {seat} developed {ability} to level {value}"),
     "kontor": EventKind(
         "seat placed a Kontor in city; value = office slot (negative: extra Kontor)",

@@ -247,6 +247,11 @@ def _displace_options(
             acts.append(Action("displace", i, k, pay_m))
 
 
+def ability_city(b: Board, ends: tuple[int, int], ability: int) -> int:
+    """The end of an established route that offers ``ability`` (the first if both do)."""
+    return next(c for c in ends if ability in b.cities[c].abilities)
+
+
 def _establish_options(s: State, p: int, r: int, acts: list[Action]) -> None:
     b = s.board
     route = b.routes[r]
@@ -515,7 +520,7 @@ def _do_establish(s: State, a: Action) -> None:
         _use_marker(s, p, "extra")
         add_extra(s, p, (route.a, route.b)[arg >> 1], k)
     elif reward == DEVELOP:
-        develop(s, p, arg)
+        develop(s, p, arg, ability_city(b, (route.a, route.b), arg))
     elif reward == SPECIAL:
         pieces.remove(MERCHANT)
         s.special[arg] = p * 2 + MERCHANT

@@ -242,7 +242,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "kind": "what happened: see EVENT_KINDS",
         "other_seat": "the other seat (displacements; <NA>: none)",
         "route": "route index (<NA>: none)",
-        "city": "city name (empty: none)",
+        "city": "city name (empty: none); for develop the ability city it came from "
+                "(empty: a bonus marker or printed bonus)",
         "detail": "ability, bonus marker, piece, end reason ... by kind (empty: none)",
         "value": "number by kind: new level, points, office slot (-1: extra Kontor); "
                  "<NA>: none",

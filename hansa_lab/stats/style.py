@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from hansa_lab.engine.effects import ACTIONS_VALUES
 from hansa_lab.stats.intervals import wilson_interval
 from hansa_lab.stats.tables import GAME_KEYS, By, as_list
 
@@ -17,6 +18,8 @@ __all__ = ["game_lengths", "play_style"]
 
 #: the ``turns`` columns of the Actions, City Keys and Bank levels
 _ACTIONS, _KEYS, _BANK = "lv_actions", "lv_keys", "lv_bank"
+#: the first Actions level worth five actions on the printed track (2,3,3,4,4,5: level 5)
+FIVE_ACTIONS_LEVEL = next(i for i, v in enumerate(ACTIONS_VALUES) if v >= 5)
 
 
 def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
@@ -29,7 +32,8 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
     - ``third_action_round_median``: the round in which a player first had 3 actions
       (its first Actions development), median over the players who got there;
       ``third_action_by_round5``: share of players with 3 actions by the end of round 5;
-      ``five_actions``: share of players who reached 5 actions (Actions level 3 or more);
+      ``five_actions``: share of players who reached 5 actions (Actions level
+      :data:`FIVE_ACTIONS_LEVEL`, the printed track's last space);
     - ``keys_developed``: share of players who developed City Keys at least once (with
       ``keys_lo``/``keys_hi``, Wilson); ``full_bank``: share with a full Bank;
     - ``coellen_games``: share of games in which a special-prestige space (Coellen, or
@@ -74,7 +78,7 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
             "over_60_rounds": int((pg["rounds"] > 60).sum()),
             "third_action_round_median": float(pp["third_round"].median()),
             "third_action_by_round5": float((pp["third_round"] <= 5).mean()),
-            "five_actions": float((pp[_ACTIONS] >= 3).mean()),
+            "five_actions": float((pp[_ACTIONS] >= FIVE_ACTIONS_LEVEL).mean()),
             "keys_developed": keys_n / n_players if n_players else float("nan"),
             "keys_lo": k_lo, "keys_hi": k_hi,
             "full_bank": float((pp[_BANK] >= 3).mean()),

@@ -34,6 +34,7 @@ from hansa_lab.strategies.base import (
 from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
 from hansa_lab.strategies.ismcts import Ismcts
+from hansa_lab.strategies.learned import Learned
 from hansa_lab.strategies.lineup import parse_lineup, split_specs
 from hansa_lab.strategies.mcts import MCTS
 from hansa_lab.strategies.random_policy import RandomStrategy
@@ -53,6 +54,7 @@ __all__ = [
     "Ismcts",
     "KeepSupply",
     "KeysNetwork",
+    "Learned",
     "NetworkKeys",
     "RandomStrategy",
     "Rollout",

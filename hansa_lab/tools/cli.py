@@ -793,6 +793,67 @@ def _version() -> str:
         return "(not installed)"
 
 
+def cmd_learn(args: argparse.Namespace) -> int:
+    """Self-play data, a fitted model and its held-out figures (hansa_lab.sim.learn)."""
+    from hansa_lab.errors import ExperimentError
+    from hansa_lab.sim.learn import LearnSettings, build_dataset, fit_model, write_model
+    from hansa_lab.strategies.lineup import split_specs
+
+    config = _config(args)
+    lineups = tuple(tuple(split_specs(x)) for x in args.lineup or ["greedy"])
+    lineups = tuple(x * config.n_players if len(x) == 1 else x for x in lineups)
+    try:
+        settings = LearnSettings(
+            lineups=lineups, n_players=config.n_players, board=config.board,
+            edition=config.edition, options=config.options, games=args.games,
+            seed=args.seed, rate=args.rate, chunk=args.chunk)
+    except ValueError as e:
+        raise CliError(f"--lineup: {e}") from e
+    name = args.name or f"learned_{config.board}{config.n_players}p"
+    data = args.data or f"results/learn/{name}"
+    say = (lambda text: None) if args.no_progress else (
+        lambda text: print(text, file=sys.stderr, flush=True))
+    say(f"data set: {len(lineups)} line-up(s) x {args.games} games into {data}")
+    try:
+        ds = build_dataset(settings, data, jobs=_jobs(args.jobs), progress=not args.no_progress)
+        report = fit_model(ds, args.seed, name)
+    except ExperimentError as e:
+        raise CliError(f"--data: {e.message}") from e
+    except ValueError as e:
+        raise CliError(str(e)) from e
+    except KeyboardInterrupt as e:
+        raise CliFailure(f"interrupted; the finished chunks are saved in {data}: run the "
+                         "same command again to resume", 130) from e
+    # the command that reproduces the model, from the parsed arguments (not the
+    # process's: main() may be called with its own argv)
+    command = ["hansa-lab", "learn", "--players", str(config.n_players), "--board",
+               config.board, "--edition", config.edition,
+               *[x for o in args.option for x in ("--option", o)],
+               *[x for lu in lineups for x in ("--lineup", ",".join(lu))],
+               "--games", str(args.games), "--rate", str(args.rate), "--chunk",
+               str(args.chunk), "--seed", str(args.seed), "--name", name]
+    out = write_model(report, settings, args.out or f"{data}/{name}.json", command=command)
+    summary = {"model": str(out), "kind": report.kind, "strength": report.alpha,
+               **report.split, "test": report.test}
+    print(json.dumps(summary, indent=None if args.json else 1))
+    return 0
+
+
+def cmd_learn_measure(args: argparse.Namespace) -> int:
+    """One challenger seat against a line-up, seat-rotated, with its cost beside a
+    reference table (hansa_lab.sim.learn.measure_seat)."""
+    from hansa_lab.sim.learn import measure_seat
+    from hansa_lab.strategies.lineup import split_specs
+
+    config = _config(args)
+    for opponent in split_specs(args.against):
+        res = measure_seat(args.challenger, opponent, n_players=config.n_players,
+                           board=config.board, deals=args.deals, seed=args.seed,
+                           reference=args.reference, options=config.options)
+        print(json.dumps(res.__dict__) if args.json else res.line(), flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hansa-lab", description="Hansa Teutonica lab")
     parser.add_argument("--version", action="version", version=f"hansa-lab {_version()}")
@@ -985,6 +1046,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no line per generation")
     p.set_defaults(func=cmd_tune)
+
+    p = sub.add_parser("learn", help="learn a position evaluation from self-play and write "
+                       "a model file for the learned player")
+    _add_game_args(p, players_default=4)
+    p.add_argument("--lineup", action="append", default=[], metavar="A,B,...",
+                   help="a self-play line-up, one strategy per seat or one for all seats "
+                        "(repeatable; default greedy); seats rotate from game to game")
+    p.add_argument("--games", type=_positive_int("--games"), default=200,
+                   help="games per line-up (default 200)")
+    p.add_argument("--rate", type=float, default=0.05,
+                   help="share of decision points sampled (default 0.05)")
+    p.add_argument("--chunk", type=_positive_int("--chunk"), default=20,
+                   help="games per saved chunk (default 20)")
+    p.add_argument("--seed", type=_SEED, default=0, help="data seed (game seeds, split)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    p.add_argument("--data", default=None,
+                   help="data folder (default results/learn/NAME); the same command resumes")
+    p.add_argument("--out", default=None, metavar="FILE.json",
+                   help="the model file to write (default DATA/NAME.json)")
+    p.add_argument("--name", default=None, help="the model's name (default "
+                   "learned_<board><players>p)")
+    p.add_argument("--json", action="store_true", help="print the summary on one line")
+    p.add_argument("--no-progress", action="store_true", help="no line per chunk")
+    p.set_defaults(func=cmd_learn)
+
+    p = sub.add_parser("learn-measure", help="one challenger seat against each opponent "
+                       "line-up, seat-rotated, with its cost beside a reference table")
+    _add_game_args(p, players_default=4)
+    p.add_argument("--challenger", default="learned", help="the seat's strategy")
+    p.add_argument("--against", default="greedy", metavar="A,B",
+                   help="opponents, one strategy for all other seats per entry (default "
+                        "greedy)")
+    p.add_argument("--deals", type=_positive_int("--deals"), default=25,
+                   help="deals, each played in every seat rotation (default 25)")
+    p.add_argument("--seed", type=_SEED, default=5_000_000,
+                   help="first deal's seed (default 5000000: never used by learn's data)")
+    p.add_argument("--reference", default="greedy",
+                   help="strategy of the reference table for the cost ratio ('' for none)")
+    p.add_argument("--json", action="store_true", help="one JSON line per opponent")
+    p.set_defaults(func=cmd_learn_measure)
 
     p = sub.add_parser("main", help="the README's main job (strategy tips, quick size)")
     p.add_argument("--games", type=_positive_int("--games"), default=MAIN_GAMES,

@@ -98,8 +98,8 @@ pub fn route_progress(s: &State, player: usize) -> f64 {
 /// The player's pieces and the free posts per route.
 #[derive(Clone, Debug)]
 pub struct RouteCounts {
-    own: [u8; MAX_ROUTES],
-    empty: [u8; MAX_ROUTES],
+    pub(crate) own: [u8; MAX_ROUTES],
+    pub(crate) empty: [u8; MAX_ROUTES],
 }
 
 impl Default for RouteCounts {
@@ -112,7 +112,7 @@ impl Default for RouteCounts {
 }
 
 impl RouteCounts {
-    fn count(&mut self, s: &State, player: usize) {
+    pub(crate) fn count(&mut self, s: &State, player: usize) {
         self.own = [0; MAX_ROUTES];
         self.empty = [0; MAX_ROUTES];
         for (i, &o) in s.posts.iter().enumerate() {
@@ -130,7 +130,7 @@ impl RouteCounts {
     }
 }
 
-fn route_progress_with(
+pub(crate) fn route_progress_with(
     s: &State,
     counts: &RouteCounts,
     fill_rewarding: &mut impl FnMut(&mut Vec<bool>),
@@ -266,9 +266,9 @@ pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo)
 /// What the plan terms read of the Kontors (offices and extras, part of the memo's key):
 /// the largest network and the Kontor/control part of the control plan, once per entry.
 #[derive(Clone, Debug, Default)]
-struct PlanCache {
-    network: Option<i32>,
-    control: Option<f64>,
+pub(crate) struct PlanCache {
+    pub(crate) network: Option<i32>,
+    pub(crate) control: Option<f64>,
 }
 
 /// Progress towards establishing one of the routes `take` selects (`open_progress`), in
@@ -298,7 +298,7 @@ pub fn track_plan(s: &State, player: usize, ability: usize) -> f64 {
     track_plan_with(s, player, ability, &counts, &mut PlanCache::default())
 }
 
-fn track_plan_with(
+pub(crate) fn track_plan_with(
     s: &State,
     player: usize,
     ability: usize,
@@ -330,7 +330,7 @@ pub fn coellen_plan(s: &State, player: usize) -> f64 {
     coellen_plan_with(s, player, &counts)
 }
 
-fn coellen_plan_with(s: &State, player: usize, counts: &RouteCounts) -> f64 {
+pub(crate) fn coellen_plan_with(s: &State, player: usize, counts: &RouteCounts) -> f64 {
     let b = s.board;
     let owned = s
         .special
@@ -361,7 +361,12 @@ pub fn control_plan(s: &State, player: usize) -> f64 {
     control_plan_with(s, player, &counts, &mut PlanCache::default())
 }
 
-fn control_plan_with(s: &State, player: usize, counts: &RouteCounts, cache: &mut PlanCache) -> f64 {
+pub(crate) fn control_plan_with(
+    s: &State,
+    player: usize,
+    counts: &RouteCounts,
+    cache: &mut PlanCache,
+) -> f64 {
     let b = s.board;
     let held = *cache.control.get_or_insert_with(|| {
         let mut v = 0.0;

@@ -5,8 +5,10 @@
 //! exist only here; their Python strategies ask the core.
 
 pub mod evaluation;
+pub mod features;
 pub mod greedy;
 pub mod ismcts;
+pub mod learned;
 pub mod lookahead;
 pub mod random_policy;
 pub mod rollout;
@@ -17,6 +19,7 @@ use crate::state::State;
 use evaluation::Weights;
 use greedy::{Greedy, Tip};
 use ismcts::Ismcts;
+use learned::Learned;
 use random_policy::Random;
 use rollout::Rollout;
 
@@ -69,6 +72,8 @@ pub enum Policy {
     Greedy(Greedy),
     Rollout(Rollout),
     Ismcts(Ismcts),
+    /// built from a model file (`learned::LinearModel`), not from named numbers
+    Learned(Learned),
 }
 
 impl Policy {
@@ -79,6 +84,7 @@ impl Policy {
             Policy::Greedy(p) => p.choose(s, legal, rng),
             Policy::Rollout(p) => p.choose(s, legal, rng),
             Policy::Ismcts(p) => p.choose(s, legal, rng),
+            Policy::Learned(p) => p.choose(s, legal, rng),
         }
     }
 
@@ -139,6 +145,13 @@ impl Policy {
                     paranoid,
                     greedy: greedy_of("greedy", &mut p)?,
                 })
+            }
+            "learned" => {
+                return Err(
+                    "strategy \"learned\" is built from its model file, not from \
+                            parameters"
+                        .into(),
+                )
             }
             "greedy" | "actions_first" | "blocker" | "network_keys" | "keep_supply" => {
                 Policy::Greedy(greedy_of(name, &mut p)?)

@@ -154,7 +154,7 @@ pub fn apply(s: &mut State, a: &Action) {
             s.posts.swap(a.a as usize, a.b as usize);
             used = 2;
         }
-        K_PERM_DEVELOP => develop(s, p, a.a as usize),
+        K_PERM_DEVELOP => develop(s, p, a.a as usize, -1),
         K_PERM_KONTOR => {
             take_from_supply(s, p, a.b);
             add_extra(s, p as i32, a.a as usize, a.b, true);

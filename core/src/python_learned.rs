@@ -1,0 +1,135 @@
+//! Python bindings of the learned evaluation (a child of `python.rs`, registered there
+//! by one line): the feature names and vectors, self-play samples for `hansa-lab learn`,
+//! the model's forward pass, and the `learned` player as a `CorePolicy`.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use super::{guard, PyConfig, PyPolicy, PyState};
+use crate::strategies::evaluation::Weights;
+use crate::strategies::features::{feature_names, features, sample_game};
+use crate::strategies::learned::{Learned, LinearModel};
+use crate::strategies::Policy;
+
+/// One self-play game's samples: (seed, rounds, features flattened sample × seat ×
+/// feature, final totals, final ranks, actions played, whether the game ended).
+type PySamples = (u64, Vec<i32>, Vec<f64>, Vec<i32>, Vec<i32>, usize, bool);
+
+/// The feature vector of `seat` in `state` (`FEATURE_NAMES` order).
+#[pyfunction]
+fn position_features(state: &PyState, seat: usize) -> PyResult<Vec<f64>> {
+    if seat >= state.s.n_players() {
+        return Err(PyValueError::new_err(format!(
+            "seat {seat} out of range: the game has {} seats",
+            state.s.n_players()
+        )));
+    }
+    guard("position_features", || Ok(features(&state.s, seat)))
+}
+
+/// Self-play games, one per seed, with `seats` (CorePolicy per seat), each decision point
+/// sampled with probability `rate`. Runs without the GIL.
+#[pyfunction]
+fn sample_games(
+    py: Python<'_>,
+    config: &PyConfig,
+    seats: Vec<PyPolicy>,
+    seeds: Vec<u64>,
+    rate: f64,
+    max_actions: usize,
+) -> PyResult<Vec<PySamples>> {
+    if !(0.0..=1.0).contains(&rate) {
+        return Err(PyValueError::new_err(format!(
+            "sample rate must be within [0, 1], got {rate}"
+        )));
+    }
+    let policies: Vec<Policy> = seats.into_iter().map(|p| p.p).collect();
+    let base = config.c.clone();
+    py.allow_threads(|| {
+        guard("sample_games", || {
+            let mut out = Vec::with_capacity(seeds.len());
+            for seed in seeds {
+                let mut c = base.clone();
+                c.seed = seed;
+                let g = sample_game(&c, &policies, rate, max_actions)
+                    .map_err(|e| PyRuntimeError::new_err(format!("seed {seed}: {e}")))?;
+                out.push((
+                    seed, g.rounds, g.features, g.totals, g.ranks, g.actions, g.ended,
+                ));
+            }
+            Ok(out)
+        })
+    })
+}
+
+fn model(
+    names: Vec<String>,
+    mean: Vec<f64>,
+    scale: Vec<f64>,
+    weights: Vec<f64>,
+    bias: f64,
+) -> PyResult<LinearModel> {
+    LinearModel::new(&names, mean, scale, weights, bias).map_err(PyValueError::new_err)
+}
+
+/// The model's value of each feature vector of `rows` (the core's forward pass).
+#[pyfunction]
+fn model_forward(
+    names: Vec<String>,
+    mean: Vec<f64>,
+    scale: Vec<f64>,
+    weights: Vec<f64>,
+    bias: f64,
+    rows: Vec<Vec<f64>>,
+) -> PyResult<Vec<f64>> {
+    let m = model(names, mean, scale, weights, bias)?;
+    if let Some(i) = rows.iter().position(|r| r.len() != m.weights.len()) {
+        return Err(PyValueError::new_err(format!(
+            "row {i} has {} features, the model {}",
+            rows[i].len(),
+            m.weights.len()
+        )));
+    }
+    Ok(rows.iter().map(|r| m.forward(r)).collect())
+}
+
+/// The `learned` player on a linear model (ValueError if its features are not the
+/// core's): `model_weight` × the model's value + `greedy_weight` × greedy's evaluation
+/// with its default weights.
+#[pyfunction]
+#[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0))]
+fn learned_policy(
+    names: Vec<String>,
+    mean: Vec<f64>,
+    scale: Vec<f64>,
+    weights: Vec<f64>,
+    bias: f64,
+    model_weight: f64,
+    greedy_weight: f64,
+) -> PyResult<PyPolicy> {
+    if !model_weight.is_finite() || !greedy_weight.is_finite() {
+        return Err(PyValueError::new_err(
+            "learned: model_weight and greedy_weight must be finite numbers",
+        ));
+    }
+    let m = model(names, mean, scale, weights, bias)?;
+    Ok(PyPolicy {
+        p: Policy::Learned(Learned {
+            model: Arc::new(m),
+            model_weight,
+            greedy_weight,
+            weights: Weights::default(),
+        }),
+    })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("FEATURE_NAMES", feature_names())?;
+    m.add_function(wrap_pyfunction!(position_features, m)?)?;
+    m.add_function(wrap_pyfunction!(sample_games, m)?)?;
+    m.add_function(wrap_pyfunction!(model_forward, m)?)?;
+    m.add_function(wrap_pyfunction!(learned_policy, m)?)?;
+    Ok(())
+}

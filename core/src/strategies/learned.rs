@@ -1,0 +1,284 @@
+//! `learned`: a one-ply player on a learned position evaluation. The model is a linear
+//! function of the standardised features of `features.rs` (`LinearModel`, read from the
+//! JSON model files `hansa-lab learn` writes; its forward pass here is tested equal to the
+//! trainer's). For each candidate action the player values the resulting position the
+//! way `greedy` does (a Move or move/remove marker by its best first step, a filled route
+//! by its best establishment), with the model instead of the hand-made evaluation, and
+//! plays the best; ties are broken from the seat's stream.
+
+use std::sync::Arc;
+
+use crate::actions::*;
+use crate::rng::Rng;
+use crate::rules::{apply_unchecked, legal_actions};
+use crate::scoring::score_rows;
+use crate::state::State;
+
+use super::evaluation::{evaluate, Weights};
+use super::features::{
+    assemble, feature_names, global_features, seat_blocks_with, FeatureMemo, N_FEATURES,
+};
+use super::lookahead::{establish_value, filled_route, full_routes, opens_decision, py_max};
+
+/// `value = bias + Σ weight_i · (x_i − mean_i) / scale_i` over the features; for a model
+/// of the win (logistic) this is the log-odds, for one of the margin the points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearModel {
+    pub mean: Vec<f64>,
+    pub scale: Vec<f64>,
+    pub weights: Vec<f64>,
+    pub bias: f64,
+}
+
+impl LinearModel {
+    /// A model over `names` (which must be exactly `feature_names()`, in order); an
+    /// error says which name differs or which list has the wrong length.
+    pub fn new(
+        names: &[String],
+        mean: Vec<f64>,
+        scale: Vec<f64>,
+        weights: Vec<f64>,
+        bias: f64,
+    ) -> Result<LinearModel, String> {
+        let want = feature_names();
+        if names.len() != want.len() {
+            return Err(format!(
+                "the model has {} features, the core computes {} ({})",
+                names.len(),
+                want.len(),
+                "retrain it with `hansa-lab learn`"
+            ));
+        }
+        if let Some(i) = (0..want.len()).find(|&i| names[i] != want[i]) {
+            return Err(format!(
+                "model feature {i} is {:?}, the core's is {:?}",
+                names[i], want[i]
+            ));
+        }
+        for (what, v) in [("mean", &mean), ("scale", &scale), ("weights", &weights)] {
+            if v.len() != N_FEATURES {
+                return Err(format!(
+                    "model {what} has {} numbers, expected {N_FEATURES}",
+                    v.len()
+                ));
+            }
+            if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+                return Err(format!("model {what}[{i}] is not a finite number"));
+            }
+        }
+        if let Some(i) = scale.iter().position(|&x| x <= 0.0) {
+            return Err(format!("model scale[{i}] must be positive"));
+        }
+        if !bias.is_finite() {
+            return Err("model bias is not a finite number".into());
+        }
+        Ok(LinearModel {
+            mean,
+            scale,
+            weights,
+            bias,
+        })
+    }
+
+    /// The model's value of a feature vector.
+    pub fn forward(&self, x: &[f64]) -> f64 {
+        let mut v = self.bias;
+        for i in 0..x.len().min(self.weights.len()) {
+            v += self.weights[i] * (x[i] - self.mean[i]) / self.scale[i];
+        }
+        v
+    }
+
+    /// The model's value of the position for `player`; a finished game is valued by its
+    /// result instead (±1,000 plus the score margin over the best other seat).
+    pub fn value(&self, s: &State, player: usize, scratch: &mut Scratch) -> f64 {
+        if s.is_over() {
+            let totals: Vec<i32> = score_rows(s).iter().map(|r| r.iter().sum()).collect();
+            let best_other = (0..totals.len())
+                .filter(|&q| q != player)
+                .map(|q| totals[q])
+                .max()
+                .unwrap_or(0);
+            let margin = (totals[player] - best_other) as f64;
+            return margin + if margin > 0.0 { 1000.0 } else { -1000.0 };
+        }
+        let blocks = seat_blocks_with(s, &mut scratch.memo);
+        assemble(&blocks, &global_features(s), player, &mut scratch.row);
+        self.forward(&scratch.row)
+    }
+}
+
+/// What one decision reuses from candidate to candidate: the feature vector's buffer and
+/// the Kontor part of the features.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    row: Vec<f64>,
+    memo: FeatureMemo,
+}
+
+/// The one-ply learned player: a position is worth `model_weight` times the model's
+/// value plus `greedy_weight` times `greedy`'s evaluation (with `weights`; 0: the model
+/// alone).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Learned {
+    pub model: Arc<LinearModel>,
+    pub model_weight: f64,
+    pub greedy_weight: f64,
+    pub weights: Weights,
+}
+
+impl Learned {
+    /// The model alone.
+    pub fn model_only(model: LinearModel) -> Learned {
+        Learned {
+            model: Arc::new(model),
+            model_weight: 1.0,
+            greedy_weight: 0.0,
+            weights: Weights::default(),
+        }
+    }
+
+    /// The player's value of `s` for `player`.
+    pub fn value(&self, s: &State, player: usize, scratch: &mut Scratch) -> f64 {
+        let mut v = 0.0;
+        if self.model_weight != 0.0 {
+            v += self.model_weight * self.model.value(s, player, scratch);
+        }
+        if self.greedy_weight != 0.0 {
+            v += self.greedy_weight * evaluate(s, player, &self.weights);
+        }
+        v
+    }
+}
+
+impl Learned {
+    /// The value of every candidate of `legal` for `player`, in order (as
+    /// `Greedy::candidate_values` at depth 1, with the model).
+    pub fn candidate_values(&self, s: &State, legal: &[Action], player: usize) -> Vec<f64> {
+        let mut scratch = Scratch::default();
+        let mut value = |t: &State| self.value(t, player, &mut scratch);
+        let mut out = Vec::with_capacity(legal.len());
+        let mut follow: Vec<Action> = Vec::new();
+        let mut nxt = s.clone();
+        let mut after = s.clone();
+        for a in legal {
+            nxt.clone_from(s);
+            apply_unchecked(&mut nxt, a);
+            let v =
+                if opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player {
+                    legal_actions(&nxt, &mut follow);
+                    let mut v = f64::NEG_INFINITY;
+                    for b in &follow {
+                        after.clone_from(&nxt);
+                        apply_unchecked(&mut after, b);
+                        v = py_max(v, worth(&after, b, player, &mut value));
+                    }
+                    v
+                } else {
+                    worth(&nxt, a, player, &mut value)
+                };
+            out.push(v);
+        }
+        out
+    }
+
+    /// The action with the best value among `legal` (non-empty); ties from `rng`.
+    pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let player = s.current_player();
+        let values = self.candidate_values(s, legal, player);
+        let mut best: Vec<Action> = Vec::new();
+        let mut best_v = f64::NEG_INFINITY;
+        for (a, &v) in legal.iter().zip(&values) {
+            if v > best_v + 1e-9 {
+                best.clear();
+                best.push(*a);
+                best_v = v;
+            } else if v > best_v - 1e-9 {
+                best.push(*a);
+            }
+        }
+        if best.is_empty() {
+            return legal[0];
+        }
+        if best.len() == 1 {
+            best[0]
+        } else {
+            best[rng.choice_index(best.len())]
+        }
+    }
+}
+
+/// The value after `action`, or of establishing at once the route it filled (after a
+/// stop: any route full of the player's pieces), whichever is more.
+fn worth(
+    after: &State,
+    action: &Action,
+    player: usize,
+    value: &mut impl FnMut(&State) -> f64,
+) -> f64 {
+    let mut v = value(after);
+    if action.kind == K_STOP {
+        let routes: Vec<usize> = full_routes(after, player).collect();
+        for r in routes {
+            v = py_max(v, establish_value(after, r, player, value));
+        }
+    } else if let Some(r) = filled_route(after, action, player) {
+        v = py_max(v, establish_value(after, r, player, value));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::legal;
+    use crate::state::{new_game, Config};
+
+    fn model() -> LinearModel {
+        let names = feature_names();
+        let mut w = vec![0.0; N_FEATURES];
+        w[7] = 1.0; // own score total
+        LinearModel::new(&names, vec![0.0; N_FEATURES], vec![1.0; N_FEATURES], w, 0.5).unwrap()
+    }
+
+    #[test]
+    fn forward_is_the_standardised_dot_product() {
+        let m = LinearModel {
+            mean: vec![1.0, 2.0],
+            scale: vec![2.0, 4.0],
+            weights: vec![3.0, -1.0],
+            bias: 0.25,
+        };
+        assert_eq!(m.forward(&[5.0, 10.0]), 0.25 + 3.0 * 2.0 - 2.0);
+    }
+
+    #[test]
+    fn a_model_over_other_features_is_refused() {
+        let mut names = feature_names();
+        names[3] = "own_something_else".into();
+        let n = N_FEATURES;
+        let e = LinearModel::new(&names, vec![0.0; n], vec![1.0; n], vec![0.0; n], 0.0);
+        assert!(e.unwrap_err().contains("model feature 3"));
+        let short = &feature_names()[..5];
+        assert!(LinearModel::new(short, vec![], vec![], vec![], 0.0).is_err());
+    }
+
+    #[test]
+    fn plays_legal_actions_to_the_end() {
+        let p = Learned::model_only(model());
+        let mut s = new_game(&Config::printed(3, "base_3p", 9)).unwrap();
+        let mut rng = Rng::new(4);
+        let mut n = 0;
+        while !s.is_over() && n < 3000 {
+            let acts = legal(&s);
+            let a = p.choose(&s, &acts, &mut rng);
+            assert!(acts.contains(&a));
+            apply_unchecked(&mut s, &a);
+            n += 1;
+        }
+        assert!(s.is_over());
+    }
+}

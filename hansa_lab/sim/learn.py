@@ -1,0 +1,476 @@
+"""Learning a position evaluation from self-play (``hansa-lab learn``).
+
+The data set
+    :func:`build_dataset` plays ``games`` self-play games of each chosen line-up in the
+    compiled core (board side, player count, edition and rule options are inputs, so a
+    rule-knob study can train for the changed rules). Game ``i`` has seed
+    ``seed * 1_000_000 + i`` and seats the line-up rotated by ``i`` places. Each decision
+    point is sampled with probability ``rate`` (from a stream of its own: sampling does
+    not change the game); a sample is every seat's feature vector
+    (:data:`feature_names`, computed in the core) labelled with that seat's final
+    outcome: ``margin`` (its final score minus the best other seat's) and ``win`` (ranked
+    first, ties included). Games are played in chunks of ``chunk`` games, in parallel
+    with joblib (``jobs``); every chunk is written as it completes
+    (``chunk_NNNN.npz``, atomically), so an interrupted build resumes where it stopped;
+    ``settings.json`` in the folder refuses to mix data of other settings.
+
+The model
+    :func:`fit_model` splits the games (never samples of one game across parts) 60/20/20
+    into fitting, validation and test games by a seeded shuffle; standardises the
+    features on the fitting games; fits a ridge regression of the margin and an L2
+    logistic regression of the win (both in numpy) for a few regularisation strengths;
+    picks the kind and strength with the best validation *winner accuracy* (how often
+    the seat the model values most in a position is the game's winner: the ordering a
+    one-ply player needs, comparable across both kinds) and reports, on the test games,
+    R² of the margin (ridge), log-loss and accuracy of the win (logistic) and the winner
+    accuracy of both. :func:`write_model` writes the model file (feature list, weights,
+    standardisation, training command, seed, data description, held-out figures).
+
+>>> cfg = LearnSettings(lineups=(("greedy",) * 3,), n_players=3, games=2, seed=1)
+>>> [game_seed(cfg, i) for i in range(2)], seat_specs(cfg, 0, 1)
+([1000000, 1000001], ['greedy', 'greedy', 'greedy'])
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hansa_lab.bridge import core_config, core_module
+from hansa_lab.core import core_policy
+from hansa_lab.engine.state import GameConfig
+from hansa_lab.errors import ExperimentError
+from hansa_lab.strategies import make_strategy
+from hansa_lab.strategies.learned import LearnedModel
+
+__all__ = ["TEMPO_FEATURES", "Dataset", "FitReport", "LearnSettings", "SeatMeasure",
+           "build_dataset", "feature_names", "fit_model", "game_seed", "load_dataset",
+           "measure_seat", "seat_specs", "write_model"]
+
+
+def feature_names() -> list[str]:
+    """The core's feature names, in vector order."""
+    return list(core_module().FEATURE_NAMES)
+
+
+@dataclass(frozen=True)
+class LearnSettings:
+    """What a data set is made of (all of it is recorded in ``settings.json``)."""
+
+    lineups: tuple[tuple[str, ...], ...]
+    n_players: int = 4
+    board: str = "base"
+    edition: str = "bigbox"
+    options: tuple[tuple[str, Any], ...] = ()
+    games: int = 200  # per line-up
+    seed: int = 0
+    rate: float = 0.05
+    chunk: int = 20
+    max_actions: int = 20_000
+
+    def __post_init__(self) -> None:
+        for k, lineup in enumerate(self.lineups):
+            if len(lineup) != self.n_players:
+                raise ValueError(f"line-up {k + 1} ({','.join(lineup)}) has {len(lineup)} "
+                                 f"seats for {self.n_players} players")
+        if not 0.0 < self.rate <= 1.0:
+            raise ValueError(f"rate must be within (0, 1], got {self.rate}")
+        if self.games < 1 or self.chunk < 1:
+            raise ValueError("games and chunk must be at least 1")
+
+    def config(self, seed: int) -> GameConfig:
+        return GameConfig(self.n_players, board=self.board, edition=self.edition,
+                          seed=seed, options=self.options)
+
+    def describe(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["lineups"] = [",".join(x) for x in self.lineups]
+        d["options"] = dict(self.options)
+        return d
+
+
+def game_seed(settings: LearnSettings, i: int) -> int:
+    """The seed of game ``i`` of a line-up (the same for every line-up)."""
+    return settings.seed * 1_000_000 + i
+
+
+def seat_specs(settings: LearnSettings, lineup: int, i: int) -> list[str]:
+    """The strategies of game ``i`` of line-up ``lineup``, seat by seat (rotated)."""
+    specs = list(settings.lineups[lineup])
+    k = i % len(specs)
+    return specs[k:] + specs[:k]
+
+
+@dataclass
+class Dataset:
+    """Samples: ``x`` (one row per sampled position and seat), ``margin``, ``win``,
+    ``game`` (a global game number: line-up × games + i), ``seat``, ``round``."""
+
+    x: np.ndarray
+    margin: np.ndarray
+    win: np.ndarray
+    game: np.ndarray
+    seat: np.ndarray
+    round: np.ndarray
+    games: int = 0
+
+    def __len__(self) -> int:
+        return len(self.margin)
+
+
+def _play_chunk(settings: LearnSettings, lineup: int, start: int, stop: int) -> dict[str, Any]:
+    core = core_module()
+    cc = core_config(settings.config(0))
+    xs, margins, wins, games, seats, rounds = [], [], [], [], [], []
+    n = settings.n_players
+    ended = 0
+    for i in range(start, stop):
+        policies = [core_policy(make_strategy(s)) for s in seat_specs(settings, lineup, i)]
+        if any(p is None for p in policies):
+            raise ValueError("every strategy of a learning line-up must play in the core")
+        (_, rnd, feats, totals, ranks, _, done), = core.sample_games(
+            cc, policies, [game_seed(settings, i)], settings.rate, settings.max_actions)
+        ended += bool(done)
+        k = len(rnd)
+        f = np.asarray(feats, dtype=np.float64).reshape(k * n, -1) if k else None
+        if f is None:
+            continue
+        tot = np.asarray(totals)
+        best_other = np.array([np.max(np.delete(tot, p)) for p in range(n)])
+        xs.append(f)
+        margins.append(np.tile(tot - best_other, k))
+        wins.append(np.tile(np.asarray(ranks) == 1, k))
+        games.append(np.full(k * n, lineup * settings.games + i))
+        seats.append(np.tile(np.arange(n), k))
+        rounds.append(np.repeat(np.asarray(rnd), n))
+    width = len(core.FEATURE_NAMES)
+
+    def cat(parts: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = (0,)) -> np.ndarray:
+        return np.concatenate(parts).astype(dtype) if parts else np.zeros(shape, dtype)
+
+    return {"x": cat(xs, np.float64, (0, width)), "margin": cat(margins, np.float64),
+            "win": cat(wins, bool), "game": cat(games, np.int64), "seat": cat(seats, np.int8),
+            "round": cat(rounds, np.int32), "ended": ended, "n": stop - start}
+
+
+def _chunks(settings: LearnSettings) -> list[tuple[int, int, int, str]]:
+    out = []
+    for lineup in range(len(settings.lineups)):
+        for start in range(0, settings.games, settings.chunk):
+            stop = min(settings.games, start + settings.chunk)
+            out.append((lineup, start, stop, f"chunk_{lineup:02d}_{start:06d}.npz"))
+    return out
+
+
+def _write_chunk(folder: Path, name: str, part: dict[str, Any]) -> None:
+    tmp = folder / (name + ".tmp.npz")
+    np.savez(tmp, **{k: v for k, v in part.items()})
+    os.replace(tmp, folder / name)
+
+
+def _run_chunk(settings: LearnSettings, folder: str, task: tuple[int, int, int, str]) -> str:
+    lineup, start, stop, name = task
+    _write_chunk(Path(folder), name, _play_chunk(settings, lineup, start, stop))
+    return name
+
+
+def build_dataset(settings: LearnSettings, folder: str | Path, jobs: int = 1,
+                  progress: bool = False) -> Dataset:
+    """Play (or resume) the data set of ``settings`` into ``folder`` and load it.
+
+    Raises :class:`~hansa_lab.errors.ExperimentError` when ``folder`` holds data of other
+    settings (naming the first that differs); chunks already written are kept."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = folder / "settings.json"
+    wanted = {**settings.describe(), "features": feature_names()}
+    if meta.exists():
+        have = json.loads(meta.read_text(encoding="utf-8"))
+        diff = [k for k in sorted(set(have) | set(wanted))
+                if k != "games" and have.get(k) != wanted.get(k)]
+        if diff:
+            raise ExperimentError(
+                "data", f"{folder} holds a data set with other settings ({diff[0]}: "
+                f"{have.get(diff[0])!r} there, {wanted.get(diff[0])!r} now); use another "
+                "folder")
+    meta.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
+    todo = [t for t in _chunks(settings) if not (folder / t[3]).exists()]
+    if todo:
+        if jobs == 1:
+            for t in todo:
+                _run_chunk(settings, str(folder), t)
+                if progress:
+                    print(f"  {t[3]} done", flush=True)
+        else:
+            from joblib import Parallel, delayed
+
+            for name in Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
+                    delayed(_run_chunk)(settings, str(folder), t) for t in todo):
+                if progress:
+                    print(f"  {name} done", flush=True)
+    return load_dataset(settings, folder)
+
+
+def load_dataset(settings: LearnSettings, folder: str | Path) -> Dataset:
+    """The data set's chunks (those of ``settings``) read back from ``folder``."""
+    parts = []
+    for _, _, _, name in _chunks(settings):
+        path = Path(folder) / name
+        if not path.exists():
+            raise ExperimentError("data", f"{path} is missing: run build_dataset first")
+        with np.load(path) as z:
+            parts.append({k: z[k] for k in z.files})
+    col = {k: np.concatenate([p[k] for p in parts]) for k in
+           ("x", "margin", "win", "game", "seat", "round")}
+    return Dataset(col["x"], col["margin"], col["win"], col["game"], col["seat"],
+                   col["round"], games=settings.games * len(settings.lineups))
+
+
+# ---- fitting ---------------------------------------------------------------------------
+
+
+@dataclass
+class FitReport:
+    """The chosen model and what was measured (validation: choice; test: report)."""
+
+    model: LearnedModel
+    kind: str
+    alpha: float
+    validation: dict[str, dict[str, float]]
+    test: dict[str, float]
+    split: dict[str, int] = field(default_factory=dict)
+
+
+def _split(ds: Dataset, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    games = np.unique(ds.game)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(games)
+    a, b = int(0.6 * len(order)), int(0.8 * len(order))
+    parts = (set(order[:a].tolist()), set(order[a:b].tolist()), set(order[b:].tolist()))
+    return tuple(np.isin(ds.game, list(p)) for p in parts)  # type: ignore[return-value]
+
+
+def _ridge(z: np.ndarray, y: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
+    bias = float(y.mean())
+    a = z.T @ z + alpha * np.eye(z.shape[1])
+    w = np.linalg.solve(a, z.T @ (y - bias))
+    return w, bias
+
+
+def _logistic(z: np.ndarray, y: np.ndarray, alpha: float,
+              iterations: int = 50) -> tuple[np.ndarray, float]:
+    """L2-penalised logistic regression (the bias unpenalised) by Newton's method."""
+    n, d = z.shape
+    za = np.hstack([z, np.ones((n, 1))])
+    w = np.zeros(d + 1)
+    pen = np.full(d + 1, alpha)
+    pen[-1] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(za @ w)))
+        grad = za.T @ (p - y) + pen * w
+        h = (za * (p * (1 - p))[:, None]).T @ za + np.diag(pen) + 1e-9 * np.eye(d + 1)
+        step = np.linalg.solve(h, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return w[:-1], float(w[-1])
+
+
+def _winner_accuracy(value: np.ndarray, ds: Dataset, mask: np.ndarray) -> float:
+    """Share of sampled positions where the seat valued most is a winner of the game."""
+    idx = np.flatnonzero(mask)
+    if not len(idx):
+        return float("nan")
+    # the rows of one position are consecutive, seat 0 first
+    position = np.cumsum(ds.seat[idx] == 0)
+    v = value[idx]
+    order = np.lexsort((-v, position))  # by position, best value first
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = position[order][1:] != position[order][:-1]
+    return float(ds.win[idx][order][first].mean())
+
+
+def _metrics(kind: str, v: np.ndarray, ds: Dataset, mask: np.ndarray) -> dict[str, float]:
+    out = {"winner_accuracy": _winner_accuracy(v, ds, mask)}
+    y = ds.margin[mask]
+    if kind == "ridge_margin":
+        ss = float(((y - y.mean()) ** 2).sum())
+        out["r2_margin"] = 1.0 - float(((y - v[mask]) ** 2).sum()) / ss if ss else float("nan")
+        out["win_accuracy"] = float(((v[mask] > 0) == ds.win[mask]).mean())
+    else:
+        p = np.clip(1.0 / (1.0 + np.exp(-v[mask])), 1e-12, 1 - 1e-12)
+        w = ds.win[mask]
+        out["log_loss"] = float(-(w * np.log(p) + (~w) * np.log(1 - p)).mean())
+        out["win_accuracy"] = float(((p > 0.5) == w).mean())
+        base = float(w.mean())
+        out["log_loss_base_rate"] = float(-(base * math.log(base) + (1 - base)
+                                            * math.log(1 - base))) if 0 < base < 1 else 0.0
+    return out
+
+
+#: features left out of the fit (weight 0): who is to act and the actions left change at
+#: every action of a turn, so a one-ply player comparing positions inside its turn would
+#: read them as gains or losses of the position (measured: with them it shuffled pieces)
+TEMPO_FEATURES = ("own_is_active", "own_seats_until_turn", "rival_is_active",
+                  "rival_seats_until_turn", "actions_left")
+
+
+def fit_model(ds: Dataset, seed: int, name: str,
+              alphas: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0)) -> FitReport:
+    """Fit, choose on validation games and report on test games (see the module doc)."""
+    if len(np.unique(ds.game)) < 5:
+        raise ValueError("need samples from at least 5 games to fit and hold games out")
+    fit, val, test = _split(ds, seed)
+    names = feature_names()
+    keep = np.array([n not in TEMPO_FEATURES for n in names])
+
+    def standardised(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        mean = ds.x[rows].mean(axis=0)
+        scale = ds.x[rows].std(axis=0)
+        scale[scale < 1e-9] = 1.0
+        mean[~keep], scale[~keep] = 0.0, 1.0
+        z = (ds.x - mean) / scale
+        z[:, ~keep] = 0.0  # left out: their weights fit to 0
+        return mean, scale, z
+
+    mean, scale, z = standardised(fit)
+    validation: dict[str, dict[str, float]] = {}
+    best: tuple[float, str, float, np.ndarray, float] | None = None
+    for kind in ("ridge_margin", "logistic_win"):
+        for alpha in alphas:
+            if kind == "ridge_margin":
+                w, b = _ridge(z[fit], ds.margin[fit], alpha * fit.sum() / 1000)
+            else:
+                w, b = _logistic(z[fit], ds.win[fit].astype(float), alpha)
+            v = z @ w + b
+            m = _metrics(kind, v, ds, val)
+            validation[f"{kind}:{alpha:g}"] = m
+            if best is None or m["winner_accuracy"] > best[0] + 1e-12:
+                best = (m["winner_accuracy"], kind, alpha, w, b)
+    assert best is not None
+    _, kind, alpha, w, b = best
+    # refit on fitting + validation games with the chosen strength, report on test
+    both = fit | val
+    mean, scale, z = standardised(both)
+    if kind == "ridge_margin":
+        w, b = _ridge(z[both], ds.margin[both], alpha * both.sum() / 1000)
+    else:
+        w, b = _logistic(z[both], ds.win[both].astype(float), alpha)
+    v = z @ w + b
+    test_m = {f"{k}": x for k, x in _metrics(kind, v, ds, test).items()}
+    other = "logistic_win" if kind == "ridge_margin" else "ridge_margin"
+    wo, bo = (_ridge(z[both], ds.margin[both], alpha * both.sum() / 1000)
+              if other == "ridge_margin" else _logistic(z[both], ds.win[both].astype(float),
+                                                        alpha))
+    test_m.update({f"{other}.{k}": x for k, x in _metrics(other, z @ wo + bo, ds, test).items()})
+    model = LearnedModel(name, kind, tuple(feature_names()), tuple(map(float, mean)),
+                         tuple(map(float, scale)), tuple(map(float, w)), float(b), {})
+    split = {"fit_games": len(np.unique(ds.game[fit])), "validation_games":
+             len(np.unique(ds.game[val])), "test_games": len(np.unique(ds.game[test])),
+             "samples": len(ds)}
+    return FitReport(model, kind, alpha, validation, test_m, split)
+
+
+def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
+                command: list[str] | None = None, fit_seed: int | None = None) -> Path:
+    """Write the model file: the model, how it was trained and what it measured."""
+    path = Path(path)
+    m = report.model
+    meta = {
+        "training": {
+            "command": shlex.join(command) if command else "",
+            "seed": settings.seed if fit_seed is None else fit_seed,
+            "data": settings.describe(),
+            "split": report.split,
+            "choice": (f"{report.kind} with strength {report.alpha:g}: best validation "
+                       "winner accuracy"),
+            "validation": report.validation,
+        },
+        "heldout": report.test,
+    }
+    full = LearnedModel(m.name, m.kind, m.features, m.mean, m.scale, m.weights, m.bias, meta)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    d = full.to_json()
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(d, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+
+
+# ---- measuring a player ----------------------------------------------------------------
+
+
+@dataclass
+class SeatMeasure:
+    """One challenger seat against a line-up of opponents, seat-rotated: its win share
+    (ties shared) with a Wilson interval, mean margin, CPU seconds per game (one
+    process, ``time.process_time``) beside a reference table on the same deals."""
+
+    challenger: str
+    opponents: str
+    games: int
+    wins: float
+    win_share: float
+    win_lo: float
+    win_hi: float
+    margin_mean: float
+    cpu_per_game: float
+    reference: str = ""
+    reference_cpu_per_game: float = float("nan")
+    cost_ratio: float = float("nan")
+
+    def line(self) -> str:
+        return (f"{self.challenger} one seat vs {self.opponents}: {self.games} games, wins "
+                f"{self.win_share:.1%} [{self.win_lo:.1%}, {self.win_hi:.1%}], margin "
+                f"{self.margin_mean:+.1f}, {self.cpu_per_game:.3f} CPU-s/game"
+                + (f"; {self.reference} table {self.reference_cpu_per_game:.3f} CPU-s/game "
+                   f"(ratio {self.cost_ratio:.2f})" if self.reference else ""))
+
+
+def measure_seat(challenger: str, opponent: str, *, n_players: int = 4, board: str = "base",
+                 deals: int = 25, seed: int = 5_000_000, reference: str = "greedy",
+                 options: tuple[tuple[str, Any], ...] = ()) -> SeatMeasure:
+    """``challenger`` in one seat, ``opponent`` in the others, on ``deals`` deals (seeds
+    ``seed + d``) each played in every seat rotation; then the ``reference`` strategy in
+    every seat on the same deals, for the cost ratio. Played in the compiled core."""
+    import time
+
+    from hansa_lab.core import play_game
+    from hansa_lab.engine.scoring import final_scores, winners
+    from hansa_lab.stats.intervals import wilson_interval
+
+    wins, margins, cpu = 0.0, [], 0.0
+    for d in range(deals):
+        config = GameConfig(n_players, board=board, seed=seed + d, options=options)
+        for seat in range(n_players):
+            lineup = [opponent] * n_players
+            lineup[seat] = challenger
+            t = time.process_time()
+            rec = play_game(config, lineup)
+            cpu += time.process_time() - t
+            won = winners(rec.final)
+            wins += (seat in won) / len(won)
+            scores = final_scores(rec.final)
+            margins.append(scores[seat] - max(s for i, s in enumerate(scores) if i != seat))
+    games = deals * n_players
+    lo, hi = wilson_interval(wins, games)
+    out = SeatMeasure(challenger, opponent, games, wins, wins / games, float(lo), float(hi),
+                      float(np.mean(margins)), cpu / games)
+    if reference:
+        t = time.process_time()
+        for d in range(deals):
+            config = GameConfig(n_players, board=board, seed=seed + d, options=options)
+            play_game(config, [reference] * n_players)
+        out.reference = reference
+        out.reference_cpu_per_game = (time.process_time() - t) / deals
+        out.cost_ratio = out.cpu_per_game / out.reference_cpu_per_game
+    return out

@@ -1,0 +1,174 @@
+"""``learned``: a one-ply player on a learned position evaluation.
+
+For each legal action it values the resulting position with a model trained by
+``hansa-lab learn`` (:mod:`hansa_lab.sim.learn`) and plays the best, as ``greedy`` does
+with its hand-made evaluation. A position is worth ``model_weight`` times the model's
+value (the log-odds of winning for the shipped model) plus ``greedy_weight`` times
+greedy's evaluation with its default weights: the model judges who is ahead in the long
+run, greedy's terms tell apart the small steps inside a turn that the model, fitted to
+final outcomes, barely separates (measured: the model alone won none of 16 games against
+three greedy; with greedy_weight 1 and model_weight 1.5 it won 40 of 40; see
+``docs/guides/learned_players.md``). A Move or a move/remove marker is worth its best first
+step, an action that fills a route is worth its best establishment; ties are broken
+from the seat's stream, so a game is reproducible from its seed. ``model`` names the
+model: a file shipped in ``hansa_lab/strategies/data/`` (``learned_*.json``) by name, or
+any model file by its path.
+
+The features and the forward pass are computed in the compiled core
+(``core/src/strategies/features.rs``, ``learned.rs``); in the Python engine this strategy
+hands the position to the core and plays the action it returns (no Python twin of the
+features is kept: a second copy of ~100 features would have to be kept exact by hand), so
+it decides alike in both engines by construction.
+
+>>> make_strategy("learned").params["model"]
+'learned_base4p'
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from hansa_lab.bridge import CoreGame, core_module
+from hansa_lab.engine.actions import Action
+from hansa_lab.engine.rng import MASK, Rng
+from hansa_lab.engine.state import State
+from hansa_lab.strategies.base import Strategy, make_strategy, register
+
+__all__ = ["MODEL_FOLDER", "MODEL_FORMAT", "Learned", "LearnedModel", "find_model",
+           "load_model", "make_strategy", "shipped_models"]
+
+#: where the package's models live (found by name, like strategy files)
+MODEL_FOLDER = Path(__file__).parent / "data"
+#: the ``format`` field of a model file this version reads and writes
+MODEL_FORMAT = "hansa_lab.learned_model/1"
+
+
+@dataclass(frozen=True)
+class LearnedModel:
+    """A linear model over the core's features: ``value = bias + Σ weights·(x − mean) /
+    scale`` (``kind`` ``logistic_win``: the log-odds of winning; ``ridge_margin``: the
+    final score margin over the best other seat). ``meta`` keeps the rest of the file
+    (training command, seed, data description, held-out figures)."""
+
+    name: str
+    kind: str
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+    meta: dict[str, Any]
+
+    def forward(self, x: list[float]) -> float:
+        """The model's value of one feature vector (the trainer's formula, in Python)."""
+        return self.bias + math.fsum(w * (v - m) / s for w, v, m, s in
+                                     zip(self.weights, x, self.mean, self.scale, strict=True))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": MODEL_FORMAT, "name": self.name, "kind": self.kind,
+                "features": list(self.features), "mean": list(self.mean),
+                "scale": list(self.scale), "weights": list(self.weights),
+                "bias": self.bias, **self.meta}
+
+    def core_args(self) -> tuple[list[str], list[float], list[float], list[float], float]:
+        return (list(self.features), list(self.mean), list(self.scale),
+                list(self.weights), self.bias)
+
+
+def load_model(path: str | Path) -> LearnedModel:
+    """Read a model file; ValueError naming the file and what is wrong with it."""
+    path = Path(path)
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"model file {path}: cannot be read ({e})") from e
+    if not isinstance(d, dict) or d.get("format") != MODEL_FORMAT:
+        raise ValueError(f"model file {path}: not a {MODEL_FORMAT} file")
+    missing = [k for k in ("kind", "features", "mean", "scale", "weights", "bias")
+               if k not in d]
+    if missing:
+        raise ValueError(f"model file {path}: missing field {missing[0]!r}")
+    n = len(d["features"])
+    for key in ("mean", "scale", "weights"):
+        if not isinstance(d[key], list) or len(d[key]) != n:
+            raise ValueError(f"model file {path}: {key!r} must list {n} numbers, one per "
+                             "feature")
+    meta = {k: v for k, v in d.items() if k not in
+            ("format", "name", "kind", "features", "mean", "scale", "weights", "bias")}
+    return LearnedModel(str(d.get("name", path.stem)), str(d["kind"]),
+                        tuple(map(str, d["features"])), tuple(map(float, d["mean"])),
+                        tuple(map(float, d["scale"])), tuple(map(float, d["weights"])),
+                        float(d["bias"]), meta)
+
+
+def shipped_models() -> list[str]:
+    """The names of the models shipped in the package."""
+    return sorted(p.stem for p in MODEL_FOLDER.glob("learned_*.json"))
+
+
+def find_model(name: str) -> Path:
+    """The file of a shipped model by name, or a model file by path (ValueError: none)."""
+    path = Path(name)
+    if path.suffix == ".json" and path.is_file():
+        return path
+    shipped = MODEL_FOLDER / f"{name}.json"
+    if shipped.is_file():
+        return shipped
+    raise ValueError(f"no learned model {name!r}: shipped models are "
+                     f"{', '.join(shipped_models()) or 'none'} (or give a .json path)")
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_model(path: str, mtime: float) -> LearnedModel:
+    return load_model(path)
+
+
+@register("learned")
+class Learned(Strategy):
+    """The one-ply learned player (see the module doc); ``model``: a shipped model's
+    name or a model file's path."""
+
+    trusted: ClassVar[bool] = True
+    defaults: ClassVar[dict[str, Any]] = {"model": "learned_base4p", "model_weight": 1.5,
+                                          "greedy_weight": 1.0}
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {"model_weight": (0.0, 100.0),
+                                                       "greedy_weight": (0.0, 100.0)}
+    model: str
+    model_weight: float
+    greedy_weight: float
+
+    def setup(self) -> None:
+        path = find_model(self.model)
+        self._model = _cached_model(str(path), path.stat().st_mtime)
+        self._twin: Any = None
+
+    @property
+    def learned_model(self) -> LearnedModel:
+        return self._model
+
+    def core_twin(self) -> Any:
+        """The core's ``CorePolicy`` playing this model (ValueError if its features are
+        not the core's)."""
+        return core_module().learned_policy(*self._model.core_args(), self.model_weight,
+                                            self.greedy_weight)
+
+    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if self._twin is None:
+            self._twin = self.core_twin()
+        out = self._twin.choose(CoreGame.from_state(state)._s, rng.state & MASK)
+        if out is None:  # pragma: no cover - the game loop never asks after the end
+            raise RuntimeError("learned asked to decide in a finished game")
+        action, rng.state = Action(*out[0]), int(out[1])
+        return legal[legal.index(action)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_twin"] = None  # the core object is rebuilt where the strategy plays
+        return state

@@ -1,0 +1,198 @@
+"""The learned evaluation: features named and computed in the core (a Python reference
+for some), the learner's data set (reproducible, resumable), the core's forward pass equal
+to the trainer's, and the learned player's legality and reproducibility."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from hansa_lab.bridge import CoreGame, core_module
+from hansa_lab.core import play_game as core_play_game
+from hansa_lab.engine.rules import apply, legal_actions
+from hansa_lab.engine.scoring import largest_network, score_rows
+from hansa_lab.engine.state import GameConfig, new_game
+from hansa_lab.errors import ExperimentError
+from hansa_lab.play import play_game
+from hansa_lab.sim.learn import (
+    LearnSettings,
+    build_dataset,
+    feature_names,
+    fit_model,
+    write_model,
+)
+from hansa_lab.strategies import make_strategy
+from hansa_lab.strategies.learned import find_model, load_model, shipped_models
+
+core = core_module()
+NAMES = feature_names()
+SETTINGS = LearnSettings(lineups=(("greedy",) * 3, ("planner", "greedy", "random")),
+                         n_players=3, games=6, seed=7, rate=0.1, chunk=4)
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("learn")
+    return folder, build_dataset(SETTINGS, folder)
+
+
+@pytest.fixture(scope="module")
+def report(dataset):
+    return fit_model(dataset[1], 3, "learned_test")
+
+
+def test_feature_names_are_fixed_unique_and_in_three_parts():
+    n_seat = sum(n.startswith("own_") for n in NAMES)
+    assert len(NAMES) == len(set(NAMES)) == 2 * n_seat + 9
+    assert [n[4:] for n in NAMES if n.startswith("own_")] == \
+        [n[6:] for n in NAMES if n.startswith("rival_")]
+    assert {"own_score_total", "own_network", "rival_lv_actions", "round",
+            "prestige_end_progress"} <= set(NAMES)
+
+
+def _position(seed: int, steps: int):
+    config = GameConfig(4, seed=seed)
+    s = new_game(config)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        acts = legal_actions(s)
+        if not acts:
+            break
+        s = apply(s, acts[int(rng.integers(len(acts)))])
+    return s
+
+
+@pytest.mark.parametrize("seed,steps", [(1, 0), (2, 60), (3, 160)])
+def test_core_features_match_a_python_reference(seed, steps):
+    s = _position(seed, steps)
+    g = CoreGame.from_state(s)
+    rows = score_rows(s)
+    for seat in range(4):
+        f = dict(zip(NAMES, core.position_features(g._s, seat), strict=True))
+        assert f["own_score_total"] == sum(rows[seat])
+        assert f["own_network"] == largest_network(s, seat)
+        assert f["own_lv_actions"] == s.levels[seat][0]
+        assert f["own_supply_traders"] == s.supply_t[seat]
+        assert f["own_stock_merchants"] == s.stock_m[seat]
+        assert f["own_markers_held"] == len(s.markers[seat])
+        assert f["own_is_active"] == (s.active == seat)
+        assert f["rival_score_total"] == max(sum(r) for i, r in enumerate(rows) if i != seat)
+        assert f["round"] == s.round and f["n_players"] == 4
+        assert f["own_pieces_on_routes"] == sum(1 for o in s.posts if o >= 0 and o >> 1 == seat)
+    with pytest.raises(ValueError, match="seat 4 out of range"):
+        core.position_features(g._s, 4)
+
+
+def test_dataset_labels_each_seat_with_its_final_outcome(dataset):
+    _, ds = dataset
+    assert ds.x.shape == (len(ds), len(NAMES)) and len(ds) > 100
+    assert set(np.unique(ds.game)) <= set(range(12))
+    for g in np.unique(ds.game):
+        rows = ds.game == g
+        # the best seat's margin is its lead (> 0, or 0 in a tie); winners have the best
+        assert ds.margin[rows].max() >= 0
+        assert (ds.margin[rows & ds.win] == ds.margin[rows].max()).all()
+    # the label is the final outcome: the same in every sample of a game and seat
+    for g, p in {(int(g), int(p)) for g, p in zip(ds.game, ds.seat, strict=True)}:
+        assert len(np.unique(ds.margin[(ds.game == g) & (ds.seat == p)])) == 1
+
+
+def test_dataset_resumes_and_is_reproducible(dataset, tmp_path):
+    _, ds = dataset
+    again = build_dataset(SETTINGS, tmp_path / "fresh")
+    assert np.array_equal(again.x, ds.x) and np.array_equal(again.margin, ds.margin)
+    # an interrupted build: a chunk missing, and a left-over temporary file
+    chunks = sorted((tmp_path / "fresh").glob("chunk_*.npz"))
+    chunks[1].unlink()
+    (tmp_path / "fresh" / "chunk_00_000000.npz.tmp.npz").write_bytes(b"partial")
+    kept = chunks[0].stat().st_mtime_ns
+    resumed = build_dataset(SETTINGS, tmp_path / "fresh")
+    assert np.array_equal(resumed.x, ds.x) and np.array_equal(resumed.win, ds.win)
+    assert chunks[0].stat().st_mtime_ns == kept  # finished chunks are not played again
+    other = LearnSettings(lineups=SETTINGS.lineups, n_players=3, games=6, seed=8, rate=0.1,
+                          chunk=4)
+    with pytest.raises(ExperimentError, match="seed"):
+        build_dataset(other, tmp_path / "fresh")
+
+
+def test_core_forward_pass_equals_the_trainer(dataset, report):
+    _, ds = dataset
+    m = report.model
+    x = ds.x[::7]
+    trainer = ((x - np.array(m.mean)) / np.array(m.scale)) @ np.array(m.weights) + m.bias
+    got = core.model_forward(*m.core_args(), x.tolist())
+    assert np.allclose(got, trainer, rtol=1e-10, atol=1e-9)
+    assert np.allclose([m.forward(list(r)) for r in x], trainer, rtol=1e-10, atol=1e-9)
+    assert report.split["test_games"] >= 2 and "winner_accuracy" in report.test
+
+
+def test_model_file_round_trips_and_bad_models_are_refused(report, tmp_path):
+    path = write_model(report, SETTINGS, tmp_path / "m.json", command=["hansa-lab", "learn"])
+    m = load_model(path)
+    assert m.weights == report.model.weights and m.features == tuple(NAMES)
+    d = json.loads(path.read_text())
+    assert d["training"]["command"] == "hansa-lab learn" and d["training"]["seed"] == 7
+    assert d["training"]["data"]["lineups"] == ["greedy,greedy,greedy", "planner,greedy,random"]
+    names = list(NAMES)
+    names[5] = "own_something"
+    with pytest.raises(ValueError, match='model feature 5 is "own_something"'):
+        core.learned_policy(names, *m.core_args()[1:])
+    d["weights"] = d["weights"][:-1]
+    (tmp_path / "bad.json").write_text(json.dumps(d))
+    with pytest.raises(ValueError, match="'weights' must list"):
+        load_model(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="no learned model 'nope'"):
+        make_strategy("learned:model=nope")
+
+
+def test_learned_player_is_legal_and_reproducible_in_both_engines(report, tmp_path):
+    path = write_model(report, SETTINGS, tmp_path / "m.json")
+    spec = f"learned:model={path}"
+    config = GameConfig(3, seed=404)
+    lineup = [spec, "greedy", "greedy"]
+    a = core_play_game(config, lineup, check=True)
+    b = core_play_game(config, lineup)
+    assert a.actions == b.actions and a.final.end_reason
+    assert core_play_game(GameConfig(3, seed=405), lineup).actions != a.actions
+    # the Python engine (which asks the core for the learned seat's decisions) plays the
+    # same game, every action checked legal by its rules
+    py = play_game(config, lineup, check=True)
+    assert py.actions == a.actions
+
+
+def test_the_shipped_model_is_found_by_name_and_matches_the_core():
+    assert "learned_base4p" in shipped_models()
+    m = load_model(find_model("learned_base4p"))
+    assert m.features == tuple(NAMES)
+    assert m.meta["training"]["command"].startswith("hansa-lab learn")
+    assert "winner_accuracy" in m.meta["heldout"]
+    s = make_strategy("learned")
+    assert s.params == {"model": "learned_base4p", "model_weight": 1.5, "greedy_weight": 1.0}
+    core.learned_policy(*m.core_args())  # accepted by the core
+
+
+def test_learn_command_writes_a_model_the_player_loads(tmp_path, capsys):
+    from hansa_lab.tools.cli import main
+
+    data = tmp_path / "data"
+    argv = ["learn", "--players", "3", "--lineup", "greedy", "--games", "6", "--chunk", "3",
+            "--rate", "0.2", "--seed", "3", "--data", str(data), "--name", "learned_t",
+            "--json", "--no-progress"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    model = load_model(summary["model"])
+    assert model.name == "learned_t" and summary["test_games"] >= 1
+    assert model.meta["training"]["command"].startswith("hansa-lab learn")
+    assert len(list(data.glob("chunk_*.npz"))) == 2
+    assert main(argv) == 0  # resumed: nothing left to play, the same model again
+    assert load_model(summary["model"]).weights == model.weights
+    assert main(["learn-measure", "--players", "3", "--challenger",
+                 f"learned:model={summary['model']}", "--against", "greedy", "--deals", "1",
+                 "--json"]) == 0
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert row["games"] == 3 and 0 <= row["win_share"] <= 1 and row["cost_ratio"] > 0
+    bad = ["learn", "--players", "3", "--lineup", "greedy,greedy", "--data", str(data)]
+    assert main(bad) == 2
+    assert "line-up 1 (greedy,greedy) has 2 seats for 3 players" in capsys.readouterr().err
