@@ -100,7 +100,7 @@ def test_the_core_names_a_missing_or_unknown_parameter():
         _core.CorePolicy("greedy", [*params, ("speed", 1.0)])
     with pytest.raises(ValueError, match="no strategy \"mcts\""):
         _core.CorePolicy("mcts", [])
-    with pytest.raises(ValueError, match="depth must be 1 or 2"):
+    with pytest.raises(ValueError, match=r"parameter \"depth\" must be an integer 1-2"):
         _core.CorePolicy("greedy", [(k, 3.0 if k == "depth" else v) for k, v in params])
 
 
