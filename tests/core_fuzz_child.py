@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import sys
 import traceback
 from collections import Counter
@@ -22,6 +23,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import numpy as np
 
 from hansa_lab import _core
 from hansa_lab.bridge import core_config, state_fields
@@ -44,8 +47,10 @@ ANY = st.recursive(
 #: numbers of every size, ends of the integer widths included
 NUMBER = st.one_of(st.integers(-(2**65), 2**65),
                    st.sampled_from([0, 1, -1, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63,
-                                    2**64 - 1, 2**64, -(2**63)]),
+                                    2**64 - 1, 2**64, -(2**63), 10**12, 2**62, -(10**12)]),
                    st.floats(allow_nan=True, allow_infinity=True))
+#: sizes far beyond any valid one (a binding must refuse them before it allocates)
+HUGE = st.sampled_from([0, -1, 10**12, 2**62, 2**64 - 1, 2**64])
 SMALL = st.integers(0, 30)  # counts that are valid but keep a call fast
 SEED = st.one_of(st.integers(0, 2**64 - 1), NUMBER)  # a valid u64 half of the time
 
@@ -55,6 +60,54 @@ GOOD_CONFIG = core_config(CONFIG)
 FIELDS = state_fields(new_game(CONFIG))
 POLICY_PARAMS = {name: [(k, float(v)) for k, v in make_strategy(name).params.items()]
                  for name in _core.POLICY_NAMES}
+
+
+SIDES = ["base_3p", "base_45p", "east", "britannia3", "moon"]
+FEATURES = list(_core.FEATURE_NAMES)
+#: a linear model over the core's features (names, mean, scale, weights, bias)
+MODEL = (FEATURES, [0.0] * len(FEATURES), [1.0] * len(FEATURES),
+         [0.01] * len(FEATURES), 0.0)
+
+
+def _finished() -> Any:
+    """A core position whose game is over (random legal actions)."""
+    s = _core.CoreState(GOOD_CONFIG)
+    r = random.Random(1)
+    for _ in range(50_000):
+        if s.is_over:
+            break
+        _core.env_apply_index(s, r.choice(_core.env_legal_indices(s)))
+    return s
+
+
+FINISHED = _finished()
+N_OBS = sum(n for _, n in _core.observation_fields("base_3p", 3))
+N_ACT = _core.CoreActionIndex("base_3p").size
+
+
+def buffer(size: int, dtype: Any, junk: int) -> Any:
+    """A numpy buffer of ``size`` items of ``dtype`` if ``junk`` is 0, else one that
+    is wrong: another dtype, read-only, non-contiguous, too short or long, 2-d, a list."""
+    good = np.zeros(size, dtype)
+    k = junk % 9
+    if k == 0:
+        return good
+    if k == 1:
+        return np.zeros(size, np.float64 if dtype != np.float64 else np.int8)
+    if k == 2:
+        good.flags.writeable = False
+        return good
+    if k == 3:
+        return np.zeros(2 * size + 1, dtype)[::2]
+    if k == 4:
+        return np.zeros(max(size - 1, 0), dtype)
+    if k == 5:
+        return np.zeros(size + 7, dtype)
+    if k == 6:
+        return np.zeros((1, size), dtype) if junk % 2 else np.zeros(0, dtype)
+    if k == 7:
+        return [0] * size
+    return None
 
 
 def call(name: str, f: Callable[[], Any]) -> Any:
@@ -175,7 +228,113 @@ def run(examples: int) -> None:
             call("CorePolicy.choose", lambda: p.choose(s, rng))
             call("CorePolicy.search", lambda: p.search(s, rng))
 
-    for test in (module_functions, config, positions, actions, policies):
+    @common
+    @given(st.one_of(st.sampled_from(SIDES), ANY), st.one_of(st.booleans(), ANY),
+           st.one_of(st.sampled_from([*_core.ACTION_KINDS, "nope"]), ANY),
+           st.one_of(st.integers(-2, 40), NUMBER), st.one_of(st.integers(-2, 40), NUMBER),
+           st.one_of(st.integers(0, 2000), NUMBER, ANY),
+           st.one_of(st.integers(0, 6), HUGE, NUMBER, ANY))
+    def action_index(side: Any, alt: Any, kind: Any, a: Any, b: Any, i: Any, n: Any) -> None:
+        ix = call("CoreActionIndex", lambda: _core.CoreActionIndex(side, alt))
+        if ix is FAILED:
+            ix = _core.CoreActionIndex("base_3p")
+        call("CoreActionIndex.size", lambda: ix.size)
+        call("CoreActionIndex.ranges", ix.ranges)
+        call("CoreActionIndex.index", lambda: ix.index(kind, a, b, a))
+        call("CoreActionIndex.action", lambda: ix.action(i))
+        call("observation_fields", lambda: _core.observation_fields(side, n, alt))
+        call("observation_fields(n)", lambda: _core.observation_fields("base_3p", n))
+
+    @common
+    @given(st.one_of(st.integers(-1, 4), NUMBER, ANY), st.integers(0, 2**20),
+           st.integers(0, 2**20), st.one_of(st.integers(-3, 2000), NUMBER, ANY),
+           st.booleans())
+    def env_positions(seat: Any, junk_obs: int, junk_mask: int, i: Any, over: bool) -> None:
+        s = FINISHED.copy() if over else _state()
+        call("env_observe", lambda: _core.env_observe(s, seat, buffer(N_OBS, np.float32,
+                                                                      junk_obs)))
+        call("env_observe(state)", lambda: _core.env_observe(junk_obs, 0, np.zeros(N_OBS,
+                                                                                np.float32)))
+        call("env_legal_indices", lambda: _core.env_legal_indices(s))
+        call("env_legal_indices(junk)", lambda: _core.env_legal_indices(seat))
+        call("env_mask", lambda: _core.env_mask(s, buffer(N_ACT, np.uint8, junk_mask)))
+        call("env_apply_index", lambda: _core.env_apply_index(s, i))
+        call("env_rank_rewards", lambda: _core.env_rank_rewards(s))
+        call("env_rank_rewards(junk)", lambda: _core.env_rank_rewards(i))
+        call("position_features", lambda: _core.position_features(s, seat))
+
+    @common
+    @given(st.one_of(st.integers(1, 4), HUGE, NUMBER, ANY), SEED,
+           st.one_of(st.integers(1, 30), HUGE, NUMBER), st.one_of(st.integers(1, 3), HUGE, NUMBER),
+           st.lists(st.integers(0, 2**20), min_size=7, max_size=7),
+           st.one_of(st.integers(-1, 600), NUMBER), st.integers(0, 7))
+    def vector_env(n: Any, seed: Any, cap: Any, threads: Any, junk: list[int], act: Any,
+                   steps: int) -> None:
+        v = call("CoreVectorEnv", lambda: _core.CoreVectorEnv(GOOD_CONFIG, n, seed, cap,
+                                                             threads))
+        if v is FAILED:
+            v = _core.CoreVectorEnv(GOOD_CONFIG, 2, 1, 30, 1)
+        for name in ("n_envs", "n_players", "obs_size", "n_actions"):
+            call(f"CoreVectorEnv.{name}", lambda: getattr(v, name))
+        call("CoreVectorEnv.game_seeds", v.game_seeds)
+        call("CoreVectorEnv.games", v.games)
+        ne, no, na, npl = v.n_envs, v.obs_size, v.n_actions, v.n_players
+        if ne > 64:
+            return
+        shapes = [(ne * no, np.float32), (ne * na, np.uint8), (ne * npl, np.float32),
+                  (ne, np.uint8), (ne, np.uint8), (ne, np.int32)]
+        bufs = [buffer(size, dt, j if j % 4 == 0 else 0)
+                for (size, dt), j in zip(shapes, junk[1:])]
+        call("CoreVectorEnv.reset", lambda: v.reset(*bufs))
+        good = [np.zeros(size, dt) for size, dt in shapes]
+        if call("CoreVectorEnv.reset", lambda: v.reset(*good)) is FAILED:
+            return
+        for k in range(steps):
+            acts = buffer(ne, np.int64, junk[0] if k == 0 else 0)
+            if isinstance(acts, np.ndarray) and acts.dtype == np.int64 and acts.size \
+                    and acts.flags.writeable:
+                acts[:] = act if isinstance(act, int) and -(2**63) <= act < 2**63 else -1
+            call("CoreVectorEnv.step", lambda: v.step(acts, *(bufs if k == 1 else good)))
+
+    @common
+    @given(st.one_of(st.just(FEATURES), st.lists(st.text(max_size=4), max_size=4), ANY),
+           st.one_of(st.floats(allow_nan=True, allow_infinity=True), NUMBER, ANY),
+           st.integers(0, 5), st.one_of(st.integers(0, 3), st.integers(0, 200), HUGE, ANY),
+           st.one_of(st.floats(allow_nan=True, allow_infinity=True), NUMBER))
+    def learned(names: Any, x: Any, which: int, nrows: Any, w: Any) -> None:
+        nf = len(FEATURES)
+        args = list(MODEL)
+        if which == 1:
+            args[0] = names
+        elif which == 2:
+            args[1] = [x] * nf
+        elif which == 3:
+            args[2] = [x] * (nf if isinstance(nrows, int) and nrows % 2 else nf - 1)
+        elif which == 4:
+            args[3] = [x] * nf
+        elif which == 5:
+            args[4] = x
+        rows = ([[x if isinstance(x, float) else 0.5] * (nf if j % 3 else nf + 1)
+                 for j in range(nrows % 4)] if isinstance(nrows, int) else nrows)
+        call("model_forward", lambda: _core.model_forward(*args, rows))
+        p = call("learned_policy", lambda: _core.learned_policy(*args, w, 0.5))
+        if p is not FAILED:
+            s = _state()
+            call("CorePolicy.choose", lambda: p.choose(s, 1))
+            if isinstance(nrows, int) and nrows < 2:  # a whole self-play game: slow
+                call("sample_games(learned)", lambda: _core.sample_games(GOOD_CONFIG, [p] * 3,
+                                                                [which], 0.05, 3000))
+        if nrows in (10**12, 2**62):  # a huge count of games: refused before any is played
+            call("sample_games", lambda: _core.sample_games(
+                GOOD_CONFIG, [p] * 3, range(nrows), 0.5, nrows))
+        rnd = call("CorePolicy", lambda: _core.CorePolicy("random", POLICY_PARAMS["random"]))
+        seeds = [x] if not isinstance(nrows, int) else [which] * min(nrows, 2)
+        call("sample_games", lambda: _core.sample_games(
+            GOOD_CONFIG, [rnd] * (3 if which % 2 else which), seeds, w,
+            x if which == 5 else 50))
+
+    for test in (module_functions, config, positions, actions, policies, action_index,
+                 env_positions, vector_env, learned):
         test()
 
 

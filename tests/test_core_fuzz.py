@@ -7,6 +7,7 @@ binding called. Bounded: a few seconds of CPU here, more examples in the ``slow`
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from hansa_lab import core
+from hansa_lab.bridge import core_module
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="compiled core not built")
 
@@ -29,7 +31,33 @@ BINDINGS = {
     "CorePolicy.choose", "CorePolicy.search", "CoreMatch", "CoreMatch.advance",
     "CoreMatch.apply", "CoreMatch.finish", "CoreMatch.state", "CoreMatch.actions",
     "CoreMatch.turn_rows", "CoreMatch.events", "CoreMatch.is_done",
+    # the environment for learning agents (core/src/python_env.rs)
+    "CoreActionIndex", "CoreActionIndex.size", "CoreActionIndex.ranges",
+    "CoreActionIndex.index", "CoreActionIndex.action", "observation_fields", "env_observe",
+    "env_legal_indices", "env_mask", "env_apply_index", "env_rank_rewards", "CoreVectorEnv",
+    "CoreVectorEnv.n_envs", "CoreVectorEnv.n_players", "CoreVectorEnv.obs_size",
+    "CoreVectorEnv.n_actions", "CoreVectorEnv.game_seeds", "CoreVectorEnv.games",
+    "CoreVectorEnv.reset", "CoreVectorEnv.step",
+    # the learned evaluation (core/src/python_learned.rs)
+    "position_features", "sample_games", "model_forward", "learned_policy",
 }
+
+
+def public_callables() -> set[str]:
+    """Every public callable of the extension module: its functions, its classes and
+    each public method of a class (``Class.method``); constants and properties are not
+    callables."""
+    found = set()
+    for name, obj in inspect.getmembers(core_module()):
+        if name.startswith("_"):
+            continue
+        if inspect.isclass(obj):
+            found.add(name)
+            found |= {f"{name}.{m}" for m, attr in vars(obj).items()
+                      if not m.startswith("_") and callable(attr)}
+        elif callable(obj):
+            found.add(name)
+    return found
 
 
 def _fuzz(examples: int) -> dict[str, dict[str, int]]:
@@ -57,6 +85,16 @@ def test_random_arguments_to_every_binding_neither_abort_nor_escape_exception() 
 @pytest.mark.slow
 def test_the_larger_fuzz_tier() -> None:
     _check(_fuzz(400))
+
+
+def test_every_public_callable_of_the_core_is_fuzzed() -> None:
+    """A new binding (function, class or method) must join BINDINGS and the child, so
+    that the fuzz tier cannot silently leave it out."""
+    found = public_callables()
+    assert {"CoreState", "CoreState.try_apply", "rng_outputs"} <= found  # introspection works
+    missing = found - BINDINGS
+    assert not missing, f"bindings of hansa_lab._core the fuzz tier does not cover " \
+                        f"(add them to BINDINGS and tests/core_fuzz_child.py): {sorted(missing)}"
 
 
 def test_the_child_reports_a_base_exception_as_a_failure(tmp_path: Path) -> None:

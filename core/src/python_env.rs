@@ -53,6 +53,24 @@ fn board_of(side: &str, alternative: bool) -> PyResult<&'static crate::board::Bo
 
 type PyAction = (&'static str, i32, i32, i32);
 
+/// The most environments one `CoreVectorEnv` steps (its slots, and the caller's buffers
+/// of `n_envs` × the action index, are allocated up front).
+pub const MAX_ENVS: usize = 16_384;
+/// The most threads one `CoreVectorEnv` steps its environments on.
+pub const MAX_THREADS: usize = 256;
+/// The player counts of the game (what an observation layout is defined for).
+const PLAYERS: std::ops::RangeInclusive<usize> = 2..=5;
+
+/// ValueError unless `lo <= v <= hi`, naming the call, the argument and the range.
+fn check_count(call: &str, name: &str, v: usize, lo: usize, hi: usize) -> PyResult<()> {
+    if (lo..=hi).contains(&v) {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "{call}: {name} must be {lo}-{hi}, got {v}"
+    )))
+}
+
 /// The dense action index of one board side.
 #[pyclass(name = "CoreActionIndex", module = "hansa_lab._core", frozen)]
 pub struct PyActionIndex {
@@ -109,6 +127,13 @@ fn observation_fields(
     n_players: usize,
     alternative: bool,
 ) -> PyResult<Vec<(&'static str, usize)>> {
+    check_count(
+        "observation_fields",
+        "n_players",
+        n_players,
+        *PLAYERS.start(),
+        *PLAYERS.end(),
+    )?;
     let lay = Layout::new(board_of(side, alternative)?, n_players);
     Ok(FIELD_NAMES.iter().copied().zip(lay.sizes).collect())
 }
@@ -252,6 +277,14 @@ impl PyVectorEnv {
         max_actions: i32,
         threads: usize,
     ) -> PyResult<Self> {
+        check_count("CoreVectorEnv", "n_envs", n_envs, 1, MAX_ENVS)?;
+        check_count("CoreVectorEnv", "threads", threads, 1, MAX_THREADS)?;
+        if max_actions < 1 {
+            return Err(PyValueError::new_err(format!(
+                "CoreVectorEnv: max_actions must be 1-{}, got {max_actions}",
+                i32::MAX
+            )));
+        }
         guard("CoreVectorEnv.__new__", || {
             VectorEnv::new(&config.c, n_envs, seed, max_actions, threads)
                 .map(|env| PyVectorEnv { env })
@@ -356,6 +389,8 @@ impl PyVectorEnv {
 
 /// Register the environment's classes and functions in `hansa_lab._core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_ENVS", MAX_ENVS)?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
     m.add_class::<PyActionIndex>()?;
     m.add_class::<PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(observation_fields, m)?)?;

@@ -17,6 +17,9 @@ use crate::strategies::Policy;
 /// feature, final totals, final ranks, actions played, whether the game ended).
 type PySamples = (u64, Vec<i32>, Vec<f64>, Vec<i32>, Vec<i32>, usize, bool);
 
+/// The most seeds (games) one `sample_games` call plays.
+const MAX_SAMPLE_GAMES: usize = 1 << 16;
+
 /// The feature vector of `seat` in `state` (`FEATURE_NAMES` order).
 #[pyfunction]
 fn position_features(state: &PyState, seat: usize) -> PyResult<Vec<f64>> {
@@ -43,6 +46,12 @@ fn sample_games(
     if !(0.0..=1.0).contains(&rate) {
         return Err(PyValueError::new_err(format!(
             "sample rate must be within [0, 1], got {rate}"
+        )));
+    }
+    if seeds.len() > MAX_SAMPLE_GAMES {
+        return Err(PyValueError::new_err(format!(
+            "sample_games: seeds must hold 0-{MAX_SAMPLE_GAMES} seeds, got {}",
+            seeds.len()
         )));
     }
     let policies: Vec<Policy> = seats.into_iter().map(|p| p.p).collect();

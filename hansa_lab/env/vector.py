@@ -56,14 +56,15 @@ class VectorEnv:
     def __init__(self, n_envs: int, n_players: int = 3, board: str = "base",
                  edition: str = "bigbox", options: dict[str, Any] | None = None,
                  seed: int = 0, max_actions: int = 20_000, threads: int = 1) -> None:
-        for name, v in (("n_envs", n_envs), ("max_actions", max_actions),
-                        ("threads", threads)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{name} must be a positive int, got {v!r}")
+        core = core_module()
+        for name, v, top in (("n_envs", n_envs, core.MAX_ENVS),
+                             ("max_actions", max_actions, 2**31 - 1),
+                             ("threads", threads, core.MAX_THREADS)):
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= top:
+                raise ValueError(f"{name} must be an int 1-{top}, got {v!r}")
         self.config = make_config(n_players, board, edition, options)
-        self._env = core_module().CoreVectorEnv(core_config(self.config), n_envs,
-                                                int(seed) & ((1 << 64) - 1), max_actions,
-                                                threads)
+        self._env = core.CoreVectorEnv(core_config(self.config), n_envs,
+                                       int(seed) & ((1 << 64) - 1), max_actions, threads)
         self.n_envs = n_envs
         self.n_players = n_players
         self.obs_size: int = self._env.obs_size
