@@ -21,10 +21,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import numpy as np
 
 from hansa_lab import _core
 from hansa_lab.bridge import core_config, state_fields
@@ -275,7 +274,7 @@ def run(examples: int) -> None:
         if v is FAILED:
             v = _core.CoreVectorEnv(GOOD_CONFIG, 2, 1, 30, 1)
         for name in ("n_envs", "n_players", "obs_size", "n_actions"):
-            call(f"CoreVectorEnv.{name}", lambda: getattr(v, name))
+            call(f"CoreVectorEnv.{name}", lambda name=name: getattr(v, name))
         call("CoreVectorEnv.game_seeds", v.game_seeds)
         call("CoreVectorEnv.games", v.games)
         ne, no, na, npl = v.n_envs, v.obs_size, v.n_actions, v.n_players
@@ -284,7 +283,7 @@ def run(examples: int) -> None:
         shapes = [(ne * no, np.float32), (ne * na, np.uint8), (ne * npl, np.float32),
                   (ne, np.uint8), (ne, np.uint8), (ne, np.int32)]
         bufs = [buffer(size, dt, j if j % 4 == 0 else 0)
-                for (size, dt), j in zip(shapes, junk[1:])]
+                for (size, dt), j in zip(shapes, junk[1:], strict=True)]
         call("CoreVectorEnv.reset", lambda: v.reset(*bufs))
         good = [np.zeros(size, dt) for size, dt in shapes]
         if call("CoreVectorEnv.reset", lambda: v.reset(*good)) is FAILED:
@@ -294,7 +293,8 @@ def run(examples: int) -> None:
             if isinstance(acts, np.ndarray) and acts.dtype == np.int64 and acts.size \
                     and acts.flags.writeable:
                 acts[:] = act if isinstance(act, int) and -(2**63) <= act < 2**63 else -1
-            call("CoreVectorEnv.step", lambda: v.step(acts, *(bufs if k == 1 else good)))
+            outs = bufs if k == 1 else good
+            call("CoreVectorEnv.step", lambda acts=acts, outs=outs: v.step(acts, *outs))
 
     @common
     @given(st.one_of(st.just(FEATURES), st.lists(st.text(max_size=4), max_size=4), ANY),
@@ -324,10 +324,21 @@ def run(examples: int) -> None:
             if isinstance(nrows, int) and nrows < 2:  # a whole self-play game: slow
                 call("sample_games(learned)", lambda: _core.sample_games(GOOD_CONFIG, [p] * 3,
                                                                 [which], 0.05, 3000))
-        if nrows in (10**12, 2**62):  # a huge count of games: refused before any is played
-            call("sample_games", lambda: _core.sample_games(
-                GOOD_CONFIG, [p] * 3, range(nrows), 0.5, nrows))
         rnd = call("CorePolicy", lambda: _core.CorePolicy("random", POLICY_PARAMS["random"]))
+        if isinstance(nrows, int) and abs(nrows) >= 10**12:
+            # huge sequences (a range: no memory on the Python side) must be refused by
+            # their length, before the core reserves room for them
+            huge = range(nrows)
+            call("sample_games", lambda: _core.sample_games(GOOD_CONFIG, [rnd] * 3, huge,
+                                                            0.5, nrows))
+            call("model_forward", lambda: _core.model_forward(*MODEL, huge))
+            call("model_forward", lambda: _core.model_forward(huge, *MODEL[1:], []))
+            call("learned_policy", lambda: _core.learned_policy(
+                MODEL[0], huge, *MODEL[2:]))
+            call("play_random_games", lambda: _core.play_random_games(GOOD_CONFIG, huge, 10))
+            call("sample_games", lambda: _core.sample_games(GOOD_CONFIG, huge, [1], 0.5, 9))
+            call("CorePolicy", lambda: _core.CorePolicy("random", huge))
+            call("CoreMatch", lambda: _core.CoreMatch(_state(), huge, 1, 10, False))
         seeds = [x] if not isinstance(nrows, int) else [which] * min(nrows, 2)
         call("sample_games", lambda: _core.sample_games(
             GOOD_CONFIG, [rnd] * (3 if which % 2 else which), seeds, w,

@@ -52,6 +52,32 @@ pub(crate) fn guard<T>(call: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<
     }
 }
 
+/// A list argument of at most `max` items: its length is checked before it is extracted
+/// (pyo3 reserves `len()` items up front, so `range(10**12)` would abort the process on a
+/// failed allocation). ValueError naming the call, the argument and the range.
+pub(crate) fn bounded_list<'py, T: FromPyObject<'py>>(
+    call: &str,
+    name: &str,
+    v: &Bound<'py, PyAny>,
+    max: usize,
+) -> PyResult<Vec<T>> {
+    let n = v.len()?;
+    if n > max {
+        return Err(PyValueError::new_err(format!(
+            "{call}: {name} must hold 0-{max} items, got {n}"
+        )));
+    }
+    v.extract()
+}
+
+/// The most seats a list of seats may hold (the game has 2-5; more is refused by count).
+pub(crate) const MAX_SEATS: usize = 16;
+/// The most (name, value) pairs a `CorePolicy` takes (its strategy has a few dozen).
+const MAX_POLICY_PARAMS: usize = 1 << 10;
+
+/// The most seeds (games) [`play_random_games`] plays in one call.
+const MAX_RANDOM_GAMES: usize = 1 << 20;
+
 /// The most outputs [`rng_outputs`] returns (a test helper: about 40 MB as Python ints).
 const MAX_RNG_OUTPUTS: usize = 1 << 20;
 /// The most games [`timings`] plays (it keeps every 5th position of them in memory:
@@ -760,7 +786,9 @@ pub struct PyPolicy {
 impl PyPolicy {
     /// ValueError for a strategy or parameter the core does not have.
     #[new]
-    fn py_new(name: &str, params: Vec<(String, f64)>) -> PyResult<Self> {
+    fn py_new(name: &str, params: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let params: Vec<(String, f64)> =
+            bounded_list("CorePolicy", "params", params, MAX_POLICY_PARAMS)?;
         guard("CorePolicy", || {
             Policy::new(name, &params)
                 .map(|p| PyPolicy { p })
@@ -833,11 +861,12 @@ impl PyMatch {
     #[new]
     fn py_new(
         state: &PyState,
-        seats: Vec<Option<PyPolicy>>,
+        seats: &Bound<'_, PyAny>,
         seed: u64,
         max_actions: usize,
         log: bool,
     ) -> PyResult<Self> {
+        let seats: Vec<Option<PyPolicy>> = bounded_list("CoreMatch", "seats", seats, MAX_SEATS)?;
         let seats = seats.into_iter().map(|p| p.map(|p| p.p)).collect();
         guard("CoreMatch", || {
             Match::new(state.s.clone(), seats, seed, max_actions, log)
@@ -958,9 +987,10 @@ impl PyMatch {
 fn play_random_games(
     py: Python<'_>,
     config: &PyConfig,
-    seeds: Vec<u64>,
+    seeds: &Bound<'_, PyAny>,
     max_actions: usize,
 ) -> PyResult<(usize, usize, usize)> {
+    let seeds: Vec<u64> = bounded_list("play_random_games", "seeds", seeds, MAX_RANDOM_GAMES)?;
     let mut config = config.c.clone();
     py.allow_threads(|| {
         guard("play_random_games", || {

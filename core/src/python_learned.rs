@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::{guard, PyConfig, PyPolicy, PyState};
+use super::{bounded_list, guard, PyConfig, PyPolicy, PyState, MAX_SEATS};
 use crate::strategies::evaluation::Weights;
 use crate::strategies::features::{feature_names, features, sample_game};
 use crate::strategies::learned::{Learned, LinearModel};
@@ -38,20 +38,23 @@ fn position_features(state: &PyState, seat: usize) -> PyResult<Vec<f64>> {
 fn sample_games(
     py: Python<'_>,
     config: &PyConfig,
-    seats: Vec<PyPolicy>,
-    seeds: Vec<u64>,
+    seats: &Bound<'_, PyAny>,
+    seeds: &Bound<'_, PyAny>,
     rate: f64,
     max_actions: usize,
 ) -> PyResult<Vec<PySamples>> {
+    let seeds: Vec<u64> = bounded_list("sample_games", "seeds", seeds, MAX_SAMPLE_GAMES)?;
     if !(0.0..=1.0).contains(&rate) {
         return Err(PyValueError::new_err(format!(
             "sample rate must be within [0, 1], got {rate}"
         )));
     }
-    if seeds.len() > MAX_SAMPLE_GAMES {
+    let seats: Vec<PyPolicy> = bounded_list("sample_games", "seats", seats, MAX_SEATS)?;
+    if seats.len() != config.c.n_players {
         return Err(PyValueError::new_err(format!(
-            "sample_games: seeds must hold 0-{MAX_SAMPLE_GAMES} seeds, got {}",
-            seeds.len()
+            "sample_games: seats must hold one CorePolicy per seat ({}), got {}",
+            config.c.n_players,
+            seats.len()
         )));
     }
     let policies: Vec<Policy> = seats.into_iter().map(|p| p.p).collect();
@@ -73,27 +76,48 @@ fn sample_games(
     })
 }
 
+/// The most features a model may list (the core computes far fewer: the model is then
+/// refused by name), and the most rows one `model_forward` call evaluates.
+const MAX_MODEL_FEATURES: usize = 1 << 12;
+const MAX_FORWARD_ROWS: usize = 1 << 20;
+
 fn model(
-    names: Vec<String>,
-    mean: Vec<f64>,
-    scale: Vec<f64>,
-    weights: Vec<f64>,
+    call: &str,
+    names: &Bound<'_, PyAny>,
+    mean: &Bound<'_, PyAny>,
+    scale: &Bound<'_, PyAny>,
+    weights: &Bound<'_, PyAny>,
     bias: f64,
 ) -> PyResult<LinearModel> {
+    let list = |name: &str, v: &Bound<'_, PyAny>| -> PyResult<Vec<f64>> {
+        bounded_list(call, name, v, MAX_MODEL_FEATURES)
+    };
+    let names: Vec<String> = bounded_list(call, "names", names, MAX_MODEL_FEATURES)?;
+    let (mean, scale, weights) = (
+        list("mean", mean)?,
+        list("scale", scale)?,
+        list("weights", weights)?,
+    );
     LinearModel::new(&names, mean, scale, weights, bias).map_err(PyValueError::new_err)
 }
 
 /// The model's value of each feature vector of `rows` (the core's forward pass).
 #[pyfunction]
 fn model_forward(
-    names: Vec<String>,
-    mean: Vec<f64>,
-    scale: Vec<f64>,
-    weights: Vec<f64>,
+    names: &Bound<'_, PyAny>,
+    mean: &Bound<'_, PyAny>,
+    scale: &Bound<'_, PyAny>,
+    weights: &Bound<'_, PyAny>,
     bias: f64,
-    rows: Vec<Vec<f64>>,
+    rows: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<f64>> {
-    let m = model(names, mean, scale, weights, bias)?;
+    let m = model("model_forward", names, mean, scale, weights, bias)?;
+    let rows: Vec<Bound<'_, PyAny>> =
+        bounded_list("model_forward", "rows", rows, MAX_FORWARD_ROWS)?;
+    let rows = rows
+        .iter()
+        .map(|r| bounded_list::<f64>("model_forward", "each row", r, MAX_MODEL_FEATURES))
+        .collect::<PyResult<Vec<_>>>()?;
     if let Some(i) = rows.iter().position(|r| r.len() != m.weights.len()) {
         return Err(PyValueError::new_err(format!(
             "row {i} has {} features, the model {}",
@@ -110,10 +134,10 @@ fn model_forward(
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0))]
 fn learned_policy(
-    names: Vec<String>,
-    mean: Vec<f64>,
-    scale: Vec<f64>,
-    weights: Vec<f64>,
+    names: &Bound<'_, PyAny>,
+    mean: &Bound<'_, PyAny>,
+    scale: &Bound<'_, PyAny>,
+    weights: &Bound<'_, PyAny>,
     bias: f64,
     model_weight: f64,
     greedy_weight: f64,
@@ -123,7 +147,7 @@ fn learned_policy(
             "learned: model_weight and greedy_weight must be finite numbers",
         ));
     }
-    let m = model(names, mean, scale, weights, bias)?;
+    let m = model("learned_policy", names, mean, scale, weights, bias)?;
     Ok(PyPolicy {
         p: Policy::Learned(Learned {
             model: Arc::new(m),
