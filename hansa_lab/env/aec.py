@@ -26,8 +26,8 @@ from pettingzoo import AECEnv
 
 from hansa_lab.bridge import CoreGame, core_module
 from hansa_lab.engine.actions import Action, format_action
-from hansa_lab.engine.rng import MASK, mix64
-from hansa_lab.engine.state import GameConfig
+from hansa_lab.engine.rng import mix64
+from hansa_lab.engine.state import MAX_SEED, GameConfig
 from hansa_lab.env.action_index import ActionIndex
 from hansa_lab.env.observation import observation_fields, observation_size
 
@@ -101,7 +101,7 @@ class HansaEnv(AECEnv):
                 seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
             else:
                 seed = self._next_seed
-        seed = int(seed) & MASK
+        seed = int(seed) & MAX_SEED  # 63 bits: the seeds a GameConfig stores
         self._next_seed = mix64(seed + 1)
         self.game = CoreGame(self.config.replace(seed=seed))
         self.agents = self.possible_agents[:]

@@ -249,7 +249,8 @@ impl VectorEnv {
 
 fn new_slot_game(slot: &mut Slot, config: &Config) {
     let mut c = config.clone();
-    c.seed = slot.rng.next_u64();
+    // 63 bits: a game seed must be one a `GameConfig` (and the command line) can store
+    c.seed = slot.rng.next_u64() >> 1;
     slot.seed = c.seed;
     // the configuration was checked when the environment was made
     slot.state = new_game(&c).expect("a covered configuration sets up");
