@@ -30,7 +30,7 @@ from hansa_lab.errors import ExperimentError, SimulationFailed
 from hansa_lab.play import replay
 from hansa_lab.sim import runner
 from hansa_lab.sim.experiment import Design, normalize_experiment
-from hansa_lab.sim.logs import SCHEMA
+from hansa_lab.sim.logs import NONE_COLUMNS, SCHEMA
 from hansa_lab.sim.runner import open_results, run_experiment, simulate, wilson_interval
 from hansa_lab.strategies import RandomStrategy, Strategy, register, registry
 from hansa_lab.tools import cli
@@ -198,8 +198,10 @@ def test_tables_are_parquet_files_with_the_schema(tmp_path):
                 dtype, dtype), (table, c)
         df = getattr(res, table)
         assert list(df.columns) == list(SCHEMA[table])
+        # the frames people read show "none" as <NA> (nullable integers), the files -1
+        shown = {**SCHEMA[table], **NONE_COLUMNS.get(table, {})}
         assert {c: str(t) for c, t in df.dtypes.items()} == {
-            c: str(pd.Series([], dtype=t).dtype) for c, t in SCHEMA[table].items()}
+            c: str(pd.Series([], dtype=t).dtype) for c, t in shown.items()}
     assert sorted((out / "_chunks").iterdir()) == [
         out / "_chunks" / f"chunk-{i:06d}.json" for i in range(3)]
     assert not list(out.rglob(".*tmp*"))
@@ -780,8 +782,8 @@ def test_cli_errors_name_the_argument(tmp_path, capsys):
          "--strategies: 4 strategies cannot fill 3 seats"),
         (["--option", "speed=3"], "--option speed: unknown rule option"),
         (["--option", "prestige_to_end=abc"],
-         "--option: rule option prestige_to_end must be a positive integer, got 'abc'"),
-        (["--option", "prestige_to_end=0"], "must be a positive integer, got 0"),
+         "--option: rule option prestige_to_end must be an integer 1-1000, got 'abc'"),
+        (["--option", "prestige_to_end=0"], "must be an integer 1-1000, got 0"),
         (["--option", "nonsense"], "--option: expected KEY=VALUE"),
         (["--jobs", "0"], "--jobs: must be a non-zero integer"),
         (["--board", "moon"], "--board: unknown board"),

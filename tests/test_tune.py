@@ -167,7 +167,7 @@ def test_the_cli_tunes_and_prints_json(tmp_path, capsys):
     ('name = "a3"\nbase = "greedy"\n[params]\nrouteing = 1.0\n', "params.routeing",
      "has no parameter 'routeing'"),
     ('name = "a4"\nbase = "greedy"\n[params]\nexplore = 5.0\n', "params.explore",
-     "must be within [0.01, 1]"),
+     "must be within [0, 1]"),
     ('name = "a5"\nbase = "greedy"\n[params]\nroute = "high"\n', "params.route",
      "must be a number"),
     ('name = "a6"\nbase = "greedy"\n[params]\ndepth = 3\n', "params.depth", "within [1, 2]"),

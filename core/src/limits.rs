@@ -131,6 +131,7 @@ pub fn policy_groups(name: &str) -> &'static [&'static str] {
         "keep_supply" => &["greedy", "weights", "tip", "keep_supply"],
         "rollout" => &["greedy", "weights", "rollout"],
         "ismcts" => &["greedy", "weights", "ismcts"],
+        "learned" => &["learned"],
         _ => &[],
     }
 }

@@ -142,10 +142,15 @@ fn learned_policy(
     model_weight: f64,
     greedy_weight: f64,
 ) -> PyResult<PyPolicy> {
-    if !model_weight.is_finite() || !greedy_weight.is_finite() {
-        return Err(PyValueError::new_err(
-            "learned: model_weight and greedy_weight must be finite numbers",
-        ));
+    for (name, v) in [
+        ("model_weight", model_weight),
+        ("greedy_weight", greedy_weight),
+    ] {
+        let limit = crate::limits::parameter_limit(crate::limits::policy_groups("learned"), name)
+            .expect("limits.json declares the learned player's weights");
+        limit
+            .check(&format!("learned: {name}"), v)
+            .map_err(PyValueError::new_err)?;
     }
     let m = model("learned_policy", names, mean, scale, weights, bias)?;
     Ok(PyPolicy {

@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 from hansa_lab.bridge import CoreGame, core_module
 from hansa_lab.engine.actions import Action
+from hansa_lab.engine.limits import Limit, parameter_limits
 from hansa_lab.engine.rng import MASK, Rng
 from hansa_lab.engine.state import State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
@@ -138,6 +139,7 @@ class Learned(Strategy):
                                           "greedy_weight": 1.0}
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"model_weight": (0.0, 100.0),
                                                        "greedy_weight": (0.0, 100.0)}
+    limits: ClassVar[dict[str, Limit]] = parameter_limits("learned")
     model: str
     model_weight: float
     greedy_weight: float
@@ -162,7 +164,7 @@ class Learned(Strategy):
             return legal[0]
         if self._twin is None:
             self._twin = self.core_twin()
-        out = self._twin.choose(CoreGame.from_state(state)._s, rng.state & MASK)
+        out = self._twin.choose(CoreGame.from_state(state, check=False)._s, rng.state & MASK)
         if out is None:  # pragma: no cover - the game loop never asks after the end
             raise RuntimeError("learned asked to decide in a finished game")
         action, rng.state = Action(*out[0]), int(out[1])

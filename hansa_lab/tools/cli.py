@@ -1100,7 +1100,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "(RESULTS --game ID), or of one game played now, as offline HTML")
     p.add_argument("results", metavar="RESULTS", nargs="?", default=None,
                    help="a results folder (results/NAME): replay its game --game ID")
-    p.add_argument("--game", type=_positive_int("--game"), default=None, metavar="ID",
+    p.add_argument("--game", type=_positive_int("--game", least=0), default=None, metavar="ID",
                    help="with RESULTS: the game's id (the game_id column of its games table)")
     p.add_argument("--arm", default=None, help="with RESULTS: the arm, if ids repeat")
     p.add_argument("--experiment", default=None,
