@@ -157,17 +157,7 @@ impl Greedy {
         }
         let player = s.current_player();
         let values = self.candidate_values(s, legal, player);
-        let mut best: Vec<Action> = Vec::new();
-        let mut best_v = f64::NEG_INFINITY;
-        for (a, &v) in legal.iter().zip(&values) {
-            if v > best_v + 1e-9 {
-                best.clear();
-                best.push(*a);
-                best_v = v;
-            } else if v > best_v - 1e-9 {
-                best.push(*a);
-            }
-        }
+        let (best, best_v) = best_of(legal, &values);
         if self.explore != 0.0 && best_v <= self.value(s, player) + 1e-9 {
             // nothing improves the position: sometimes act at random instead of passing
             let active: Vec<Action> = legal
@@ -266,4 +256,21 @@ pub fn key_routes(s: &State) -> impl Iterator<Item = usize> + '_ {
             || y == b.special_city
             || s.route_marker[r] >= 0
     })
+}
+
+/// The actions of `legal` whose value (`values`, in the same order) is the highest, within
+/// 1e-9, in their listed order, and that value. Greedy's and the learned player's ties.
+pub(crate) fn best_of(legal: &[Action], values: &[f64]) -> (Vec<Action>, f64) {
+    let mut best: Vec<Action> = Vec::new();
+    let mut best_v = f64::NEG_INFINITY;
+    for (a, &v) in legal.iter().zip(values) {
+        if v > best_v + 1e-9 {
+            best.clear();
+            best.push(*a);
+            best_v = v;
+        } else if v > best_v - 1e-9 {
+            best.push(*a);
+        }
+    }
+    (best, best_v)
 }

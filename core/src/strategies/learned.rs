@@ -18,6 +18,7 @@ use super::evaluation::{evaluate, Weights};
 use super::features::{
     assemble, feature_names, global_features, seat_blocks_with, FeatureMemo, N_FEATURES,
 };
+use super::greedy::best_of;
 use super::lookahead::{establish_value, filled_route, full_routes, opens_decision, py_max};
 
 /// `value = bias + Σ weight_i · (x_i − mean_i) / scale_i` over the features; for a model
@@ -189,17 +190,7 @@ impl Learned {
         }
         let player = s.current_player();
         let values = self.candidate_values(s, legal, player);
-        let mut best: Vec<Action> = Vec::new();
-        let mut best_v = f64::NEG_INFINITY;
-        for (a, &v) in legal.iter().zip(&values) {
-            if v > best_v + 1e-9 {
-                best.clear();
-                best.push(*a);
-                best_v = v;
-            } else if v > best_v - 1e-9 {
-                best.push(*a);
-            }
-        }
+        let (best, _) = best_of(legal, &values);
         if best.is_empty() {
             return legal[0];
         }
