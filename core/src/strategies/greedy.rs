@@ -208,8 +208,8 @@ impl Greedy {
 
 /// The value of the position `after` `action`, or of establishing right away the route
 /// the action filled with the player's pieces (after a stop: any route full of them),
-/// whichever is more (`Greedy.worth`).
-fn worth(
+/// whichever is more (`Greedy.worth`). The learned player values its candidates the same way.
+pub(crate) fn worth(
     after: &State,
     action: &Action,
     player: usize,

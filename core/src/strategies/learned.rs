@@ -18,8 +18,8 @@ use super::evaluation::{evaluate, Weights};
 use super::features::{
     assemble, feature_names, global_features, seat_blocks_with, FeatureMemo, N_FEATURES,
 };
-use super::greedy::best_of;
-use super::lookahead::{establish_value, filled_route, full_routes, opens_decision, py_max};
+use super::greedy::{best_of, worth};
+use super::lookahead::{opens_decision, py_max};
 
 /// `value = bias + Σ weight_i · (x_i − mean_i) / scale_i` over the features; for a model
 /// of the win (logistic) this is the log-odds, for one of the margin the points.
@@ -200,26 +200,6 @@ impl Learned {
             best[rng.choice_index(best.len())]
         }
     }
-}
-
-/// The value after `action`, or of establishing at once the route it filled (after a
-/// stop: any route full of the player's pieces), whichever is more.
-fn worth(
-    after: &State,
-    action: &Action,
-    player: usize,
-    value: &mut impl FnMut(&State) -> f64,
-) -> f64 {
-    let mut v = value(after);
-    if action.kind == K_STOP {
-        let routes: Vec<usize> = full_routes(after, player).collect();
-        for r in routes {
-            v = py_max(v, establish_value(after, r, player, value));
-        }
-    } else if let Some(r) = filled_route(after, action, player) {
-        v = py_max(v, establish_value(after, r, player, value));
-    }
-    v
 }
 
 #[cfg(test)]
