@@ -71,8 +71,8 @@ def _route_parts(board: Board, g: Geometry, r: int, state: State | None,
     route = board.routes[r]
     neutral = neutral_of(state)
     classes = cls_of("route", "tavern" if route.tavern else "",
-                   "special-route" if r == board.special_route else "",
-                   f"region-{route.region.lower()}" if route.region else "")
+                     "special-route" if r == board.special_route else "",
+                     f"region-{route.region.lower()}" if route.region else "")
     out = [f'<g class="{classes}" data-route="{r}" '
            f'data-cities="{esc(board.route_name(r))}">'
            f'{hint(f"r{r}: {board.route_name(r)}" + (" (tavern)" if route.tavern else ""))}']
@@ -105,13 +105,13 @@ def _route_parts(board: Board, g: Geometry, r: int, state: State | None,
     bx, by = gx + nx * off, gy + ny * off
     if route.permanent_marker:
         out.append(marker_badge(route.permanent_marker, bx, by, cls="marker permanent",
-                                 attrs=f' data-route="{r}"', permanent=True))
+                                attrs=f' data-route="{r}"', permanent=True))
     if state is not None and state.route_marker[r]:
         m = state.route_marker[r]
         assert m is not None
         off = 24 if route.permanent_marker else 0
         out.append(marker_badge(m, bx + nx * off, by + ny * off, cls="marker",
-                                 attrs=f' data-route="{r}"'))
+                                attrs=f' data-route="{r}"'))
     parts = ["".join(out)]
     for i in board.route_posts(r):
         occ = state.posts[i] if state is not None else EMPTY
@@ -144,8 +144,8 @@ def _post_svg(board: Board, i: int, occ: int, lit: bool, hl_piece: bool, neutral
                     f'stroke-width="1.2"/>')
     if occ != EMPTY:
         post.append(piece_at(occ, px, py, 12, hl=hl_piece, neutral=neutral,
-                           title=f"r{r}.{k}: {who_is(occ >> 1, neutral)} "
-                                 f"{('trader', 'merchant')[occ & 1]}"))
+                             title=f"r{r}.{k}: {who_is(occ >> 1, neutral)} "
+                                   f"{('trader', 'merchant')[occ & 1]}"))
     post.append("</g>")
     return "".join(post)
 
@@ -188,7 +188,7 @@ def _city_svg(board: Board, c: int, occs: tuple[int, ...], extras: tuple[int, ..
     east_west = c in board.east_west
     special = c == board.special_city
     classes = cls_of("city", "completed" if completed else "", "east-west" if east_west else "",
-                   "special-city" if special else "", "yellow-green" if city.yellow_green else "")
+                     "special-city" if special else "", "yellow-green" if city.yellow_green else "")
     tip = [city.name]
     if city.abilities:
         tip.append("develops " + ", ".join(ABILITY_TITLES[ABILITIES[a]] for a in city.abilities))
@@ -229,7 +229,7 @@ def _city_svg(board: Board, c: int, occs: tuple[int, ...], extras: tuple[int, ..
         ox = first_x + k * SLOT
         occ = occs[k]
         ocls = cls_of("office", ("trader", "merchant")[shape], COLOURS[colour],
-                    "occupied" if occ != EMPTY else "")
+                      "occupied" if occ != EMPTY else "")
         otip = (f"office {k}: {COLOURS[colour]} {('trader', 'merchant')[shape]}"
                 + (f", {coin} prestige" if coin else "")
                 + (f", Kontor of {who_is(occ >> 1, neutral)}" if occ != EMPTY else ""))
@@ -306,7 +306,7 @@ def _special_part(board: Board, g: Geometry, c: int, special_occ: tuple[int, ...
                    f'stroke="#444444"/>')
         if occ != EMPTY:
             out.append(piece_at(occ, x, y, 11, hl=hl_player == occ >> 1,
-                              neutral=neutral))
+                                neutral=neutral))
         else:
             out.append(f'<text x="{num(x)}" y="{num(y + 3)}" font-size="8.5" font-weight="bold" '
                        f'text-anchor="middle" fill="{PRIVILEGE_TEXT[colour]}">{points[k]}</text>')
@@ -316,7 +316,7 @@ def _special_part(board: Board, g: Geometry, c: int, special_occ: tuple[int, ...
 
 
 def board_parts(board: Board, state: State | None, hl_action: Action | None,
-                 hl_player: int | None) -> list[str]:
+                hl_player: int | None) -> list[str]:
     g = board_geometry(board)
     hl_routes, hl_posts, hl_cities = _highlight_targets(board, hl_action)
     parts = [f'<g class="board" transform="translate(0,{HEADER})">'

@@ -94,7 +94,7 @@ def _legend_items(board: Board, state: State | None) -> list[tuple[str, str, str
             f"bonus marker: {MARKER_NAMES[kind]}")
     for kind in sorted({r.permanent_marker for r in board.routes if r.permanent_marker}):
         add(f"permanent-{kind}", marker_badge(kind, 0, 0, cls="legend-marker",
-                                               permanent=True),
+                                              permanent=True),
             f"printed bonus: {PERMANENT_NAMES.get(kind, kind)}")
     favours = sorted({*getattr(state, "favour_display", ()),
                       *(f for held in getattr(state, "favours", ()) for f in held)})

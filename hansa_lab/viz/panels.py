@@ -68,7 +68,7 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
     total = sum(breakdown.values())
     active = state.current_player == p and not state.is_over
     classes = cls_of("panel", f"p{p}", "highlighted" if highlighted else "",
-                   "active" if active else "")
+                     "active" if active else "")
     head = f'<g class="{classes}" data-player="{p}" data-prestige="{state.prestige[p]}" ' \
            f'data-projected="{total}">'
     out: list[str] = []
@@ -226,7 +226,7 @@ def _side_extras_part(state: State, x: float, y: float) -> str:
 
 
 def side_parts(state: State, px: float, y: float, highlight_player: int | None,
-                player_names: Sequence[str] | None) -> list[str]:
+               player_names: Sequence[str] | None) -> list[str]:
     """The winner banner (at the end), a panel per player, the East–West track and the
     side extras, in a column from (px, y)."""
     bd = score_breakdown(state)

@@ -209,7 +209,7 @@ def render_side_svg(state: State, *, highlight_player: int | None = None,
     attrs = (f' data-actions="{state.n_actions}" data-turn="{state.turn}"'
              f' data-current="{-1 if state.is_over else state.current_player}"')
     head = open_svg(width, height, None, attrs).replace('class="hansa-board"',
-                                                         'class="hansa-side"')
+                                                        'class="hansa-side"')
     return "".join([head, f'<rect class="background" x="0" y="0" width="{width}" '
                           f'height="{height}" fill="#f7f3ea"/>',
                     *side_parts(state, 14, 0, highlight_player, player_names), "</svg>"])

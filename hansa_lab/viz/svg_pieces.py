@@ -149,13 +149,13 @@ def who_is(p: int, neutral: int = -1) -> str:
 
 
 def piece_at(occ: int, x: float, y: float, size: float, *, extra_cls: str = "",
-           hl: bool = False, title: str = "", neutral: int = -1) -> str:
+             hl: bool = False, title: str = "", neutral: int = -1) -> str:
     """A piece centred at (x, y): trader = square, merchant = circle, in the colour of
     its owner (``neutral``: the neutral colour of a two-player game, drawn grey "N")."""
     p, kind = occ >> 1, occ & 1
     is_neutral = p == neutral
     cls = cls_of("piece", ("trader", "merchant")[kind], "neutral" if is_neutral else f"p{p}",
-               extra_cls, "hl" if hl else "")
+                 extra_cls, "hl" if hl else "")
     fill, text_colour = seat_colours(p, neutral)
     stroke = "#000000" if hl else "#222222"
     sw = "2" if hl else "1"
@@ -196,7 +196,7 @@ def favour_badge(tile: str, x: float, y: float, *, cls: str = "favour", attrs: s
 
 
 def marker_badge(kind: str, x: float, y: float, *, cls: str, attrs: str = "",
-                  permanent: bool = False) -> str:
+                 permanent: bool = False) -> str:
     label = (PERMANENT_LABELS if permanent else MARKER_LABELS).get(kind, kind[:2])
     name = (PERMANENT_NAMES.get(kind, kind.replace("_", " ")) if permanent
             else MARKER_NAMES.get(kind, kind))
