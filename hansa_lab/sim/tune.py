@@ -570,9 +570,9 @@ def tune(
                 "es": pickle.dumps(_new_optimizer(settings, space)), "log": [],
                 "heldout": None}
     ran = 0
-    from hansa_lab.sim.runner import _terminate_as_interrupt
+    from hansa_lab.sim.backends import terminate_as_interrupt
 
-    with _terminate_as_interrupt():  # SIGTERM ends it like Ctrl-C: the checkpoint kept
+    with terminate_as_interrupt():  # SIGTERM ends it like Ctrl-C: the checkpoint kept
         for g in range(data["generation"], settings.generations):
             if stop_after is not None and g >= stop_after:
                 return TuneResult(settings, {}, {}, data["log"], ckpt.folder, None, name,
@@ -671,7 +671,7 @@ def _write_file(target: Path, name: str, tuned: Strategy, base: Strategy, s: Tun
                 space: list[Param], data: dict[str, Any], command: str | None) -> None:
     import cma
 
-    from hansa_lab.sim.runner import _git_info
+    from hansa_lab.sim.provenance import git_info
 
     cls = type(tuned)
     params = {k: v for k, v in tuned.params.items()
@@ -692,7 +692,7 @@ def _write_file(target: Path, name: str, tuned: Strategy, base: Strategy, s: Tun
         "opponents": s.opponents, "fitness": s.fitness,
         "final_mean_fitness": log[-1]["mean_fitness"] if log else None,
         "base_defaults": jsonable(cls.defaults),
-        "git_commit": _git_info()["commit"],
+        "git_commit": git_info()["commit"],
         "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "heldout": {k: v for k, v in data["heldout"].items() if k not in ("params",)},
     }
