@@ -8,36 +8,26 @@ exception escaping ``cli.main`` fails the case).
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from run_helpers import forbid_games, report_case, run_cli
 
 from hansa_lab.errors import ExperimentError
-from hansa_lab.sim import runner
 from hansa_lab.sim.runner import run_experiment, simulate
 from hansa_lab.strategies import make_strategy
-from hansa_lab.tools import cli
 
 GOOD_TOML = 'games = 3\nplayers = 3\n[arms]\na = ["random"]\n'
-
-
-def _report(kind: str, case: Any, traceback: bool) -> None:
-    path = os.environ.get("HANSA_LAB_CORPUS_REPORT")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"kind": kind, "case": repr(case), "traceback": traceback}) + "\n")
 
 
 @pytest.fixture(autouse=True)
 def no_games(monkeypatch, tmp_path):
     """No bad input may get as far as playing a game; everything happens in tmp_path."""
-    monkeypatch.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
+    forbid_games(monkeypatch)
     monkeypatch.chdir(tmp_path)
 
 
@@ -112,15 +102,7 @@ SIMULATE = [  # (extra arguments, text the message must contain)
 
 
 def _cli_fails(argv: list[str], text: str, capsys, code: int = 2) -> None:
-    try:
-        got = cli.main(argv)
-    except SystemExit as e:  # argparse's own errors (they name the argument too)
-        got = e.code
-    except BaseException:
-        _report("cli", argv, True)
-        raise
-    err = capsys.readouterr().err
-    _report("cli", argv, False)
+    got, err = run_cli("cli", argv, capsys)
     assert got == code, (argv, err)
     assert text in err and "Traceback" not in err, (argv, err)
 
@@ -310,9 +292,9 @@ def test_simulate_api(kwargs, field):
         with pytest.raises(ExperimentError) as e:
             simulate(args.pop("strategies"), **args)
     except BaseException:
-        _report("api", kwargs, True)
+        report_case("api", kwargs, True)
         raise
-    _report("api", kwargs, False)
+    report_case("api", kwargs, False)
     assert e.value.field.startswith(field), (e.value.field, str(e.value))
 
 
@@ -338,9 +320,9 @@ def test_run_experiment_api(spec, kwargs, text):
         with pytest.raises(ExperimentError) as e:
             run_experiment(spec, progress=False, **kwargs)
     except BaseException:
-        _report("api", (spec, kwargs), True)
+        report_case("api", (spec, kwargs), True)
         raise
-    _report("api", (spec, kwargs), False)
+    report_case("api", (spec, kwargs), False)
     assert text in str(e.value)
 
 

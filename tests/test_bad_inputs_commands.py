@@ -10,31 +10,23 @@ line in this process through :func:`hansa_lab.tools.cli.main`.
 from __future__ import annotations
 
 import json
-import os
 import pickle
 from pathlib import Path
 from typing import Any
 
 import pytest
+from run_helpers import forbid_games, run_cli
 
-from hansa_lab.sim import runner, tune
-from hansa_lab.tools import cli
+from hansa_lab.sim import tune
 
 LONG = "n" * 300  # longer than any file system's name limit
-
-
-def _report(kind: str, case: Any, traceback: bool) -> None:
-    path = os.environ.get("HANSA_LAB_CORPUS_REPORT")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"kind": kind, "case": repr(case), "traceback": traceback}) + "\n")
 
 
 @pytest.fixture(autouse=True)
 def no_games(monkeypatch, tmp_path):
     """No bad input may get as far as playing a game; everything happens in tmp_path,
     which holds a file ``f``, a folder ``d`` and a folder ``ro`` no one can write in."""
-    monkeypatch.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
+    forbid_games(monkeypatch)
     monkeypatch.setattr(tune, "_run", lambda *a, **k: pytest.fail("a tuning game was played"))
     monkeypatch.chdir(tmp_path)
     Path("f").write_text("a file")
@@ -43,15 +35,7 @@ def no_games(monkeypatch, tmp_path):
 
 def _fails(kind: str, argv: list[str], words: list[str], capsys) -> str:
     """``argv`` exits 2 with every one of ``words`` in its message and no traceback."""
-    try:
-        code = cli.main(argv)
-    except SystemExit as e:  # argparse's own errors (they name the argument too)
-        code = e.code
-    except BaseException:
-        _report(kind, argv, True)
-        raise
-    err = capsys.readouterr().err
-    _report(kind, argv, False)
+    code, err = run_cli(kind, argv, capsys)
     assert code == 2, (argv, err)
     assert "Traceback" not in err, (argv, err)
     for w in words:

@@ -77,6 +77,42 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the server (it shuts its kernels down), then its whole group."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=20)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+@contextlib.contextmanager
+def _server(name: str, argv: list[str], port: int, log: Path, cwd: Path,
+            env: dict[str, str]) -> Iterator[str]:
+    """The URL of a server started as ``argv`` (in its own process group, its output in
+    ``log``) once it listens on 127.0.0.1:``port``; stopped with its kernels after."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"{name} exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+            try:  # listening? (a GET of the page would start a kernel)
+                with socket.create_connection(("127.0.0.1", port), timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"{name} did not start:\n{log.read_text()[-3000:]}")
+                time.sleep(0.3)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        _stop(proc)
+
+
 @pytest.fixture(scope="module")
 def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pytest.importorskip("voila")
@@ -85,32 +121,10 @@ def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     exports = tmp_path_factory.mktemp("exports")
     env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "PYTHONUNBUFFERED": "1",
            "HANSA_LAB_EXPORT_DIR": str(exports)}
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser",
-             f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"voila exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
-            try:  # listening? (a GET of the page would start a kernel)
-                with socket.create_connection(("127.0.0.1", port), timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"voila did not start:\n{log.read_text()[-3000:]}")
-                time.sleep(0.3)
+    with _server("voila", [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser",
+                           f"--port={port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
+                 port, log, ROOT, env) as url:
         yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)  # voila and its kernel (its own group)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def _screenshot(page: Any, name: str) -> Path:
@@ -122,6 +136,23 @@ def _screenshot(page: Any, name: str) -> Path:
 
 def _actions_shown(page: Any) -> int:
     return int(page.get_attribute(BOARD, "data-actions"))
+
+
+def _open_viewer(page: Any, url: str) -> None:
+    """The Voilà viewer page at ``url``, once its board is drawn."""
+    page.goto(url, wait_until="domcontentloaded", timeout=60_000)
+    page.wait_for_selector(f".hansa-board-view {BOARD}", timeout=60_000)
+
+
+def _step_actions(page: Any, steps: int, timeout: int) -> None:
+    """``steps`` presses of the right arrow on the viewer's action slider, then wait until
+    the board shows action ``steps``."""
+    page.locator(".hansa-action-slider .noUi-handle").focus()
+    for _ in range(steps):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"document.querySelector('{BOARD}').getAttribute('data-actions') === '{steps}'",
+        timeout=timeout)
 
 
 def test_voila_viewer_slider_moves_the_board(browser: Any, voila_url: str) -> None:
@@ -138,17 +169,10 @@ def test_voila_viewer_slider_moves_the_board(browser: Any, voila_url: str) -> No
 
     page.route("**/*", only_localhost)
     try:
-        page.goto(voila_url, wait_until="domcontentloaded", timeout=60_000)
-        page.wait_for_selector(f".hansa-board-view {BOARD}", timeout=60_000)
+        _open_viewer(page, voila_url)
         assert _actions_shown(page) == 0
         before = page.inner_html(".hansa-board-view")
-        handle = page.locator(".hansa-action-slider .noUi-handle")
-        handle.focus()
-        for _ in range(3):
-            page.keyboard.press("ArrowRight")
-        page.wait_for_function(
-            f"document.querySelector('{BOARD}').getAttribute('data-actions') === '3'",
-            timeout=20_000)
+        _step_actions(page, 3, timeout=20_000)
         after = page.inner_html(".hansa-board-view")
         assert after != before
         assert _actions_shown(page) == 3
@@ -172,19 +196,12 @@ def test_voila_viewer_polish(browser: Any, voila_url: str) -> None:
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
         (voila_url, "data:")) else route.abort())
     try:
-        page.goto(voila_url, wait_until="domcontentloaded", timeout=60_000)
-        page.wait_for_selector(f".hansa-board-view {BOARD}", timeout=60_000)
+        _open_viewer(page, voila_url)
         widths = page.evaluate(
             "() => [document.querySelector('.hansa-board-view svg').getBoundingClientRect()"
             ".width, document.querySelector('.hansa-viewer').getBoundingClientRect().width]")
         assert widths[0] >= 0.95 * widths[1] and widths[0] > 1000, widths
-        handle = page.locator(".hansa-action-slider .noUi-handle")
-        handle.focus()
-        for _ in range(30):
-            page.keyboard.press("ArrowRight")
-        page.wait_for_function(
-            f"document.querySelector('{BOARD}').getAttribute('data-actions') === '30'",
-            timeout=30_000)
+        _step_actions(page, 30, timeout=30_000)
         page.wait_for_function(
             "document.querySelector('.hansa-log-view .log-entry.current')"
             "?.getAttribute('data-index') === '30'", timeout=10_000)
@@ -345,17 +362,6 @@ _TEXT_SIZES_JS = """(root) => {
 }"""
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the server (it shuts its kernels down), then its whole group."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=20)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
 @pytest.fixture(scope="module")
 def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real JupyterLab on 127.0.0.1 (random free port, a token), serving a copy of
@@ -383,30 +389,14 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
            "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
            "IPYTHONDIR": str(dirs["ipython"]), "HANSA_LAB_EXPORT_DIR": str(home / "exports")}
     log = home / "lab.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
-             "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={LAB_TOKEN}",
-             f"--ServerApp.root_dir={served}", "--ServerApp.port_retries=0",
-             "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=",
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-             *(["--allow-root"] if os.geteuid() == 0 else [])],
-            cwd=served, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"jupyterlab exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"jupyterlab did not start:\n{log.read_text()[-3000:]}")
-                time.sleep(0.3)
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        _stop(proc)
+    argv = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
+            "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={LAB_TOKEN}",
+            f"--ServerApp.root_dir={served}", "--ServerApp.port_retries=0",
+            "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            *(["--allow-root"] if os.geteuid() == 0 else [])]
+    with _server("jupyterlab", argv, port, log, served, env) as url:
+        yield url
 
 
 def test_jupyterlab_runs_notebook_05_and_its_viewer_reads(browser: Any, lab_url: str) -> None:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from run_helpers import forbid_games
 
 from hansa_lab.sim import runner
 from hansa_lab.sim.runner import open_results
@@ -39,7 +40,7 @@ def test_a_ladder_of_one_deal_writes_its_figure_and_reruns(tmp_path, capsys):
     first = png.read_bytes()
     png.unlink()
     monkey = pytest.MonkeyPatch()
-    monkey.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
+    forbid_games(monkey)
     try:
         assert cli.main(argv) == 0  # the finished run is rated and drawn again
     finally:
@@ -186,7 +187,7 @@ def test_the_api_refuses_an_out_that_is_no_path(out, monkeypatch):
     from hansa_lab.sim.lengths import run_lengths
     from hansa_lab.sim.runner import run_experiment, simulate
 
-    monkeypatch.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
+    forbid_games(monkeypatch)
     for call in (lambda: simulate(["random"], n_games=3, n_players=3, out=out),
                  lambda: run_experiment({"games": 3, "players": 3, "arms": {"a": ["random"]}},
                                         out=out),

@@ -14,29 +14,17 @@ import sys
 import warnings
 from pathlib import Path
 
-import pandas as pd
 import pytest
+from run_helpers import assert_same_tables, counting_chunks, forbid_games
 
 from hansa_lab.sim import runner
-from hansa_lab.sim.logs import SCHEMA
 from hansa_lab.sim.runner import open_results, simulate
 from hansa_lab.sim.store import FAULT_ENV, ManifestError
 from hansa_lab.tools import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = list(SCHEMA)
 LINEUP = ["random", "random:gather=false", "random"]  # 3 rotations per deal
 KW = {"n_games": 12, "n_players": 3, "chunk_size": 3, "progress": False}  # 4 chunks
-
-
-def _sorted(df: pd.DataFrame) -> pd.DataFrame:
-    df = df.drop(columns=[c for c in ("wall_time",) if c in df.columns])
-    return df.sort_values(list(df.columns), kind="stable").reset_index(drop=True)
-
-
-def _same_tables(a: runner.Results, b: runner.Results) -> None:
-    for t in TABLES:
-        pd.testing.assert_frame_equal(_sorted(getattr(a, t)), _sorted(getattr(b, t)), obj=t)
 
 
 @pytest.fixture(scope="module")
@@ -152,23 +140,13 @@ def test_a_rerun_replays_exactly_the_missing_chunks(run, finished, capsys):
     for i in (0, 2):
         _marker(run, i).unlink()
     kept = {i: os.stat(run / "players" / f"chunk-{i:06d}.parquet").st_ino for i in (1, 3)}
-    played: list[int] = []
-    real = runner.run_chunk
-
-    def counting(task):
-        played.append(task.chunk_id)
-        return real(task)
-
-    runner.run_chunk = counting
-    try:
+    with counting_chunks() as played:
         res = simulate(LINEUP, out=run, name="run", **KW)
-    finally:
-        runner.run_chunk = real
     assert sorted(played) == [0, 2]
     assert {i: os.stat(run / "players" / f"chunk-{i:06d}.parquet").st_ino
             for i in (1, 3)} == kept
     assert res.complete
-    _same_tables(open_results(run), open_results(finished))
+    assert_same_tables(open_results(run), open_results(finished))
     assert "incomplete: 2 of 4 chunks done" in capsys.readouterr().err
 
 
@@ -207,7 +185,7 @@ def test_a_hand_edited_design_is_replayed_whole_with_force(run, finished):
     _edit_manifest(run, lambda m: _set(m, "design.n_chunks", 1))
     res = simulate(LINEUP, out=run, name="run", force=True, **KW)
     assert res.complete and len(res.games) == 12
-    _same_tables(open_results(run), open_results(finished))
+    assert_same_tables(open_results(run), open_results(finished))
 
 
 # --- a finished run extended by more deals --------------------------------------------
@@ -230,32 +208,22 @@ def bigger(tmp_path_factory):
 def test_more_games_extend_a_finished_run_and_keep_its_chunks(run, bigger, capsys,
                                                              monkeypatch):
     files = {p: os.stat(p).st_ino for p in sorted((run / "players").glob("*.parquet"))}
-    played: list[int] = []
-    real = runner.run_chunk
-
-    def counting(task):
-        played.append(task.chunk_id)
-        return real(task)
-
-    runner.run_chunk = counting
-    try:
+    with counting_chunks() as played:
         assert cli.main(_sim_args(run, 24)) == 0
-    finally:
-        runner.run_chunk = real
     assert sorted(played) == [4, 5, 6, 7]  # only the new deals
     assert {p: os.stat(p).st_ino for p in files} == files  # the old files untouched
     assert "extending from 12 to 24 games per arm; 4 of 8 chunks kept" in \
         capsys.readouterr().err
     res = open_results(run)
     assert res.complete and res.manifest["configuration"]["games"] == 24
-    _same_tables(res, bigger)
+    assert_same_tables(res, bigger)
     # and again: nothing to play
-    monkeypatch.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
+    forbid_games(monkeypatch)
     assert cli.main(_sim_args(run, 24)) == 0
     assert "24 of 24 games" in capsys.readouterr().out
 
 
-def test_an_extension_killed_midway_resumes_to_the_same_tables(run, bigger):
+def test_an_extension_killed_midway_resumes_to_theassert_same_tables(run, bigger):
     env = {**os.environ, FAULT_ENV: "chunk_marked@2:KILL"}
     proc = subprocess.run([sys.executable, "-m", "hansa_lab.tools.cli", *_sim_args(run, 24)],
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -265,7 +233,7 @@ def test_an_extension_killed_midway_resumes_to_the_same_tables(run, bigger):
     assert cli.main(_sim_args(run, 24)) == 0  # resume the extension
     res = open_results(run)
     assert res.complete
-    _same_tables(res, bigger)
+    assert_same_tables(res, bigger)
 
 
 def test_a_kill_between_the_new_manifest_and_the_stamps_is_resumed(run, bigger, monkeypatch):
@@ -286,7 +254,7 @@ def test_a_kill_between_the_new_manifest_and_the_stamps_is_resumed(run, bigger, 
     monkeypatch.setattr(runner, "write_json", real)
     assert not _open(run).complete  # markers of the old design are not counted
     simulate(LINEUP, out=run, name="run", **{**KW, "n_games": 24})
-    _same_tables(open_results(run), bigger)
+    assert_same_tables(open_results(run), bigger)
 
 
 def test_an_extension_through_run_with_an_experiment_file(tmp_path, capsys):
@@ -309,7 +277,7 @@ def test_an_extension_through_run_with_an_experiment_file(tmp_path, capsys):
     fresh = tmp_path / "fresh"
     assert cli.main(["run", str(path), "--games", "12", "--out", str(fresh),
                      "--no-progress"]) == 0
-    _same_tables(res, open_results(fresh))
+    assert_same_tables(res, open_results(fresh))
 
 
 def test_fewer_games_than_recorded_are_refused(run, capsys):

@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
 import pytest
+from run_helpers import assert_same_tables
 
 from hansa_lab.sim.runner import open_results, simulate
 from hansa_lab.tools import cli
@@ -30,11 +30,6 @@ ROOT = TESTS.parent
 DASK = Path(sys.executable).parent / "dask"
 SCRIPT = Path(sys.executable).parent / "hansa-lab"
 LINEUP = ["test_sleepy", "random:gather=false", "random"]
-
-
-def _sorted(df: pd.DataFrame) -> pd.DataFrame:
-    df = df.drop(columns=[c for c in ("wall_time",) if c in df.columns])
-    return df.sort_values(list(df.columns), kind="stable").reset_index(drop=True)
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -132,9 +127,7 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
 
     serial = simulate(LINEUP, n_games=n_games, n_players=3, chunk_size=2, progress=False,
                       name="run")
-    for table in ("games", "players", "turns", "events", "failures"):
-        pd.testing.assert_frame_equal(_sorted(getattr(res, table)),
-                                      _sorted(getattr(serial, table)), obj=table)
+    assert_same_tables(res, serial, ("games", "players", "turns", "events", "failures"))
 
 
 def test_cli_with_a_scheduler_address(cluster, tmp_path):

@@ -19,8 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
 import pytest
+from run_helpers import assert_same_tables
 from tiers import full_only
 
 from hansa_lab.sim.logs import SCHEMA
@@ -40,11 +40,6 @@ ARGS = ["simulate", "--players", "3", "--games", str(N_GAMES), "--chunk-size", s
 CLEARING = ("cleared_markers", "cleared_tables")
 #: which occurrence of a transition to stop at (the second chunk for per-chunk ones)
 NTH = {"chunk_tables_written": 2, "chunk_marked": 2}
-
-
-def _sorted(df: pd.DataFrame) -> pd.DataFrame:
-    df = df.drop(columns=[c for c in ("wall_time",) if c in df.columns])
-    return df.sort_values(list(df.columns), kind="stable").reset_index(drop=True)
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +74,7 @@ def _compare_with_reference(out: Path, reference) -> int:
     assert res.complete and not res.bad_chunks
     lost = len(set(range(N_GAMES)) - set(res.games.game_id))
     assert sorted(res.games.game_id) == list(range(N_GAMES))
-    for t in TABLES:
-        pd.testing.assert_frame_equal(_sorted(getattr(res, t)), _sorted(getattr(ref, t)), obj=t)
+    assert_same_tables(res, ref)
     return lost
 
 

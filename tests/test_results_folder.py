@@ -12,10 +12,9 @@ import subprocess
 import sys
 import warnings
 
-import pandas as pd
 import pytest
+from run_helpers import assert_same_tables, forbid_games
 
-from hansa_lab.sim import runner
 from hansa_lab.sim.logs import SCHEMA
 from hansa_lab.sim.runner import open_results, simulate
 from hansa_lab.sim.store import FolderBusy, ManifestError, ResultStore
@@ -26,24 +25,10 @@ LINEUP = ["random", "random:gather=false", "random"]
 KW = {"n_games": 6, "n_players": 3, "chunk_size": 2, "progress": False}
 
 
-def _sorted(df: pd.DataFrame) -> pd.DataFrame:
-    df = df.drop(columns=[c for c in ("wall_time",) if c in df.columns])
-    return df.sort_values(list(df.columns), kind="stable").reset_index(drop=True)
-
-
-def _same_tables(a: runner.Results, b: runner.Results) -> None:
-    for t in TABLES:
-        pd.testing.assert_frame_equal(_sorted(getattr(a, t)), _sorted(getattr(b, t)), obj=t)
-
-
 @pytest.fixture(scope="module")
 def reference():
     """The uninterrupted run every damaged folder must come back to."""
     return simulate(LINEUP, name="run", **KW)
-
-
-def _no_games(monkeypatch) -> None:
-    monkeypatch.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
 
 
 def test_markers_record_rows_bytes_and_checksums(tmp_path):
@@ -86,7 +71,7 @@ def test_a_damaged_chunk_is_named_by_open_results_and_replayed_on_resume(
         warnings.simplefilter("error")
         again = open_results(out)
     assert again.complete and not again.bad_chunks
-    _same_tables(again, reference)
+    assert_same_tables(again, reference)
 
 
 def test_a_marker_for_the_wrong_number_of_games_is_not_trusted(tmp_path, reference):
@@ -97,7 +82,7 @@ def test_a_marker_for_the_wrong_number_of_games_is_not_trusted(tmp_path, referen
     path.write_text(json.dumps({**marker, "games": 1}))
     resumed = simulate(LINEUP, out=out, **KW)
     assert resumed.manifest["sessions"][-1]["chunks_run"] == 1
-    _same_tables(resumed, reference)
+    assert_same_tables(resumed, reference)
 
 
 @pytest.mark.parametrize("text", [b"{\"name\": ", b"", b"\xff\xfe not utf-8", b"[1, 2]",
@@ -118,7 +103,7 @@ def test_a_corrupt_manifest_is_reported_and_force_recovers(text, tmp_path, capsy
     err = capsys.readouterr().err
     assert "manifest.json" in err and "--force" in err and "Traceback" not in err
     assert cli.main([*argv, "--force"]) == 0
-    _same_tables(open_results(out), reference)
+    assert_same_tables(open_results(out), reference)
 
 
 def test_a_run_with_every_chunk_done_is_marked_complete_by_the_next_command(
@@ -130,7 +115,7 @@ def test_a_run_with_every_chunk_done_is_marked_complete_by_the_next_command(
     manifest["finished"] = None
     (out / "manifest.json").write_text(json.dumps(manifest))
     assert not open_results(out).complete
-    _no_games(monkeypatch)
+    forbid_games(monkeypatch)
     res = simulate(LINEUP, out=out, **{**KW, "progress": True})
     assert "marked it now" in capsys.readouterr().err
     assert res.complete and open_results(out).complete
@@ -149,7 +134,7 @@ def test_a_forced_clear_stopped_after_the_markers_never_looks_complete(tmp_path,
     res = simulate(LINEUP, out=out, **KW)
     assert res.manifest["sessions"][-1]["chunks_run"] == 3
     assert not (out / ".discarded-1-1").exists()
-    _same_tables(res, reference)
+    assert_same_tables(res, reference)
     store.clear()
     assert sorted(p.name for p in out.iterdir()) == []
 
@@ -209,7 +194,7 @@ def test_racing_processes_never_hold_the_lock_together(tmp_path):
 def test_an_unusable_out_is_named_before_any_game(where, tmp_path, monkeypatch, capsys):
     if where == "read_only" and os.geteuid() == 0:
         pytest.skip("root writes anywhere")
-    _no_games(monkeypatch)
+    forbid_games(monkeypatch)
     target = tmp_path / "f"
     target.write_text("x")
     if where == "under_file":

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from run_helpers import assert_same_tables, forbid_games
 
 import hansa_lab
 from hansa_lab.engine.actions import parse_action
@@ -67,18 +68,6 @@ class Crasher(Strategy):
 # registered once per process (a loky worker importing this module must not re-register)
 if "test_crasher" not in registry():
     register("test_crasher")(Crasher)
-
-
-def _sorted(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows in a canonical order, without the wall-clock column."""
-    df = df.drop(columns=[c for c in ("wall_time",) if c in df.columns])
-    return df.sort_values(list(df.columns), kind="stable").reset_index(drop=True)
-
-
-def assert_same_tables(a: runner.Results, b: runner.Results, tables=TABLES) -> None:
-    for t in tables:
-        pd.testing.assert_frame_equal(_sorted(getattr(a, t)), _sorted(getattr(b, t)),
-                                      obj=f"table {t}")
 
 
 # ------------------------------------------------------------------------------ design
@@ -699,7 +688,7 @@ def test_memory_does_not_grow_with_the_number_of_chunks(tmp_path):
     ],
 )
 def test_invalid_arguments_name_the_field(kwargs, field, text, tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "run_chunk", lambda task: pytest.fail("a game was played"))
+    forbid_games(monkeypatch)
     args = {"strategies": ["random"], "n_games": 4, "out": tmp_path / "x", "progress": False,
             **kwargs}
     with pytest.raises(ExperimentError) as e:

@@ -46,11 +46,11 @@ Every interval is 95% unless ``ci`` says otherwise. Seats of one game are not
 independent observations, so means are clustered by game, bootstraps resample whole
 games, and paired comparisons work on deals (see each function).
 
-Imports: numpy, pandas (matplotlib in ``plots`` only), the standard library, and
-:mod:`hansa_lab.engine` (score categories and abilities) — never :mod:`hansa_lab.sim`,
-:mod:`hansa_lab.viz` or :mod:`hansa_lab.tools` (they build on this package; e.g.
-:meth:`hansa_lab.sim.results.Results.summary` calls :func:`win_rates`). Nothing here is
-imported by ``import hansa_lab``.
+Imports: numpy, pandas (matplotlib in ``plots`` and its ``plot_*`` modules only), the
+standard library, and :mod:`hansa_lab.engine` (score categories and abilities) — never
+:mod:`hansa_lab.sim`, :mod:`hansa_lab.viz` or :mod:`hansa_lab.tools` (they build on this
+package; e.g. :meth:`hansa_lab.sim.results.Results.summary` calls :func:`win_rates`).
+Nothing here is imported by ``import hansa_lab``.
 
 >>> from hansa_lab import stats
 >>> t = stats.synthetic_tables(["plus5", "base"], n_deals=60, n_players=2, seed=1)
