@@ -23,7 +23,7 @@ from dataclasses import fields
 from typing import Any
 
 from hansa_lab.engine.actions import MARKER_KINDS, Action
-from hansa_lab.engine.board import BOARD_SIDES, PERMANENT_MARKERS
+from hansa_lab.engine.board import PERMANENT_MARKERS
 from hansa_lab.engine.decisions import (
     Decision,
     Move,
@@ -42,6 +42,7 @@ from hansa_lab.engine.scoring import CATEGORIES
 from hansa_lab.engine.state import FAVOUR_TILES, RULE_OPTIONS, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
 from hansa_lab.engine.variants.permanent import PermanentMarker
+from hansa_lab.engine.vocabulary import END_REASONS
 from hansa_lab.errors import IllegalActionError, InvariantError
 
 _core: Any
@@ -53,12 +54,8 @@ except ImportError as e:  # pragma: no cover - only without a build
     _core = None
     _IMPORT_ERROR = e
 
-__all__ = ["COVERED_SIDES", "CoreGame", "available", "core_config", "core_module", "covers",
-           "state_fields"]
+__all__ = ["CoreGame", "available", "core_config", "core_module", "state_fields"]
 
-#: Board sides the core covers (every player count, edition and rule option of them).
-COVERED_SIDES = BOARD_SIDES
-END_REASONS = ("prestige", "markers", "cities")
 _DECISIONS: dict[str, type[Decision]] = {
     "relocate": Relocate,
     "relocate_neutral": RelocateNeutral,
@@ -76,11 +73,6 @@ def available() -> bool:
     return _core is not None
 
 
-def covers(config: GameConfig) -> bool:
-    """Whether the core plays this configuration."""
-    return config.side in COVERED_SIDES
-
-
 def core_module() -> Any:
     """The extension module (ImportError saying how to build it when it is missing)."""
     if _core is None:
@@ -92,12 +84,8 @@ def core_module() -> Any:
 
 
 def core_config(config: GameConfig) -> Any:
-    """The configuration as the core's ``CoreConfig`` (built once per call site)."""
-    if not covers(config):
-        raise NotImplementedError(
-            f"the compiled core does not cover the board side {config.side!r} yet "
-            f"(covered: {', '.join(COVERED_SIDES)}); use the Python engine"
-        )
+    """The configuration as the core's ``CoreConfig`` (built once per call site; the core
+    plays every configuration of the Python engine)."""
     options = {name: config.option(name) for name in RULE_OPTIONS}
     return core_module().CoreConfig(config.n_players, config.side, config.edition,
                                     int(config.seed) & MASK, options)

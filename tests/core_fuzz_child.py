@@ -142,7 +142,6 @@ def run(examples: int) -> None:
         call("play_random_games", lambda: _core.play_random_games(
             GOOD_CONFIG, [a] if not isinstance(a, float) else junk, 40))
         call("play_random_game", lambda: _core.play_random_game(GOOD_CONFIG, b))
-        call("covered_sides", _core.covered_sides)
 
     @common
     @given(st.one_of(st.sampled_from([2, 3, 4, 5]), NUMBER),

@@ -349,6 +349,12 @@ def _core_cases() -> list[Case]:
         Case("config-special-float", lambda: c.CoreConfig(
             3, "base_3p", "bigbox", 1, {**options, "special_points": [1.5, 2, 3, 4]}),
             ValueError, r"rule option special_points"),
+        Case("config-marker-points-10**12", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "marker_points": range(10**12)}),
+            ValueError, r"rule option marker_points must hold 0-64 items, got 1000000000000"),
+        Case("config-actions-track-long", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "actions_track": [1] * 65}),
+            ValueError, r"rule option actions_track must hold 0-64 items, got 65"),
         Case("config-missing", lambda: c.CoreConfig(3, "base_3p", "bigbox", 1, {}),
              ValueError, r"rule option special_points is missing"),
         Case("config-unknown", lambda: c.CoreConfig(3, "base_3p", "bigbox", 1,
@@ -395,6 +401,11 @@ def _core_cases() -> list[Case]:
              r"state field posts is missing"),
         Case("set_fields-type", _set_fields(posts="abc"), ValueError, r"state field posts"),
         Case("set_fields-bag", _set_fields(bag=[99]), ValueError, r"unknown marker"),
+        # sizes are checked before pyo3 converts a list (it reserves len() items up front)
+        Case("set_fields-posts-10**12", _set_fields(posts=range(10**12)), ValueError,
+             r"state field posts must hold 0-4096 items, got 1000000000000"),
+        Case("set_fields-extras-inner-10**12", _set_fields(extras=[range(10**12)]),
+             ValueError, r"state field extras must hold 0-4096 items, got 1000000000000"),
         Case("match-seats", lambda: c.CoreMatch(CoreGame(cfg)._s, [None], 1, 10, False),
              ValueError, r"1 strategies for 3 seats"),
         Case("match-state-type", lambda: c.CoreMatch(cfg, [None] * 3, 1, 10, False),

@@ -21,6 +21,7 @@ pub mod scoring;
 pub mod state;
 pub mod strategies;
 pub mod variants;
+pub mod vocabulary;
 
 #[cfg(feature = "python")]
 mod python;

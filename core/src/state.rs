@@ -4,10 +4,11 @@
 //! indices into [`MARKER_KINDS`] and [`FAVOUR_TILES`], kept in the same order as the Python
 //! engine's tuples.
 
-use crate::board::{board, Board, PLAYER_BOARD, REGION_POINTS};
+use crate::board::{board, Board, PLAYER_BOARD};
 use crate::decisions::Decision;
 use crate::events::Event;
 use crate::rng::Rng;
+use crate::vocabulary::VOCABULARY;
 use std::sync::Arc;
 
 pub const EMPTY: i8 = -1;
@@ -38,15 +39,37 @@ pub const F_ABILITIES_7: u8 = 5;
 pub const END_REASONS: [&str; 3] = ["prestige", "markers", "cities"];
 pub const NEUTRAL_TRADERS: i32 = 27;
 
-/// Bonus-marker sets per edition: counts in `MARKER_KINDS` order, then the start markers.
+/// The rule options a configuration reads (`RULE_OPTIONS` of the Python engine), in the
+/// shared vocabulary's order (a test checks).
+pub const RULE_OPTION_NAMES: [&str; 21] = [
+    "special_points",
+    "start_supply",
+    "prestige_to_end",
+    "east_alternative",
+    "emperor",
+    "east_west_points",
+    "control_points",
+    "favour_control_bonus",
+    "ability_points",
+    "favour_abilities_bonus",
+    "marker_points",
+    "region_points",
+    "cities_to_end",
+    "actions_track",
+    "bank_track",
+    "book_track",
+    "keys_track",
+    "start_supply_seats",
+    "start_merchants",
+    "marker_set",
+    "start_markers",
+];
+
+/// Bonus-marker sets per edition (from the shared vocabulary): counts in `MARKER_KINDS`
+/// order, then the start markers.
 pub fn marker_set(edition: u8) -> ([u8; 7], [u8; 3]) {
-    if edition == 0 {
-        // bigbox: extra 4, swap 3, move3 2, develop 2, plus3 2, plus4 2
-        ([4, 3, 2, 0, 2, 2, 2], [MK_EXTRA, MK_SWAP, MK_MOVE3])
-    } else {
-        // original: extra 5, swap 2, remove3 2, develop 3, plus3 2, plus4 2
-        ([5, 2, 0, 2, 3, 2, 2], [MK_EXTRA, MK_SWAP, MK_REMOVE3])
-    }
+    let set = VOCABULARY.marker_sets[edition as usize];
+    (set.counts, set.start)
 }
 
 /// A short list of points (at most [`Points::CAP`] values) kept inline, so that a
@@ -110,14 +133,15 @@ impl Default for Tuning {
     /// The printed game.
     fn default() -> Self {
         let pb = &*PLAYER_BOARD;
+        let v = &*VOCABULARY;
         let copy = |v: &[i32], out: &mut [i32]| out.copy_from_slice(&v[..out.len()]);
         let mut t = Tuning {
             east_west_points: None,
-            region_points: Points::new(&REGION_POINTS).unwrap_or_default(),
-            control_points: 2,
-            favour_control_bonus: 2,
-            ability_points: 4,
-            favour_abilities_bonus: 3,
+            region_points: Points::new(&v.option_ints("region_points")).unwrap_or_default(),
+            control_points: v.option_int("control_points"),
+            favour_control_bonus: v.option_int("favour_control_bonus"),
+            ability_points: v.option_int("ability_points"),
+            favour_abilities_bonus: v.option_int("favour_abilities_bonus"),
             marker_table: [0; 32],
             cities_to_end: None,
             actions: [0; 6],
@@ -125,9 +149,9 @@ impl Default for Tuning {
             book: [0; 4],
             keys: [0; 5],
             start_supply_seats: None,
-            start_merchants: 1,
+            start_merchants: v.option_int("start_merchants"),
             marker_set: None,
-            start_markers: 3,
+            start_markers: v.option_int("start_markers") as usize,
         };
         copy(&pb.marker_points, &mut t.marker_table);
         copy(&pb.actions, &mut t.actions);
@@ -186,8 +210,8 @@ impl Config {
             edition: 0,
             seed,
             special_points: None,
-            start_supply: 5,
-            prestige_to_end: 20,
+            start_supply: VOCABULARY.option_int("start_supply"),
+            prestige_to_end: VOCABULARY.option_int("prestige_to_end"),
             emperor: false,
             east_alternative: false,
             tuning: Default::default(),
@@ -593,8 +617,8 @@ mod tests {
             edition: 0,
             seed: 3,
             special_points: None,
-            start_supply: 5,
-            prestige_to_end: 20,
+            start_supply: VOCABULARY.option_int("start_supply"),
+            prestige_to_end: VOCABULARY.option_int("prestige_to_end"),
             emperor: false,
             east_alternative: false,
             tuning: Arc::new(tuning),
