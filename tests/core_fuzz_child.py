@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hansa_lab import _core
-from hansa_lab.bridge import core_config, state_fields
-from hansa_lab.engine.state import RULE_OPTIONS, GameConfig, new_game
+from hansa_lab.bridge import core_config, core_options, state_fields
+from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.strategies import make_strategy
 
 #: what :func:`call` returns when the call raised
@@ -54,7 +54,7 @@ SMALL = st.integers(0, 30)  # counts that are valid but keep a call fast
 SEED = st.one_of(st.integers(0, 2**64 - 1), NUMBER)  # a valid u64 half of the time
 
 CONFIG = GameConfig(3, seed=1)
-OPTIONS = {k: CONFIG.option(k) for k in RULE_OPTIONS}
+OPTIONS = core_options(CONFIG)  # the resolved options, as the core receives them
 GOOD_CONFIG = core_config(CONFIG)
 FIELDS = state_fields(new_game(CONFIG))
 POLICY_PARAMS = {name: [(k, float(v)) for k, v in make_strategy(name).params.items()]

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 from hansa_lab import core
-from hansa_lab.bridge import CoreGame, core_config, core_module, state_fields
+from hansa_lab.bridge import CoreGame, core_config, core_module, core_options, state_fields
 from hansa_lab.engine.actions import Action, parse_action
 from hansa_lab.engine.decisions import PlaceMarkers
 from hansa_lab.engine.rules import apply
-from hansa_lab.engine.state import RULE_OPTIONS, GameConfig, new_game
+from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.errors import ActionParseError, CoreError, ExperimentError, IllegalActionError
 from hansa_lab.play import play_game, play_on, replay, states_of
 from hansa_lab.strategies import make_strategy
@@ -309,7 +309,7 @@ def _set_fields(**changes: Any) -> Callable[[], Any]:
 def _core_cases() -> list[Case]:
     c = core_module()
     cfg = GameConfig(3, seed=1)
-    options = {k: cfg.option(k) for k in RULE_OPTIONS}
+    options = core_options(cfg)
     greedy = [(k, float(v)) for k, v in make_strategy("greedy").params.items()]
 
     def policy(**changes: float) -> Callable[[], Any]:
@@ -333,7 +333,19 @@ def _core_cases() -> list[Case]:
         Case("config-side", lambda: c.CoreConfig(3, "moon", "bigbox", 1, options),
              ValueError, r"unknown board side \"moon\""),
         Case("config-edition", lambda: c.CoreConfig(3, "base_3p", "gold", 1, options),
-             ValueError, r"unknown edition \"gold\""),
+             ValueError, r"unknown edition \"gold\" \(known: bigbox, original\)"),
+        Case("config-unresolved-start-supply", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "start_supply": 5}), ValueError,
+            r"the compiled core has no rule option \"start_supply\""),
+        Case("config-seats-short", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "start_supply_seats": [5, 6]}), ValueError,
+            r"rule option start_supply_seats needs one value per seat \(3-5 values\)"),
+        Case("config-start-marker-kind", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "start_markers": ["gold"]}), ValueError,
+            r"rule option start_markers needs known marker kinds"),
+        Case("config-cities-beyond-board", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "cities_to_end": 99}), ValueError,
+            r"rule option cities_to_end must be 1-\d+ \(the cities of base_3p\)"),
         Case("config-prestige-2**31", lambda: c.CoreConfig(
             3, "base_3p", "bigbox", 1, {**options, "prestige_to_end": 2**31}), ValueError,
             r"rule option prestige_to_end must be an integer 1-1000 .*got 2147483648"),

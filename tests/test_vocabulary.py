@@ -16,6 +16,7 @@ import pytest
 
 from hansa_lab import bridge
 from hansa_lab.engine import actions, events, narrate, options, state, vocabulary
+from hansa_lab.engine.state import GameConfig
 from hansa_lab.engine.vocabulary import vocabulary as file_table
 from hansa_lab.strategies.evaluation import Weights
 
@@ -78,7 +79,12 @@ def test_the_cores_tables_are_the_files() -> None:
     same("core marker kinds", core.MARKER_KINDS, v["marker_kinds"])
     same("core favour tiles", core.FAVOUR_TILES, v["favour_tiles"])
     same("core end reasons", core.END_REASONS, v["end_reasons"])
-    same("core rule options", core.RULE_OPTION_NAMES, [e["name"] for e in v["rule_options"]])
+    receives = [e["name"] for e in v["rule_options"] if "core_receives" not in e]
+    same("core rule options", core.RULE_OPTION_NAMES, receives)
+    same("resolved options", bridge.core_options(GameConfig(3)), receives)
+    for e in v["rule_options"]:
+        if "core_receives" in e:
+            assert e["core_receives"] in receives, e["name"]
     same("core policies", core.POLICY_NAMES, v["core_policies"])
     same("bridge end reasons", bridge.END_REASONS, v["end_reasons"])
 

@@ -35,6 +35,9 @@ pub struct Vocabulary {
     pub event_kinds: Vec<String>,
     /// every rule option with its default (`None`: the board file's printed value)
     pub rule_options: Vec<(String, Option<Value>)>,
+    /// the rule options `CoreConfig` receives by their own name (not resolved into
+    /// another: `core_receives`)
+    pub core_options: Vec<String>,
     pub greedy_weights: Vec<(String, f64)>,
     pub core_policies: Vec<String>,
 }
@@ -136,6 +139,13 @@ fn parse(text: &str) -> Result<Vocabulary, String> {
             Ok((name.to_string(), e.get("default").cloned()))
         })
         .collect::<Result<_, String>>()?;
+    let core_options = v["rule_options"]
+        .as_array()
+        .ok_or("rule_options: a list")?
+        .iter()
+        .filter(|e| e.get("core_receives").is_none())
+        .filter_map(|e| e["name"].as_str().map(str::to_string))
+        .collect();
     let greedy_weights = v["greedy_weights"]
         .as_array()
         .ok_or("greedy_weights: a list")?
@@ -155,6 +165,7 @@ fn parse(text: &str) -> Result<Vocabulary, String> {
         end_reasons: names(&v, "end_reasons")?,
         event_kinds: names(&v, "event_kinds")?,
         rule_options,
+        core_options,
         greedy_weights,
         core_policies: names(&v, "core_policies")?,
         marker_kinds,
@@ -219,8 +230,11 @@ mod tests {
         same("event kinds", &EVENT_KINDS, &v.event_kinds);
         same("core policies", &POLICY_NAMES, &v.core_policies);
         same("editions", &["bigbox", "original"], &v.editions);
-        let options: Vec<String> = v.rule_options.iter().map(|(k, _)| k.clone()).collect();
-        same("rule options", &crate::state::RULE_OPTION_NAMES, &options);
+        same(
+            "rule options the core receives",
+            &crate::state::RULE_OPTION_NAMES,
+            &v.core_options,
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@ use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use super::{check_sizes, guard};
 use crate::limits::Limit;
 use crate::state::{covered, Config, Points, Tuning, MARKER_KINDS, RULE_OPTION_NAMES};
+use crate::vocabulary::VOCABULARY;
 
 /// The most items a rule option's list or table may hold (the longest, `marker_points`,
 /// takes 20): checked before the list is converted.
@@ -23,9 +24,10 @@ pub struct PyConfig {
 
 #[pymethods]
 impl PyConfig {
-    /// `options`: every rule option of `RULE_OPTIONS` by name (the Python engine has
-    /// validated them); ValueError for a missing or unknown option or a configuration the
-    /// core does not cover.
+    /// `options`: every rule option the core receives (`RULE_OPTION_NAMES`), resolved
+    /// by the Python engine (`bridge.core_options`); ValueError for a missing or unknown
+    /// option, a value outside its range or of the wrong shape, or a configuration the
+    /// rules cannot play.
     #[new]
     fn py_new(
         n_players: usize,
@@ -57,10 +59,15 @@ impl PyConfig {
         seed: u64,
         options: &Bound<'_, PyDict>,
     ) -> PyResult<Self> {
-        let edition = match edition {
-            "bigbox" => 0,
-            "original" => 1,
-            e => return Err(PyValueError::new_err(format!("unknown edition {e:?}"))),
+        let editions = &VOCABULARY.editions;
+        let edition = match editions.iter().position(|e| e == edition) {
+            Some(i) => i as u8,
+            None => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown edition {edition:?} (known: {})",
+                    editions.join(", ")
+                )))
+            }
         };
         for key in options.keys() {
             let key: String = key.extract()?;
@@ -95,86 +102,95 @@ impl PyConfig {
             edition,
             seed,
             special_points,
-            start_supply: option(options, "start_supply")?,
             prestige_to_end: option(options, "prestige_to_end")?,
             emperor: option(options, "emperor")?,
             east_alternative: option(options, "east_alternative")?,
-            tuning: std::sync::Arc::new(PyConfig::tuning(options)?),
+            tuning: std::sync::Arc::new(PyConfig::tuning(options, n_players)?),
         };
         covered(&c).map_err(PyValueError::new_err)?;
         Ok(PyConfig { c })
     }
 
-    /// The tunable numbers (`Tuning`) from the rule options by name, as the Python engine
-    /// validated them (`hansa_lab/engine/options.py`); ValueError for a value of the wrong
-    /// shape.
-    fn tuning(options: &Bound<'_, PyDict>) -> PyResult<Tuning> {
+    /// The tunable numbers (`Tuning`) from the resolved rule options by name
+    /// (`bridge.core_options`: the Python engine resolved them, nothing is looked up
+    /// here); ValueError for a value of the wrong shape.
+    fn tuning(options: &Bound<'_, PyDict>, n_players: usize) -> PyResult<Tuning> {
         fn bad(name: &str, what: &str) -> PyErr {
             PyValueError::new_err(format!("rule option {name} needs {what}"))
         }
-        fn points(name: &str, v: &[i32]) -> PyResult<Points> {
-            Points::new(v).ok_or_else(|| bad(name, "at most 5 values"))
+        fn points(options: &Bound<'_, PyDict>, name: &str) -> PyResult<Points> {
+            let v: Vec<i32> = option(options, name)?;
+            Points::new(&v).ok_or_else(|| bad(name, "at most 5 values"))
         }
         fn fixed<const N: usize>(options: &Bound<'_, PyDict>, name: &str) -> PyResult<[i32; N]> {
             let v: Vec<i32> = option(options, name)?;
             v.try_into()
                 .map_err(|_| bad(name, &format!("{N} integers")))
         }
-        let mut t = Tuning::default();
-        let ew: Option<Vec<i32>> = option(options, "east_west_points")?;
-        t.east_west_points = ew.map(|v| points("east_west_points", &v)).transpose()?;
-        let region: Vec<i32> = option(options, "region_points")?;
-        t.region_points = points("region_points", &region)?;
-        t.control_points = option(options, "control_points")?;
-        t.favour_control_bonus = option(options, "favour_control_bonus")?;
-        t.ability_points = option(options, "ability_points")?;
-        t.favour_abilities_bonus = option(options, "favour_abilities_bonus")?;
+        fn kind(name: &str, k: &str) -> PyResult<u8> {
+            MARKER_KINDS
+                .iter()
+                .position(|m| *m == k)
+                .map(|i| i as u8)
+                .ok_or_else(|| {
+                    bad(
+                        name,
+                        &format!("known marker kinds ({})", MARKER_KINDS.join(", ")),
+                    )
+                })
+        }
         let markers: Vec<i32> = option(options, "marker_points")?;
         if markers.is_empty() {
             return Err(bad("marker_points", "at least one value"));
         }
+        let bank: Vec<Option<i32>> = option(options, "bank_track")?;
+        let bank = bank
+            .try_into()
+            .map_err(|_| bad("bank_track", "4 entries (integers, None for all)"))?;
+        let seats: Vec<i32> = option(options, "start_supply_seats")?;
+        let mut start_supply = [0; 5];
+        // (a player count beyond the board's is refused by `covered`, naming the board)
+        let short = seats.len() < n_players && n_players <= start_supply.len();
+        if short || seats.len() > start_supply.len() {
+            return Err(bad(
+                "start_supply_seats",
+                &format!("one value per seat ({n_players}-5 values)"),
+            ));
+        }
+        start_supply[..seats.len()].copy_from_slice(&seats);
+        let set: std::collections::HashMap<String, u8> = option(options, "marker_set")?;
+        let mut marker_set = [0; 7];
+        for (k, count) in set {
+            marker_set[kind("marker_set", &k)? as usize] = count;
+        }
+        let start: Vec<String> = option(options, "start_markers")?;
+        let mut start_markers = [0; 3];
+        if start.len() > start_markers.len() {
+            return Err(bad("start_markers", "at most 3 marker kinds"));
+        }
+        for (slot, k) in start_markers.iter_mut().zip(&start) {
+            *slot = kind("start_markers", k)?;
+        }
+        let mut t = Tuning {
+            east_west_points: Some(points(options, "east_west_points")?),
+            region_points: points(options, "region_points")?,
+            control_points: option(options, "control_points")?,
+            favour_control_bonus: option(options, "favour_control_bonus")?,
+            ability_points: option(options, "ability_points")?,
+            favour_abilities_bonus: option(options, "favour_abilities_bonus")?,
+            marker_table: [0; 32],
+            cities_to_end: Some(option(options, "cities_to_end")?),
+            actions: fixed(options, "actions_track")?,
+            bank,
+            book: fixed(options, "book_track")?,
+            keys: fixed(options, "keys_track")?,
+            start_supply,
+            start_merchants: option(options, "start_merchants")?,
+            marker_set,
+            start_markers,
+            n_start_markers: start.len(),
+        };
         t.set_marker_points(&markers);
-        t.cities_to_end = option(options, "cities_to_end")?;
-        t.actions = fixed(options, "actions_track")?;
-        t.book = fixed(options, "book_track")?;
-        t.keys = fixed(options, "keys_track")?;
-        let bank: Vec<Bound<'_, PyAny>> = option(options, "bank_track")?;
-        if bank.len() != t.bank.len() {
-            return Err(bad("bank_track", "4 entries"));
-        }
-        for (slot, x) in t.bank.iter_mut().zip(bank.iter()) {
-            *slot = match x.extract::<String>() {
-                Ok(text) if text == "all" => None,
-                Ok(_) => return Err(bad("bank_track", "integers or \"all\"")),
-                Err(_) => Some(
-                    x.extract::<i32>()
-                        .map_err(|_| bad("bank_track", "integers or \"all\""))?,
-                ),
-            };
-        }
-        let seats: Option<Vec<i32>> = option(options, "start_supply_seats")?;
-        if let Some(v) = seats {
-            if v.len() > 5 {
-                return Err(bad("start_supply_seats", "at most 5 values"));
-            }
-            let mut a = [0; 5];
-            a[..v.len()].copy_from_slice(&v);
-            t.start_supply_seats = Some(a);
-        }
-        t.start_merchants = option(options, "start_merchants")?;
-        let set: Option<std::collections::HashMap<String, u8>> = option(options, "marker_set")?;
-        if let Some(table) = set {
-            let mut counts = [0u8; 7];
-            for (kind, count) in table {
-                let k = MARKER_KINDS
-                    .iter()
-                    .position(|m| *m == kind)
-                    .ok_or_else(|| bad("marker_set", "known marker kinds"))?;
-                counts[k] = count;
-            }
-            t.marker_set = Some(counts);
-        }
-        t.start_markers = option(options, "start_markers")?;
         Ok(t)
     }
 }
