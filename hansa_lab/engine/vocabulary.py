@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import json
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,10 +32,23 @@ __all__ = ["ACTION_KINDS", "CORE_POLICIES", "DECISION_KINDS", "EDITIONS", "END_R
 VOCABULARY_FILE = Path(__file__).parent / "data" / "vocabulary.json"
 
 
+def _interned(value: Any) -> Any:
+    """``value`` with every string interned, as the literals of a module are: a name
+    from the file is then the same object as the same name written in the code (fast
+    comparisons, and a pickled state stores it once)."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [_interned(x) for x in value]
+    if isinstance(value, dict):
+        return {sys.intern(k): _interned(x) for k, x in value.items()}
+    return value
+
+
 @cache
 def vocabulary() -> dict[str, Any]:
-    """The whole file as read (JSON)."""
-    data: dict[str, Any] = json.loads(VOCABULARY_FILE.read_text(encoding="utf-8"))
+    """The whole file as read (JSON; strings interned)."""
+    data: dict[str, Any] = _interned(json.loads(VOCABULARY_FILE.read_text(encoding="utf-8")))
     return data
 
 
