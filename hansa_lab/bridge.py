@@ -23,7 +23,7 @@ from dataclasses import fields
 from typing import Any
 
 from hansa_lab.engine.actions import MARKER_KINDS, Action
-from hansa_lab.engine.board import BOARD_SIDES, PERMANENT_MARKERS
+from hansa_lab.engine.board import PERMANENT_MARKERS
 from hansa_lab.engine.decisions import (
     Decision,
     Move,
@@ -39,9 +39,10 @@ from hansa_lab.engine.invariants import check_state
 from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.rules import check_types
 from hansa_lab.engine.scoring import CATEGORIES
-from hansa_lab.engine.state import FAVOUR_TILES, RULE_OPTIONS, GameConfig, State
+from hansa_lab.engine.state import FAVOUR_TILES, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
 from hansa_lab.engine.variants.permanent import PermanentMarker
+from hansa_lab.engine.vocabulary import END_REASONS
 from hansa_lab.errors import IllegalActionError, InvariantError
 
 _core: Any
@@ -53,12 +54,9 @@ except ImportError as e:  # pragma: no cover - only without a build
     _core = None
     _IMPORT_ERROR = e
 
-__all__ = ["COVERED_SIDES", "CoreGame", "available", "core_config", "core_module", "covers",
+__all__ = ["CoreGame", "available", "core_config", "core_module", "core_options",
            "state_fields"]
 
-#: Board sides the core covers (every player count, edition and rule option of them).
-COVERED_SIDES = BOARD_SIDES
-END_REASONS = ("prestige", "markers", "cities")
 _DECISIONS: dict[str, type[Decision]] = {
     "relocate": Relocate,
     "relocate_neutral": RelocateNeutral,
@@ -76,11 +74,6 @@ def available() -> bool:
     return _core is not None
 
 
-def covers(config: GameConfig) -> bool:
-    """Whether the core plays this configuration."""
-    return config.side in COVERED_SIDES
-
-
 def core_module() -> Any:
     """The extension module (ImportError saying how to build it when it is missing)."""
     if _core is None:
@@ -91,16 +84,44 @@ def core_module() -> Any:
     return _core
 
 
+def core_options(config: GameConfig) -> dict[str, Any]:
+    """The rule options as the core receives them: resolved (``config.tuning``, by
+    :func:`hansa_lab.engine.options.resolve`) and named as the options they come from,
+    so the core resolves nothing. ``start_supply`` arrives as ``start_supply_seats`` (the
+    traders of every seat), the board's printed values (``None``) as numbers, the
+    Bank's "all" as None, ``marker_set`` as the whole set and ``start_markers`` as the
+    kinds on the taverns."""
+    t = config.tuning
+    return {
+        "special_points": config.option("special_points"),
+        "prestige_to_end": config.option("prestige_to_end"),
+        "east_alternative": config.option("east_alternative"),
+        "emperor": config.option("emperor"),
+        "east_west_points": list(t.east_west_points),
+        "control_points": t.control_points,
+        "favour_control_bonus": t.favour_control_bonus,
+        "ability_points": t.ability_points,
+        "favour_abilities_bonus": t.favour_abilities_bonus,
+        "marker_points": list(t.marker_table[1:]),
+        "region_points": list(t.region_points),
+        "cities_to_end": t.cities_to_end,
+        "actions_track": list(t.actions),
+        "bank_track": list(t.bank),
+        "book_track": list(t.book),
+        "keys_track": list(t.keys),
+        "start_supply_seats": list(t.start_supply),
+        "start_merchants": t.start_merchants,
+        "marker_set": dict(t.marker_counts),
+        "start_markers": list(t.start_markers),
+    }
+
+
 def core_config(config: GameConfig) -> Any:
-    """The configuration as the core's ``CoreConfig`` (built once per call site)."""
-    if not covers(config):
-        raise NotImplementedError(
-            f"the compiled core does not cover the board side {config.side!r} yet "
-            f"(covered: {', '.join(COVERED_SIDES)}); use the Python engine"
-        )
-    options = {name: config.option(name) for name in RULE_OPTIONS}
+    """The configuration as the core's ``CoreConfig`` (built once per call site; the core
+    plays every configuration of the Python engine), with the resolved options
+    (:func:`core_options`)."""
     return core_module().CoreConfig(config.n_players, config.side, config.edition,
-                                    int(config.seed) & MASK, options)
+                                    int(config.seed) & MASK, core_options(config))
 
 
 @functools.cache

@@ -6,7 +6,7 @@ twin, module by module (``core/src/board.rs`` … ``variants/``), and the parity
 single core position and its conversion to and from a Python :class:`State` are in
 :mod:`hansa_lab.bridge` (:class:`~hansa_lab.bridge.CoreGame`, re-exported here).
 
-The core covers every configuration of the Python engine (:func:`covers`): the five board
+The core plays every configuration of the Python engine: the five board
 sides, both editions, every rule option. Here: whole games (:func:`play_game`,
 :func:`play_on`, :func:`play_match` with the logs built in the core), the core twins of
 the package's strategies (:data:`CORE_STRATEGIES`, :func:`core_policy`) and the
@@ -25,12 +25,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from hansa_lab.bridge import (
-    COVERED_SIDES,
     CoreGame,
     available,
     core_config,
     core_module,
-    covers,
     state_fields,
 )
 from hansa_lab.engine.actions import Action
@@ -61,14 +59,12 @@ from hansa_lab.strategies import (
     Strong,
 )
 
-__all__ = [  # CoreGame, available, covers and state_fields live in hansa_lab.bridge
+__all__ = [  # CoreGame, available and state_fields live in hansa_lab.bridge
     "CORE_STRATEGIES",
-    "COVERED_SIDES",
     "CoreGame",
     "MatchResult",
     "available",
     "core_policy",
-    "covers",
     "play_game",
     "play_match",
     "play_on",

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hansa_lab import _core
-from hansa_lab.bridge import core_config, state_fields
-from hansa_lab.engine.state import RULE_OPTIONS, GameConfig, new_game
+from hansa_lab.bridge import core_config, core_options, state_fields
+from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.strategies import make_strategy
 
 #: what :func:`call` returns when the call raised
@@ -54,7 +54,7 @@ SMALL = st.integers(0, 30)  # counts that are valid but keep a call fast
 SEED = st.one_of(st.integers(0, 2**64 - 1), NUMBER)  # a valid u64 half of the time
 
 CONFIG = GameConfig(3, seed=1)
-OPTIONS = {k: CONFIG.option(k) for k in RULE_OPTIONS}
+OPTIONS = core_options(CONFIG)  # the resolved options, as the core receives them
 GOOD_CONFIG = core_config(CONFIG)
 FIELDS = state_fields(new_game(CONFIG))
 POLICY_PARAMS = {name: [(k, float(v)) for k, v in make_strategy(name).params.items()]
@@ -142,7 +142,6 @@ def run(examples: int) -> None:
         call("play_random_games", lambda: _core.play_random_games(
             GOOD_CONFIG, [a] if not isinstance(a, float) else junk, 40))
         call("play_random_game", lambda: _core.play_random_game(GOOD_CONFIG, b))
-        call("covered_sides", _core.covered_sides)
 
     @common
     @given(st.one_of(st.sampled_from([2, 3, 4, 5]), NUMBER),

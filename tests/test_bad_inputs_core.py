@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 from hansa_lab import core
-from hansa_lab.bridge import CoreGame, core_config, core_module, state_fields
+from hansa_lab.bridge import CoreGame, core_config, core_module, core_options, state_fields
 from hansa_lab.engine.actions import Action, parse_action
 from hansa_lab.engine.decisions import PlaceMarkers
 from hansa_lab.engine.rules import apply
-from hansa_lab.engine.state import RULE_OPTIONS, GameConfig, new_game
+from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.errors import ActionParseError, CoreError, ExperimentError, IllegalActionError
 from hansa_lab.play import play_game, play_on, replay, states_of
 from hansa_lab.strategies import make_strategy
@@ -309,7 +309,7 @@ def _set_fields(**changes: Any) -> Callable[[], Any]:
 def _core_cases() -> list[Case]:
     c = core_module()
     cfg = GameConfig(3, seed=1)
-    options = {k: cfg.option(k) for k in RULE_OPTIONS}
+    options = core_options(cfg)
     greedy = [(k, float(v)) for k, v in make_strategy("greedy").params.items()]
 
     def policy(**changes: float) -> Callable[[], Any]:
@@ -333,7 +333,19 @@ def _core_cases() -> list[Case]:
         Case("config-side", lambda: c.CoreConfig(3, "moon", "bigbox", 1, options),
              ValueError, r"unknown board side \"moon\""),
         Case("config-edition", lambda: c.CoreConfig(3, "base_3p", "gold", 1, options),
-             ValueError, r"unknown edition \"gold\""),
+             ValueError, r"unknown edition \"gold\" \(known: bigbox, original\)"),
+        Case("config-unresolved-start-supply", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "start_supply": 5}), ValueError,
+            r"the compiled core has no rule option \"start_supply\""),
+        Case("config-seats-short", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "start_supply_seats": [5, 6]}), ValueError,
+            r"rule option start_supply_seats needs one value per seat \(3-5 values\)"),
+        Case("config-start-marker-kind", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "start_markers": ["gold"]}), ValueError,
+            r"rule option start_markers needs known marker kinds"),
+        Case("config-cities-beyond-board", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "cities_to_end": 99}), ValueError,
+            r"rule option cities_to_end must be 1-\d+ \(the cities of base_3p\)"),
         Case("config-prestige-2**31", lambda: c.CoreConfig(
             3, "base_3p", "bigbox", 1, {**options, "prestige_to_end": 2**31}), ValueError,
             r"rule option prestige_to_end must be an integer 1-1000 .*got 2147483648"),
@@ -349,6 +361,12 @@ def _core_cases() -> list[Case]:
         Case("config-special-float", lambda: c.CoreConfig(
             3, "base_3p", "bigbox", 1, {**options, "special_points": [1.5, 2, 3, 4]}),
             ValueError, r"rule option special_points"),
+        Case("config-marker-points-10**12", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "marker_points": range(10**12)}),
+            ValueError, r"rule option marker_points must hold 0-64 items, got 1000000000000"),
+        Case("config-actions-track-long", lambda: c.CoreConfig(
+            3, "base_3p", "bigbox", 1, {**options, "actions_track": [1] * 65}),
+            ValueError, r"rule option actions_track must hold 0-64 items, got 65"),
         Case("config-missing", lambda: c.CoreConfig(3, "base_3p", "bigbox", 1, {}),
              ValueError, r"rule option special_points is missing"),
         Case("config-unknown", lambda: c.CoreConfig(3, "base_3p", "bigbox", 1,
@@ -395,6 +413,11 @@ def _core_cases() -> list[Case]:
              r"state field posts is missing"),
         Case("set_fields-type", _set_fields(posts="abc"), ValueError, r"state field posts"),
         Case("set_fields-bag", _set_fields(bag=[99]), ValueError, r"unknown marker"),
+        # sizes are checked before pyo3 converts a list (it reserves len() items up front)
+        Case("set_fields-posts-10**12", _set_fields(posts=range(10**12)), ValueError,
+             r"state field posts must hold 0-4096 items, got 1000000000000"),
+        Case("set_fields-extras-inner-10**12", _set_fields(extras=[range(10**12)]),
+             ValueError, r"state field extras must hold 0-4096 items, got 1000000000000"),
         Case("match-seats", lambda: c.CoreMatch(CoreGame(cfg)._s, [None], 1, 10, False),
              ValueError, r"1 strategies for 3 seats"),
         Case("match-state-type", lambda: c.CoreMatch(cfg, [None] * 3, 1, 10, False),

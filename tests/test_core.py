@@ -10,7 +10,7 @@ import pytest
 from tiers import sample, size
 
 from hansa_lab import _core
-from hansa_lab.core import CoreGame, covers, play_random_game, state_fields
+from hansa_lab.core import CoreGame, play_random_game, state_fields
 from hansa_lab.engine.actions import ACTION_KINDS, Action
 from hansa_lab.engine.rng import Rng, seat_stream
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
@@ -77,8 +77,6 @@ def test_every_configuration_is_covered():
     assert {s for s, _, _ in sides} == {"base_3p", "base_45p", "east", "britannia_3p",
                                          "britannia_45p"}
     assert ("east", 4, True) in sides and ("base_3p", 2, False) in sides
-    for seed in range(200):
-        assert covers(parity_configs(seed))
     assert CoreGame(GameConfig(4, "east", options=(("east_alternative", True),))).to_state() \
         == new_game(GameConfig(4, "east", options=(("east_alternative", True),)))
 

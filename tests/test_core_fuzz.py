@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(not core.available(), reason="compiled core not 
 CHILD = Path(__file__).with_name("core_fuzz_child.py")
 #: every binding of the extension module, by the name the child counts its calls under
 BINDINGS = {
-    "rng_outputs", "timings", "play_random_games", "play_random_game", "covered_sides",
+    "rng_outputs", "timings", "play_random_games", "play_random_game",
     "CoreConfig", "CoreConfig.with_seed", "CoreState", "CoreState.legal_actions",
     "CoreState.score_rows", "CoreState.ranking", "CoreState.to_dict", "CoreState.events",
     "CoreState.copy", "CoreState.set_fields", "CoreState.try_apply", "CorePolicy",

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from hansa_lab import core
-from hansa_lab.bridge import core_config, core_module
+from hansa_lab.bridge import core_config, core_module, core_options
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import load_board
 from hansa_lab.engine.limits import (
@@ -32,6 +32,7 @@ from hansa_lab.engine.limits import (
 from hansa_lab.engine.options import MARKER_KINDS, RULE_OPTIONS
 from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.state import GameConfig, new_game
+from hansa_lab.engine.vocabulary import vocabulary
 from hansa_lab.play import play_game, strategy_rng
 from hansa_lab.strategies import make_strategy, registry
 
@@ -199,7 +200,10 @@ def test_both_engines_play_each_end_of_each_rule_option(name: str, end: str) -> 
 def test_the_core_refuses_each_rule_option_beyond_its_range(name: str) -> None:
     lim = option_limit(name)
     plain = GameConfig(n_players=3, seed=1)
-    base = {k: plain.option(k) for k in RULE_OPTIONS}
+    base = core_options(plain)  # resolved, as the core receives them
+    # an option the core receives resolved into another (start_supply: every seat's)
+    key = next((e.get("core_receives", name) for e in vocabulary()["rule_options"]
+                if e["name"] == name), name)
     for bad in (int(lim.low) - 1, int(lim.high) + 1, 2**31, 2**63):
         value = _option_value(name, "high", plain)
         if isinstance(value, list):
@@ -210,8 +214,15 @@ def test_the_core_refuses_each_rule_option_beyond_its_range(name: str) -> None:
             value = bad
         with pytest.raises(ValueError, match=name):
             GameConfig(3, options={name: value})
-        with pytest.raises(ValueError, match=f"rule option {name}"):
-            core_module().CoreConfig(3, plain.side, "bigbox", 1, {**base, name: value})
+    core_lim = option_limit(key)
+    for bad in (int(core_lim.low) - 1, int(core_lim.high) + 1, 2**31, 2**63):
+        value = [bad] * len(base[key]) if isinstance(base[key], list) else bad
+        if name == "special_points":
+            value = [bad] * 4
+        elif isinstance(base[key], dict):
+            value = dict.fromkeys(base[key], bad)
+        with pytest.raises(ValueError, match=f"rule option {key}"):
+            core_module().CoreConfig(3, plain.side, "bigbox", 1, {**base, key: value})
 
 
 def test_prestige_to_end_beyond_the_cores_integers_is_refused_before_the_core() -> None:

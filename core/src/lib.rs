@@ -21,6 +21,7 @@ pub mod scoring;
 pub mod state;
 pub mod strategies;
 pub mod variants;
+pub mod vocabulary;
 
 #[cfg(feature = "python")]
 mod python;
@@ -30,11 +31,12 @@ mod python_env;
 #[cfg(test)]
 mod tests {
     use crate::play::play_random;
-    use crate::state::Config;
+    use crate::state::{Config, Tuning};
 
     fn config(n: usize, side: &str, edition: u8, seed: u64) -> Config {
         Config {
             edition,
+            tuning: std::sync::Arc::new(Tuning::printed(edition)),
             ..Config::printed(n, side, seed)
         }
     }

@@ -4,10 +4,11 @@
 //! indices into [`MARKER_KINDS`] and [`FAVOUR_TILES`], kept in the same order as the Python
 //! engine's tuples.
 
-use crate::board::{board, Board, PLAYER_BOARD, REGION_POINTS};
+use crate::board::{board, Board, PLAYER_BOARD};
 use crate::decisions::Decision;
 use crate::events::Event;
 use crate::rng::Rng;
+use crate::vocabulary::VOCABULARY;
 use std::sync::Arc;
 
 pub const EMPTY: i8 = -1;
@@ -38,15 +39,37 @@ pub const F_ABILITIES_7: u8 = 5;
 pub const END_REASONS: [&str; 3] = ["prestige", "markers", "cities"];
 pub const NEUTRAL_TRADERS: i32 = 27;
 
-/// Bonus-marker sets per edition: counts in `MARKER_KINDS` order, then the start markers.
+/// The rule options `CoreConfig` reads, resolved (`bridge.core_options` of the Python
+/// engine), in the shared vocabulary's order: all of them but those the vocabulary says
+/// arrive resolved into another (`start_supply` into `start_supply_seats`; a test checks).
+pub const RULE_OPTION_NAMES: [&str; 20] = [
+    "special_points",
+    "prestige_to_end",
+    "east_alternative",
+    "emperor",
+    "east_west_points",
+    "control_points",
+    "favour_control_bonus",
+    "ability_points",
+    "favour_abilities_bonus",
+    "marker_points",
+    "region_points",
+    "cities_to_end",
+    "actions_track",
+    "bank_track",
+    "book_track",
+    "keys_track",
+    "start_supply_seats",
+    "start_merchants",
+    "marker_set",
+    "start_markers",
+];
+
+/// Bonus-marker sets per edition (from the shared vocabulary): counts in `MARKER_KINDS`
+/// order, then the start markers.
 pub fn marker_set(edition: u8) -> ([u8; 7], [u8; 3]) {
-    if edition == 0 {
-        // bigbox: extra 4, swap 3, move3 2, develop 2, plus3 2, plus4 2
-        ([4, 3, 2, 0, 2, 2, 2], [MK_EXTRA, MK_SWAP, MK_MOVE3])
-    } else {
-        // original: extra 5, swap 2, remove3 2, develop 3, plus3 2, plus4 2
-        ([5, 2, 0, 2, 3, 2, 2], [MK_EXTRA, MK_SWAP, MK_REMOVE3])
-    }
+    let set = VOCABULARY.marker_sets[edition as usize];
+    (set.counts, set.start)
 }
 
 /// A short list of points (at most [`Points::CAP`] values) kept inline, so that a
@@ -79,8 +102,11 @@ impl Points {
     }
 }
 
-/// The numbers a designer may tune (twin of `Tuning` in `hansa_lab/engine/options.py`;
-/// every field a rule option of the same name there). `None` = the board's value.
+/// The numbers a designer may tune, resolved (twin of `Tuning` in
+/// `hansa_lab/engine/options.py`): the Python engine resolves the rule options against
+/// the board and edition (`options.resolve`) and the core receives the result
+/// (`CoreConfig`); nothing here is resolved again. `None` (east_west_points,
+/// cities_to_end) only in the core's own printed configurations: the board's value.
 #[derive(Clone, Copy, Debug)]
 pub struct Tuning {
     pub east_west_points: Option<Points>,
@@ -97,37 +123,51 @@ pub struct Tuning {
     pub bank: [Option<i32>; 4],
     pub book: [i32; 4],
     pub keys: [i32; 5],
-    /// traders in each seat's personal supply (`None`: `start_supply + seat`)
-    pub start_supply_seats: Option<[i32; 5]>,
+    /// traders in each seat's personal supply (seats beyond the player count unused)
+    pub start_supply: [i32; 5],
     pub start_merchants: i32,
-    /// the whole marker set in `MARKER_KINDS` order (`None`: the edition's)
-    pub marker_set: Option<[u8; 7]>,
-    /// how many of the edition's start markers go onto the taverns
-    pub start_markers: usize,
+    /// the whole marker set, counts in `MARKER_KINDS` order
+    pub marker_set: [u8; 7],
+    /// the kinds shuffled onto the taverns: the first `n_start_markers`
+    pub start_markers: [u8; 3],
+    pub n_start_markers: usize,
 }
 
 impl Default for Tuning {
-    /// The printed game.
+    /// The printed game, bigbox edition.
     fn default() -> Self {
+        Tuning::printed(0)
+    }
+}
+
+impl Tuning {
+    /// The printed game of `edition` (0 = bigbox, 1 = original): the shared vocabulary's
+    /// defaults and the board file's player board, for the core's own callers (tests,
+    /// examples, benchmarks); Python passes its resolved tuning.
+    pub fn printed(edition: u8) -> Self {
         let pb = &*PLAYER_BOARD;
+        let v = &*VOCABULARY;
         let copy = |v: &[i32], out: &mut [i32]| out.copy_from_slice(&v[..out.len()]);
+        let (marker_set, start_markers) = marker_set(edition);
+        let first = v.option_int("start_supply");
         let mut t = Tuning {
             east_west_points: None,
-            region_points: Points::new(&REGION_POINTS).unwrap_or_default(),
-            control_points: 2,
-            favour_control_bonus: 2,
-            ability_points: 4,
-            favour_abilities_bonus: 3,
+            region_points: Points::new(&v.option_ints("region_points")).unwrap_or_default(),
+            control_points: v.option_int("control_points"),
+            favour_control_bonus: v.option_int("favour_control_bonus"),
+            ability_points: v.option_int("ability_points"),
+            favour_abilities_bonus: v.option_int("favour_abilities_bonus"),
             marker_table: [0; 32],
             cities_to_end: None,
             actions: [0; 6],
             bank: [None; 4],
             book: [0; 4],
             keys: [0; 5],
-            start_supply_seats: None,
-            start_merchants: 1,
-            marker_set: None,
-            start_markers: 3,
+            start_supply: std::array::from_fn(|seat| first + seat as i32),
+            start_merchants: v.option_int("start_merchants"),
+            marker_set,
+            start_markers,
+            n_start_markers: v.option_int("start_markers") as usize,
         };
         copy(&pb.marker_points, &mut t.marker_table);
         copy(&pb.actions, &mut t.actions);
@@ -136,9 +176,7 @@ impl Default for Tuning {
         copy(&pb.keys, &mut t.keys);
         t
     }
-}
 
-impl Tuning {
     /// The score table of the option `marker_points` (points for 1, 2, ... markers, the
     /// last entry for that many or more).
     pub fn set_marker_points(&mut self, points: &[i32]) {
@@ -166,13 +204,12 @@ pub struct Config {
     /// the seed mod 2**64
     pub seed: u64,
     pub special_points: Option<[i32; 4]>,
-    pub start_supply: i32,
     pub prestige_to_end: i32,
     pub emperor: bool,
     /// East board: the alternative source's values for the disputed cities
     pub east_alternative: bool,
-    /// the other rule options: the printed numbers a designer may tune (shared by every
-    /// state of a game: a copy of a state copies a pointer)
+    /// the other rule options, resolved: the numbers a designer may tune (shared by
+    /// every state of a game: a copy of a state copies a pointer)
     pub tuning: Arc<Tuning>,
 }
 
@@ -186,8 +223,7 @@ impl Config {
             edition: 0,
             seed,
             special_points: None,
-            start_supply: 5,
-            prestige_to_end: 20,
+            prestige_to_end: VOCABULARY.option_int("prestige_to_end"),
             emperor: false,
             east_alternative: false,
             tuning: Default::default(),
@@ -200,22 +236,22 @@ impl Config {
 
     /// Traders in each seat's personal supply at the start.
     pub fn start_supply_of(&self, seat: usize) -> i32 {
-        match self.tuning.start_supply_seats {
-            Some(v) => v[seat],
-            None => self.start_supply + seat as i32,
-        }
+        self.tuning.start_supply[seat]
     }
 
     /// The bonus-marker set (counts in `MARKER_KINDS` order) and the start markers.
     pub fn markers(&self) -> ([u8; 7], Vec<u8>) {
-        let (counts, start) = marker_set(self.edition);
-        let counts = self.tuning.marker_set.unwrap_or(counts);
-        (counts, start[..self.tuning.start_markers.min(3)].to_vec())
+        let t = &self.tuning;
+        (
+            t.marker_set,
+            t.start_markers[..t.n_start_markers.min(3)].to_vec(),
+        )
     }
 }
 
-/// Which configurations the core covers (every board side, player count, edition and
-/// rule option of the Python engine); `Err` says why a configuration is not valid.
+/// Check a configuration (resolved: nothing is looked up here) so that no rule can go
+/// out of range: the board side and its player counts, the edition, and the tuning's
+/// values the rules index with; `Err` says what is wrong.
 pub fn covered(config: &Config) -> Result<(), String> {
     let b = board(&config.side, config.east_alternative).ok_or_else(|| {
         format!(
@@ -237,14 +273,11 @@ pub fn covered(config: &Config) -> Result<(), String> {
     if config.edition > 1 {
         return Err("edition must be bigbox or original".into());
     }
-    if !(1..=11 - config.n_players as i32).contains(&config.start_supply) {
-        return Err("rule option start_supply out of range".into());
-    }
     if config.prestige_to_end < 1 {
         return Err("rule option prestige_to_end must be positive".into());
     }
     let t = &config.tuning;
-    if t.start_markers > b.tavern_routes.len() {
+    if t.n_start_markers > b.tavern_routes.len().min(3) {
         return Err("rule option start_markers is more than the taverns".into());
     }
     if (0..config.n_players).any(|p| !(0..=11).contains(&config.start_supply_of(p))) {
@@ -255,6 +288,14 @@ pub fn covered(config: &Config) -> Result<(), String> {
     }
     if t.actions.iter().chain(t.book.iter()).any(|&v| v < 1) {
         return Err("rule options actions_track and book_track need positive values".into());
+    }
+    if t.cities_to_end
+        .is_some_and(|c| !(1..=b.n_cities as i32).contains(&c))
+    {
+        return Err(format!(
+            "rule option cities_to_end must be 1-{} (the cities of {})",
+            b.n_cities, config.side
+        ));
     }
     let (counts, start) = config.markers();
     for k in &start {
@@ -593,8 +634,7 @@ mod tests {
             edition: 0,
             seed: 3,
             special_points: None,
-            start_supply: 5,
-            prestige_to_end: 20,
+            prestige_to_end: VOCABULARY.option_int("prestige_to_end"),
             emperor: false,
             east_alternative: false,
             tuning: Arc::new(tuning),
@@ -610,6 +650,12 @@ mod tests {
         let markers: Vec<i32> = (0..12).map(|n| t.marker_points(n)).collect();
         assert_eq!(markers, [0, 1, 3, 3, 6, 6, 10, 10, 15, 15, 21, 21]);
         assert_eq!(t.region_points.as_slice(), &[7, 4, 2]);
+        assert_eq!(t.start_supply, [5, 6, 7, 8, 9]);
+        assert_eq!(t.marker_set, marker_set(0).0);
+        assert_eq!(
+            Tuning::printed(1).start_markers,
+            [MK_EXTRA, MK_SWAP, MK_REMOVE3]
+        );
     }
 
     #[test]
@@ -624,9 +670,9 @@ mod tests {
     #[test]
     fn start_markers_supply_and_merchants_follow_the_options() {
         let mut t = Tuning {
-            start_markers: 1,
+            n_start_markers: 1,
             start_merchants: 0,
-            start_supply_seats: Some([8, 0, 3, 0, 0]),
+            start_supply: [8, 0, 3, 0, 0],
             ..Tuning::default()
         };
         let s = new_game(&config(t)).unwrap();
@@ -641,7 +687,7 @@ mod tests {
             (s.supply_m.clone(), s.stock_m.clone()),
             (vec![0; 3], vec![1; 3])
         );
-        t.marker_set = Some([0, 1, 0, 0, 0, 0, 0]);
+        t.marker_set = [0, 1, 0, 0, 0, 0, 0];
         assert!(covered(&config(t)).is_err()); // the start marker "extra" is missing
     }
 }

@@ -50,6 +50,11 @@ from typing import NamedTuple
 
 from hansa_lab.engine.board import ABILITIES, PIECE_NAMES, Board
 from hansa_lab.engine.state import FAVOUR_TILES
+from hansa_lab.engine.vocabulary import ACTION_KINDS as ACTION_KINDS  # re-exported
+from hansa_lab.engine.vocabulary import DECISION_KINDS as DECISION_KINDS
+from hansa_lab.engine.vocabulary import MARKER_KINDS as MARKER_KINDS
+from hansa_lab.engine.vocabulary import TURN_KINDS as TURN_KINDS
+from hansa_lab.engine.vocabulary import USABLE_MARKERS
 from hansa_lab.errors import ActionParseError
 
 
@@ -125,19 +130,12 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {
 
 # establish reward codes (Action.b) and their text
 NONE, KONTOR, EXTRA, DEVELOP, SPECIAL = range(5)
-MARKER_KINDS = ("extra", "swap", "move3", "remove3", "develop", "plus3", "plus4")
-# marker uses (Action.a for kind "marker")
-USABLE_MARKERS = ("plus3", "plus4", "develop", "swap", "move3", "remove3")
+# MARKER_KINDS, USABLE_MARKERS (the marker uses: Action.a for kind "marker"), TURN_KINDS
+# (the action kinds that start from the turn itself), DECISION_KINDS (those that answer a
+# pending decision) and ACTION_KINDS (both) come from the shared vocabulary.
 #: ``Action("marker", M_…)``: the index of the marker kind in :data:`USABLE_MARKERS`
 M_PLUS3, M_PLUS4, M_DEVELOP, M_SWAP, M_MOVE3, M_REMOVE3 = range(len(USABLE_MARKERS))
 
-#: the action kinds that start from the turn itself (no decision pending)
-TURN_KINDS = ("income", "place", "displace", "move", "establish", "marker", "favour", "end")
-#: the action kinds that answer a pending decision
-DECISION_KINDS = ("move_piece", "swap", "shift", "remove", "stop", "relocate",
-                  "relocate_extra", "decline", "place_marker", "favour_take", "perm_move",
-                  "perm_swap", "perm_develop", "perm_kontor", "perm_place")
-ACTION_KINDS = TURN_KINDS + DECISION_KINDS
 #: the action kinds that spend one of the turn's actions
 USES_AN_ACTION = ("income", "place", "displace", "move", "establish")
 

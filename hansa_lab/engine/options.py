@@ -13,8 +13,10 @@ the same values on its own. Integers may be numpy integers (stored as ints).
 
 The rules read the numbers through :class:`Tuning`, the configuration's options resolved
 against its board and edition (``config.tuning``), never from the option dict itself.
-The compiled core receives the same options by name and mirrors :class:`Tuning` in
-``core/src/state.rs``.
+The compiled core receives :class:`Tuning` itself, resolved here (by option name:
+:func:`hansa_lab.bridge.core_options`), and mirrors it in ``core/src/state.rs``; it
+resolves nothing again. The option names and their plain defaults come from the
+vocabulary both engines share (:mod:`hansa_lab.engine.vocabulary`).
 
 >>> from hansa_lab.engine.state import GameConfig
 >>> t = GameConfig(3, options={"control_points": 3}).tuning
@@ -35,21 +37,12 @@ from typing import Any, NamedTuple
 
 from hansa_lab.engine.board import load_board, marker_score_table, player_board
 from hansa_lab.engine.limits import as_int, option_limit
+from hansa_lab.engine.vocabulary import MARKER_KINDS, MARKER_SETS, rule_option_default
 
-#: Every bonus-marker kind, in the order a replacement bag is filled before its shuffle.
-MARKER_KINDS = ("extra", "swap", "move3", "remove3", "develop", "plus3", "plus4")
-
-#: Bonus-marker sets per edition: (kind, count) and the three start markers on the taverns.
-MARKER_SETS: dict[str, tuple[dict[str, int], tuple[str, str, str]]] = {
-    "bigbox": (
-        {"extra": 4, "swap": 3, "move3": 2, "develop": 2, "plus3": 2, "plus4": 2},
-        ("extra", "swap", "move3"),
-    ),
-    "original": (
-        {"extra": 5, "swap": 2, "remove3": 2, "develop": 3, "plus3": 2, "plus4": 2},
-        ("extra", "swap", "remove3"),
-    ),
-}
+# MARKER_KINDS (every bonus-marker kind, in the order a replacement bag is filled before
+# its shuffle) and MARKER_SETS (each edition's set and start markers) come from the
+# vocabulary both engines share, as do the option names and their plain defaults.
+_default = rule_option_default
 
 #: How the ``bank_track`` option writes the Bank's last space ("take all").
 ALL = "all"
@@ -241,39 +234,44 @@ def _marker_set(v: Any, where: Where) -> HashableTable | None:
 #: The option table (documentation order: the existing options, then scoring, end,
 #: player board, set-up).
 OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("special_points", None,
+    RuleOption("special_points", _default("special_points"),
                f"None (the board's) or 4 integers {_span('special_points')} (white, orange, "
                "pink, black)",
                "points of the four special-prestige spaces (Coellen, Königsberg, Plymouth)",
                _special_points, printed="7, 8, 9, 11"),
-    RuleOption("start_supply", 5, "an integer 1-(11 - players)",
+    RuleOption("start_supply", _default("start_supply"), "an integer 1-(11 - players)",
                "traders in seat 0's personal supply at the start (seats count from 0); "
                "seat k gets this + k (the general stock gets the rest of the 11 loose "
                "traders)", _start_supply),
-    RuleOption("prestige_to_end", 20, f"an integer {_span('prestige_to_end')}",
+    RuleOption("prestige_to_end", _default("prestige_to_end"),
+               f"an integer {_span('prestige_to_end')}",
                "prestige on the track that ends the game (after that establish action)",
                _int("prestige_to_end")),
-    RuleOption("east_alternative", False, "true or false (East board only)",
+    RuleOption("east_alternative", _default("east_alternative"), "true or false (East board only)",
                "East board: the alternative source's values for the disputed cities",
                _east_alternative),
-    RuleOption("emperor", False, "true or false",
+    RuleOption("emperor", _default("emperor"), "true or false",
                "the Emperor's Favour module: as many random tiles face up as players",
                _bool("emperor")),
-    RuleOption("east_west_points", None,
+    RuleOption("east_west_points", _default("east_west_points"),
                f"None (the board's) or a list of 0-5 integers {_span('east_west_points')}",
                "prestige for the 1st, 2nd, 3rd … player to connect the East-West cities "
                "(the list's length is the number of awards)",
                _or_none(_ints("east_west_points", 0, 5)), printed="7, 4, 2"),
-    RuleOption("control_points", 2, f"an integer {_span('control_points')}",
+    RuleOption("control_points", _default("control_points"),
+               f"an integer {_span('control_points')}",
                "final scoring: points per controlled city", _int("control_points")),
-    RuleOption("favour_control_bonus", 2, f"an integer {_span('favour_control_bonus')}",
+    RuleOption("favour_control_bonus", _default("favour_control_bonus"),
+               f"an integer {_span('favour_control_bonus')}",
                "final scoring: extra points per controlled city with the Emperor's Favour "
                "tile control_4 (printed: 4 instead of 2)",
                _int("favour_control_bonus")),
-    RuleOption("ability_points", 4, f"an integer {_span('ability_points')}",
+    RuleOption("ability_points", _default("ability_points"),
+               f"an integer {_span('ability_points')}",
                "final scoring: points per fully developed ability (all but City Keys)",
                _int("ability_points")),
-    RuleOption("favour_abilities_bonus", 3, f"an integer {_span('favour_abilities_bonus')}",
+    RuleOption("favour_abilities_bonus", _default("favour_abilities_bonus"),
+               f"an integer {_span('favour_abilities_bonus')}",
                "final scoring: extra points per fully developed ability with the Emperor's "
                "Favour tile abilities_7 (printed: 7 instead of 4)",
                _int("favour_abilities_bonus")),
@@ -281,11 +279,13 @@ OPTIONS: tuple[RuleOption, ...] = (
                f"a list of 1-20 integers {_span('marker_points')}",
                "final scoring: points for 1, 2, 3 … collected bonus markers (the last entry "
                "counts for that many markers or more)", _ints("marker_points", 1, 20)),
-    RuleOption("region_points", (7, 4, 2), f"a list of 0-5 integers {_span('region_points')}",
+    RuleOption("region_points", _default("region_points"),
+               f"a list of 0-5 integers {_span('region_points')}",
                "final scoring (Britannia): the Wales and Scotland majorities, 1st, 2nd, "
                "3rd … place (tied players share the places' sum, rounded down)",
                _ints("region_points", 0, 5)),
-    RuleOption("cities_to_end", None, "None (the board's) or an integer 1-(cities of the board)",
+    RuleOption("cities_to_end", _default("cities_to_end"),
+               "None (the board's) or an integer 1-(cities of the board)",
                "completed cities that end the game (after that establish action)",
                _cities_to_end, printed="10; Britannia 8"),
     RuleOption("actions_track", tuple(_PB["actions"]),
@@ -305,18 +305,19 @@ OPTIONS: tuple[RuleOption, ...] = (
                f"a list of 5 integers {_span('keys_track')}, never decreasing",
                "final scoring: points per Kontor of the largest network at each development "
                "of the City Keys track", _ints("keys_track", 5, 5, ascending=True)),
-    RuleOption("start_supply_seats", None,
+    RuleOption("start_supply_seats", _default("start_supply_seats"),
                f"None or a list of (players)-5 integers {_span('start_supply_seats')} (seat 0 "
                "first)",
                "traders in each seat's personal supply at the start, instead of "
                "start_supply's staircase (the general stock gets the rest of the 11); "
                "entries beyond the player count are ignored",
                _start_supply_seats, printed="start_supply + seat"),
-    RuleOption("start_merchants", 1, f"an integer {_span('start_merchants')}",
+    RuleOption("start_merchants", _default("start_merchants"),
+               f"an integer {_span('start_merchants')}",
                "merchants in each personal supply at the start (a colour has 4: 3 cover "
                "the Liber Sophiae, the other starts in the general stock when this is 0)",
                _int("start_merchants")),
-    RuleOption("marker_set", None,
+    RuleOption("marker_set", _default("marker_set"),
                f"None (the edition's) or a table of counts {_span('marker_set')} by kind "
                f"({', '.join(MARKER_KINDS)})",
                "the whole bonus-marker set: the start markers are taken out of it, the rest "
@@ -324,7 +325,7 @@ OPTIONS: tuple[RuleOption, ...] = (
                _marker_set, printed="bigbox: extra 4, swap 3, move3 2, develop 2, plus3 2, "
                                     "plus4 2; original: extra 5, swap 2, remove3 2, develop 3, "
                                     "plus3 2, plus4 2"),
-    RuleOption("start_markers", 3, f"an integer {_span('start_markers')}",
+    RuleOption("start_markers", _default("start_markers"), f"an integer {_span('start_markers')}",
                "start bonus markers on the taverns: the first N of the edition's three "
                "(extra, swap, move3 / remove3), shuffled onto the three tavern routes (the "
                "others stay empty); the rest of the set is the replacement bag",

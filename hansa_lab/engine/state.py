@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from hansa_lab.engine.board import ABILITIES, Board, load_board, resolve_side
 from hansa_lab.engine.limits import as_int
-from hansa_lab.engine.options import MARKER_SETS as MARKER_SETS  # re-exported
 from hansa_lab.engine.options import RULE_OPTIONS, Tuning, Where, resolve, validate_options
 from hansa_lab.engine.rng import Rng
+from hansa_lab.engine.vocabulary import EDITIONS as EDITIONS  # re-exported
+from hansa_lab.engine.vocabulary import FAVOUR_TILES as FAVOUR_TILES
+from hansa_lab.engine.vocabulary import MARKER_SETS as MARKER_SETS
 
 if TYPE_CHECKING:
     from hansa_lab.engine.decisions import Decision
@@ -31,19 +33,16 @@ if TYPE_CHECKING:
 EMPTY = -1
 #: The largest seed of a game (seeds are stored as 64-bit signed integers).
 MAX_SEED = 2**63 - 1
-EDITIONS = ("bigbox", "original")
 
 # MARKER_SETS (the bonus-marker set of each edition) and RULE_OPTIONS (every rule option
 # with its default) live with the option table in hansa_lab.engine.options.
-#: Emperor's Favour tiles: four effects during the game, two in the final scoring.
-FAVOUR_TILES = (
-    "relocate_anywhere",  # your displaced pieces may go to any free posts
-    "extra_action",  # +1 action every turn (may exceed 5)
-    "income_share",  # an opponent's Income lets you move 1 tradesman stock -> supply
-    "displaced_two",  # your displaced trader brings 2 extra tradesmen instead of 1
-    "control_4",  # final scoring: 4 (not 2) per controlled city
-    "abilities_7",  # final scoring: 7 (not 4) per fully developed ability
-)
+# FAVOUR_TILES (the Emperor's Favour tiles, in the shared vocabulary's order):
+#   relocate_anywhere  your displaced pieces may go to any free posts
+#   extra_action       +1 action every turn (may exceed 5)
+#   income_share       an opponent's Income lets you move 1 tradesman stock -> supply
+#   displaced_two      your displaced trader brings 2 extra tradesmen instead of 1
+#   control_4          final scoring: 4 (not 2) per controlled city
+#   abilities_7        final scoring: 7 (not 4) per fully developed ability
 #: The neutral colour of the two-player variant (seed 001) has this many traders.
 NEUTRAL_TRADERS = 27
 

@@ -56,6 +56,7 @@ from hansa_lab.engine.scoring import (
     score_rows,
 )
 from hansa_lab.engine.state import EMPTY, State
+from hansa_lab.engine.vocabulary import GREEDY_WEIGHTS as _W
 
 ABILITY_VALUE = (
     (0, 4, 4, 7, 7, 10),  # actions
@@ -72,22 +73,25 @@ _TRACKS = (A_ACTIONS, A_BANK, A_BOOK, A_PRIVILEGE, A_KEYS)
 
 @dataclass(frozen=True)
 class Weights:
-    score: float = 1.0
-    opponents: float = 0.25
-    route: float = 1.0
-    supply: float = 0.15
-    supply_cap: int = 8
-    stock: float = 0.05
-    reserve: float = 0.5
-    ability: float = 1.0
-    actions_left: float = 0.0
-    plan_actions: float = 0.0
-    plan_bank: float = 0.0
-    plan_keys: float = 0.0
-    plan_coellen: float = 0.0
-    plan_control: float = 0.0
-    patience: float = 30.0
-    fade: float = 10.0
+    """The evaluation's weights; the defaults are the shared vocabulary's
+    (``greedy_weights`` of ``engine/data/vocabulary.json``, the core's too)."""
+
+    score: float = _W["score"]
+    opponents: float = _W["opponents"]
+    route: float = _W["route"]
+    supply: float = _W["supply"]
+    supply_cap: int = int(_W["supply_cap"])
+    stock: float = _W["stock"]
+    reserve: float = _W["reserve"]
+    ability: float = _W["ability"]
+    actions_left: float = _W["actions_left"]
+    plan_actions: float = _W["plan_actions"]
+    plan_bank: float = _W["plan_bank"]
+    plan_keys: float = _W["plan_keys"]
+    plan_coellen: float = _W["plan_coellen"]
+    plan_control: float = _W["plan_control"]
+    patience: float = _W["patience"]
+    fade: float = _W["fade"]
 
     @classmethod
     def names(cls) -> list[str]:

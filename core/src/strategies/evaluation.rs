@@ -37,24 +37,26 @@ pub struct Weights {
 }
 
 impl Default for Weights {
+    /// The shared vocabulary's defaults (`greedy_weights` of `vocabulary.json`).
     fn default() -> Self {
+        let w = |name: &str| crate::vocabulary::VOCABULARY.weight(name);
         Weights {
-            score: 1.0,
-            opponents: 0.25,
-            route: 1.0,
-            supply: 0.15,
-            supply_cap: 8,
-            stock: 0.05,
-            reserve: 0.5,
-            ability: 1.0,
-            actions_left: 0.0,
-            plan_actions: 0.0,
-            plan_bank: 0.0,
-            plan_keys: 0.0,
-            plan_coellen: 0.0,
-            plan_control: 0.0,
-            patience: 30.0,
-            fade: 10.0,
+            score: w("score"),
+            opponents: w("opponents"),
+            route: w("route"),
+            supply: w("supply"),
+            supply_cap: w("supply_cap") as i64,
+            stock: w("stock"),
+            reserve: w("reserve"),
+            ability: w("ability"),
+            actions_left: w("actions_left"),
+            plan_actions: w("plan_actions"),
+            plan_bank: w("plan_bank"),
+            plan_keys: w("plan_keys"),
+            plan_coellen: w("plan_coellen"),
+            plan_control: w("plan_control"),
+            patience: w("patience"),
+            fade: w("fade"),
         }
     }
 }
