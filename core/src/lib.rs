@@ -15,6 +15,7 @@ pub mod events;
 pub mod limits;
 pub mod logs;
 pub mod play;
+pub mod position;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
@@ -26,6 +27,8 @@ pub mod variants;
 mod python;
 #[cfg(feature = "python")]
 mod python_env;
+#[cfg(feature = "python")]
+mod python_position;
 
 #[cfg(test)]
 mod tests {

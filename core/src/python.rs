@@ -1071,6 +1071,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rng_outputs, m)?)?;
     m.add("ACTION_KINDS", ACTION_KINDS.to_vec())?;
     crate::python_env::register(m)?;
+    crate::python_position::register(m)?;
     learned::register(m)?;
     Ok(())
 }

@@ -191,7 +191,7 @@ def _tokens(text: str) -> dict[str, _Token]:
 
 def _int(t: _Token, lo: int, hi: int, text: str | None = None) -> int:
     v = t.value if text is None else text
-    if not (v.isdigit() or (v.startswith("-") and v[1:].isdigit())):
+    if not v.isascii() or not (v.isdigit() or (v.startswith("-") and v[1:].isdigit())):
         raise t.fail("expected an integer")
     n = int(v)
     if not lo <= n <= hi:
@@ -224,7 +224,7 @@ def _occupant_list(t: _Token, text: str, colours: int, size: int | None) -> list
             i += 1
             continue
         piece = text[i + 1:i + 2]
-        if not ch.isdigit() or piece not in ("t", "m") or int(ch) >= colours:
+        if not ("0" <= ch <= "9") or piece not in ("t", "m") or int(ch) >= colours:
             raise t.fail(f"bad occupant {text[i:i + 2]!r} (expected '.' or a colour "
                          f"0-{colours - 1} and t/m)")
         out.append(int(ch) * 2 + _PIECE_LETTERS.index(piece))
@@ -318,7 +318,7 @@ def from_text(text: str, config: GameConfig | None = None) -> State:
         return [read(t, g) for g in _split(t, n)]
 
     def levels(t: _Token, g: str) -> list[int]:
-        if len(g) != len(ABILITIES) or not g.isdigit():
+        if len(g) != len(ABILITIES) or not (g.isascii() and g.isdigit()):
             raise t.fail(f"expected {len(ABILITIES)} digits per player "
                          f"({', '.join(ABILITIES)}), got {g!r}")
         return [int(ch) for ch in g]
