@@ -41,7 +41,8 @@ from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
 from hansa_lab.engine.variants.permanent import PermanentMarker
 
-__all__ = ["FIELDS", "MARKER_LETTERS", "VERSION", "PositionError", "from_text", "to_text"]
+__all__ = ["FIELDS", "MARKER_LETTERS", "VERSION", "PositionError", "from_text", "options_text",
+           "read_config", "to_text"]
 
 #: The first token of every position text (the format's version).
 VERSION = "hansa1"
@@ -292,6 +293,12 @@ def _decision(t: _Token, text: str, n: int) -> Decision:
             args.append(_int(t, 0 if name == "player" else -1, n - 1 if name == "player"
                              else 999, v))
     return cls(*args)
+
+
+def read_config(text: str, config: GameConfig | None = None) -> GameConfig:
+    """The configuration a position text names (``config`` when given and the same game;
+    :class:`PositionError` otherwise)."""
+    return _config(_tokens(text), config)
 
 
 def from_text(text: str, config: GameConfig | None = None) -> State:
