@@ -66,9 +66,6 @@ RANDOM_POSITIONS: list[tuple[str, GameConfig, int]] = [
     ("emperor3_after200", GameConfig(3, "base", "bigbox", 6, _EMPEROR), 200),
     ("tuned3_after60", GameConfig(3, "base", "bigbox", 7, _TUNED), 60),
 ]
-#: the most legal actions of a position picked for a pending decision (so that the
-#: Python engine counts its depth 3 in seconds)
-MAX_BRANCHING = 100
 #: emperor games (seeds 0 …) searched for a pending decision the golden games lack
 SCAN_SEEDS = 200
 #: the kinds of pending decision a perft position of the golden games has on top
@@ -88,7 +85,8 @@ def golden_states(name: str, config: GameConfig) -> Iterator[State]:
 
 def picked_positions() -> list[tuple[str, State]]:
     """The perft positions: seeded random games' positions, then from the golden games
-    the first position with each kind of pending decision, the first where Coellen's
+    the position with the fewest legal actions for each kind of pending decision (so
+    that the Python engine counts its depth 3 in seconds), the first where Coellen's
     special-prestige spaces can be taken, and the last before each game ended."""
     out: list[tuple[str, State]] = []
     for name, config, n in RANDOM_POSITIONS:
@@ -97,32 +95,36 @@ def picked_positions() -> list[tuple[str, State]]:
         for a in rec.actions:
             state = apply(state, a)
         out.append((name, state))
-    wanted = set(PENDING_KINDS)
+    fewest: dict[str, tuple[int, str, State]] = {}  # kind -> (legal actions, name, state)
+
+    def consider(game: str, i: int, s: State) -> None:
+        kind = s.pending[-1].KIND if s.pending else None
+        if kind is not None:
+            n = len(legal_actions(s))
+            if kind not in fewest or n < fewest[kind][0]:
+                fewest[kind] = (n, f"{game}_step{i}_{kind}", s)
+
     coellen = False
     for name, config, _ in GOLDEN_GAMES:
         states = list(golden_states(name, config))
         for i, s in enumerate(states):
-            kind = s.pending[-1].KIND if s.pending else None
-            if kind in wanted and len(legal_actions(s)) <= MAX_BRANCHING:
-                wanted.discard(kind)
-                out.append((f"{name}_step{i}_{kind}", s))
+            consider(name, i, s)
             special = [a for a in legal_actions(s) if a.kind == "establish" and a.b == 4]
             if not coellen and special:
                 coellen = True
                 out.append((f"{name}_step{i}_coellen", s))
         out.append((f"{name}_late", states[-2]))
     for seed in range(SCAN_SEEDS):  # decisions the golden games lack: seeded random games
-        if not wanted:
+        if set(PENDING_KINDS) <= set(fewest):
             break
         config = GameConfig(4, "base", "bigbox", seed, _EMPEROR)
-        rec = play_game(config, ["random"] * 4)
         s = new_game(config)
-        for i, a in enumerate(rec.actions):
-            kind = s.pending[-1].KIND if s.pending else None
-            if kind in wanted:
-                wanted.discard(kind)
-                out.append((f"emperor4_seed{seed}_step{i}_{kind}", s))
+        for i, a in enumerate(play_game(config, ["random"] * 4).actions):
+            consider(f"emperor4_seed{seed}", i, s)
             s = apply(s, a)
+    wanted = set(PENDING_KINDS) - set(fewest)
+    out.extend((name, s) for kind, (_, name, s) in sorted(fewest.items())
+               if kind in PENDING_KINDS)
     if wanted:
         raise SystemExit(f"no golden game has a pending {sorted(wanted)} decision")
     return out

@@ -56,6 +56,6 @@ def test_a_golden_replay_follows_the_recorded_actions_not_a_strategy():
 
 
 def test_the_engine_name_is_checked():
-    name, config, strategies = GOLDEN_GAMES[0]
+    _name, config, strategies = GOLDEN_GAMES[0]
     with pytest.raises(ValueError, match="engine"):
         golden_lines(config, strategies, [], "java")

@@ -63,3 +63,29 @@ def test_perft_depth_zero_and_bad_depths():
     game = core_from_text(POSITIONS[0].text)
     with pytest.raises((ValueError, OverflowError)):
         core_perft(game, 99)
+
+
+def test_the_perft_command_prints_both_engines_and_divides(capsys):
+    from hansa_lab.tools import cli
+
+    path = Path(__file__).parent / "data" / "perft.txt"
+    saved = POSITIONS[1]
+    assert cli.main(["perft", "--file", str(path), "--name", saved.name, "--depth", "2",
+                     "--divide"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()
+            if line.split() and line.split()[0].isdigit()}
+    assert rows["1"][1] == rows["1"][3] == str(saved.counts[0])
+    assert rows["2"][1] == rows["2"][3] == str(saved.counts[1])
+    assert "the engines agree" in out and "divide at depth 2" in out
+
+
+def test_the_perft_command_refuses_bad_input(capsys):
+    from hansa_lab.tools import cli
+
+    assert cli.main(["perft", "--depth", "0"]) == 2
+    assert "--depth" in capsys.readouterr().err
+    assert cli.main(["perft", POSITIONS[0].text.replace("bag=", "bag=?")]) == 2
+    assert "field 'bag'" in capsys.readouterr().err
+    assert cli.main(["perft", "--file", "/nonexistent/perft.txt"]) == 2
+    assert "--file" in capsys.readouterr().err

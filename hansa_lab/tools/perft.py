@@ -10,11 +10,13 @@ a new game.
 
 from __future__ import annotations
 
+import argparse
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from hansa_lab.bridge import core_divide, core_from_text, core_perft
 from hansa_lab.engine.actions import Action, format_action
@@ -22,6 +24,10 @@ from hansa_lab.engine.perft import divide, perft
 from hansa_lab.engine.position import VERSION, from_text, to_text
 from hansa_lab.engine.state import GameConfig, State, new_game
 from hansa_lab.golden import read_perft_file
+from hansa_lab.tools.commands.common import SEED, CliError, add_game_args, game_config
+
+if TYPE_CHECKING:
+    from hansa_lab.tools.commands.common import Subcommands
 
 ENGINES = ("python", "core")
 
@@ -126,3 +132,43 @@ def run(state: State, label: str, depth: int, engines: tuple[str, ...], show_div
     if len(engines) > 1:
         print("the engines agree" if agree else "THE ENGINES DIFFER", file=out)
     return agree
+
+
+# --------------------------------------------------------------------------- command
+#: the deepest perft the command runs (the core's own limit)
+MAX_DEPTH = 8
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    if not 1 <= args.depth <= MAX_DEPTH:
+        raise CliError(f"--depth: must be 1-{MAX_DEPTH}, got {args.depth}")
+    engines = ENGINES if args.engine == "both" else (args.engine,)
+    try:
+        config = game_config(args, args.seed) if args.position is None and args.file is None \
+            else GameConfig()
+        label, state = load_position(args.position, args.file, args.name, config)
+    except OSError as e:
+        raise CliError(f"--file: {e}") from e
+    except ValueError as e:
+        raise CliError(str(e)) from e
+    return 0 if run(state, label, args.depth, engines, args.divide, sys.stdout) else 1
+
+
+def add_perft(sub: Subcommands) -> None:
+    p = sub.add_parser("perft", help="count the action sequences from a position to a "
+                                     "depth in both engines (counts, nodes/s, --divide)")
+    p.add_argument("position", nargs="?", default=None,
+                   help="a position text (docs/guides/positions.md); default: --file, or "
+                        "the start of a game of --players/--board/--seed")
+    p.add_argument("--file", type=Path, default=None,
+                   help="a file of positions (tests/data/perft.txt, or one text a line)")
+    p.add_argument("--name", default=None, help="the position of --file to count "
+                                                "(default: the first)")
+    p.add_argument("--depth", type=int, default=3, help="the deepest count (default 3)")
+    p.add_argument("--engine", choices=("both", *ENGINES), default="both",
+                   help="count in both engines (default) or one")
+    p.add_argument("--divide", action="store_true",
+                   help="also the count below each first action, per engine")
+    add_game_args(p, players_default=3)
+    p.add_argument("--seed", type=SEED, default=0, help="the new game's seed (default 0)")
+    p.set_defaults(func=cmd_perft)
