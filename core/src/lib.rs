@@ -14,6 +14,7 @@ pub mod env;
 pub mod events;
 pub mod limits;
 pub mod logs;
+pub mod perft;
 pub mod play;
 pub mod position;
 pub mod rng;

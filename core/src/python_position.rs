@@ -5,7 +5,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::actions::ACTION_KINDS;
-use crate::position::{divide, from_text, perft, to_text};
+use crate::perft::{divide, perft};
+use crate::position::{from_text, to_text};
 use crate::python::{guard, PyConfig, PyState};
 
 /// The deepest perft a call runs (the tree grows about 50-fold per ply).
@@ -50,7 +51,9 @@ fn position_to_text(state: &PyState, options: &str) -> PyResult<String> {
 fn position_perft(py: Python<'_>, state: &PyState, depth: u32) -> PyResult<u64> {
     check_depth("position_perft", depth)?;
     let s = state.s.clone();
-    guard("position_perft", || Ok(py.allow_threads(|| perft(&s, depth))))
+    guard("position_perft", || {
+        Ok(py.allow_threads(|| perft(&s, depth)))
+    })
 }
 
 /// perft below each legal action, in the legal order: ((kind, a, b, c), count).

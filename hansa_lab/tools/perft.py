@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -88,9 +89,9 @@ def count(state: State, depth: int, engines: tuple[str, ...]) -> list[Count]:
     out = []
     for d in range(1, depth + 1):
         if "python" in engines:
-            out.append(_timed("python", d, lambda d=d: perft(state, d)))
+            out.append(_timed("python", d, partial(perft, state, d)))
         if game is not None:
-            out.append(_timed("core", d, lambda d=d: core_perft(game, d)))
+            out.append(_timed("core", d, partial(core_perft, game, d)))
     return out
 
 
