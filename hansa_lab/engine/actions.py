@@ -244,6 +244,10 @@ ARG_TYPES: dict[str, ArgType] = {
 }
 
 
+#: an argument's slot name → its index in the action tuple
+SLOTS = {"a": 1, "b": 2, "c": 3}
+
+
 @dataclass(frozen=True)
 class ActionForm:
     """One shape of an action's text: the actions of ``kind`` with the ``fixed``
@@ -271,9 +275,24 @@ class ActionForm:
     def n_words(self) -> int:
         return sum(ARG_TYPES[t].words if not lit else 1 for lit, _, t in self.parts)
 
+    @cached_property
+    def fixed_at(self) -> tuple[tuple[int, int], ...]:
+        """``fixed`` as (index into the action tuple, value)."""
+        return tuple((SLOTS[slot], v) for slot, v in self.fixed)
+
+    @cached_property
+    def writers(self) -> tuple[str | tuple[ArgType, tuple[int, ...]], ...]:
+        """The code's words: a literal, or an argument type and its slots' indices."""
+        return tuple(lit or (ARG_TYPES[kind], tuple(SLOTS[x] for x in slots))
+                     for lit, slots, kind in self.parts)
+
     def matches(self, action: Action) -> bool:
-        return action.kind == self.kind and all(
-            getattr(action, slot) == v for slot, v in self.fixed)
+        if action[0] != self.kind:
+            return False
+        for i, v in self.fixed_at:  # noqa: SIM110 - a loop: all() of a generator is slower
+            if action[i] != v:
+                return False
+        return True
 
 
 def _forms() -> tuple[ActionForm, ...]:
@@ -341,12 +360,24 @@ def _forms() -> tuple[ActionForm, ...]:
 ACTION_FORMS: tuple[ActionForm, ...] = _forms()
 
 
+#: the forms of each kind, in table order
+_BY_KIND: dict[str, list[ActionForm]] = {}
+for _form in ACTION_FORMS:
+    _BY_KIND.setdefault(_form.kind, []).append(_form)
+
+
+#: the forms by their first word and number of words (the candidates of a text)
+_BY_START: dict[tuple[str, int], list[ActionForm]] = {}
+for _form in ACTION_FORMS:
+    _BY_START.setdefault((_form.parts[0][0], _form.n_words), []).append(_form)
+
+
 def action_form(act: Action) -> ActionForm:
     """The shape of ``act``'s text (ValueError for an unknown kind)."""
-    for form in ACTION_FORMS:
+    for form in _BY_KIND.get(act[0], ()):
         if form.matches(act):
             return form
-    raise ValueError(f"unknown action kind {act.kind!r}")
+    raise ValueError(f"unknown action kind {act[0]!r}")
 
 
 def format_action(board: Board, act: Action) -> str:
@@ -356,13 +387,16 @@ def format_action(board: Board, act: Action) -> str:
     >>> format_action(load_board("base_3p"), Action("place", 5, 0))
     'place r5 trader'
     """
-    act = Action(*act)
+    if type(act) is not Action:
+        act = Action(*act)
     out = []
-    for literal, slots, kind in action_form(act).parts:
-        if literal:
-            out.append(literal)
+    for w in action_form(act).writers:
+        if type(w) is str:
+            out.append(w)
         else:
-            out.append(ARG_TYPES[kind].write(board, act, tuple(getattr(act, s) for s in slots)))
+            arg, slots = w
+            out.append(arg.write(board, act, (act[slots[0]],) if len(slots) == 1 else
+                                 tuple(act[i] for i in slots)))
     return " ".join(out)
 
 
@@ -402,7 +436,8 @@ def _literals_match(form: ActionForm, words: list[str]) -> bool:
 
 
 def _parse(board: Board, words: list[str]) -> Action:
-    form = next((f for f in ACTION_FORMS if _literals_match(f, words)), None)
+    candidates = _BY_START.get((words[0], len(words)), ())
+    form = next((f for f in candidates if _literals_match(f, words)), None)
     if form is None:
         raise ActionParseError(f"not an action: {' '.join(words)!r}")
     values = dict(form.fixed)

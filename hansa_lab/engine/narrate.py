@@ -17,14 +17,17 @@ the exported replays and the board's caption. The names are shared with the even
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from hansa_lab.engine.actions import (
     MARKER_KINDS,
+SLOTS,
     USABLE_MARKERS,
     Action,
+    ActionForm,
     action_form,
 )
 from hansa_lab.engine.board import ABILITIES, PIECE_NAMES, Board
@@ -129,8 +132,7 @@ def _route_end(board: Board, act: Action, end: int) -> str:
     return board.city_names[(r.a, r.b)[end]]
 
 
-@dataclass(frozen=True)
-class _Said:
+class _Said(NamedTuple):
     """What a word type sees: the board, the action, its values, the position and seat."""
 
     board: Board
@@ -194,11 +196,29 @@ def describe_action(board: Board, action: Action, seat: int | None,
     >>> describe_action(b, Action("establish", 5, KONTOR, 0), 1)
     'Seat 1 establishes Emden–Osnabrück and opens a Kontor in Emden'
     """
-    action = Action(*action)
+    if type(action) is not Action:
+        action = Action(*action)
     who = "A player" if seat is None else f"Seat {seat}"
+    parts = [who, " "]
+    for part in _sentence(action_form(action)):
+        if isinstance(part, str):
+            parts.append(part)
+        else:
+            word, slots = part
+            values = tuple(action[i] for i in slots)
+            parts.append(word(_Said(board, action, values, state, seat)))
+    return "".join(parts)
 
-    def said(m: re.Match[str]) -> str:
-        values = tuple(getattr(action, slot) for slot in m.group(1))
-        return WORD_TYPES[m.group(2)](_Said(board, action, values, state, seat))
 
-    return f"{who} " + _PLACEHOLDER.sub(said, action_form(action).words)
+@functools.cache
+def _sentence(form: ActionForm) -> tuple[str | tuple[Callable[[_Said], str], tuple[int, ...]],
+                                         ...]:
+    """A form's sentence as literal text and (word type, slot indices) parts."""
+    out: list[str | tuple[Callable[[_Said], str], tuple[int, ...]]] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(form.words):
+        out.append(form.words[pos:m.start()])
+        out.append((WORD_TYPES[m.group(2)], tuple(SLOTS[x] for x in m.group(1))))
+        pos = m.end()
+    out.append(form.words[pos:])
+    return tuple(p for p in out if p != "")
