@@ -389,14 +389,14 @@ def format_action(board: Board, act: Action) -> str:
     """
     if type(act) is not Action:
         act = Action(*act)
+    args = (act.a, act.b, act.c)
     out = []
     for w in action_form(act).writers:
-        if type(w) is str:
+        if isinstance(w, str):
             out.append(w)
         else:
             arg, slots = w
-            out.append(arg.write(board, act, (act[slots[0]],) if len(slots) == 1 else
-                                 tuple(act[i] for i in slots)))
+            out.append(arg.write(board, act, tuple(args[i - 1] for i in slots)))
     return " ".join(out)
 
 

@@ -200,12 +200,13 @@ def describe_action(board: Board, action: Action, seat: int | None,
         action = Action(*action)
     who = "A player" if seat is None else f"Seat {seat}"
     parts = [who, " "]
+    args = (action.a, action.b, action.c)
     for part in _sentence(action_form(action)):
         if isinstance(part, str):
             parts.append(part)
         else:
             word, slots = part
-            values = tuple(action[i] for i in slots)
+            values = tuple(args[i - 1] for i in slots)
             parts.append(word(_Said(board, action, values, state, seat)))
     return "".join(parts)
 
