@@ -36,6 +36,7 @@ from hansa_lab.engine.decisions import (
 from hansa_lab.engine.events import Event
 from hansa_lab.engine.explain import explain_illegal
 from hansa_lab.engine.invariants import check_state
+from hansa_lab.engine.position import PositionError, options_text, read_config
 from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.rules import check_types
 from hansa_lab.engine.scoring import CATEGORIES
@@ -54,7 +55,8 @@ except ImportError as e:  # pragma: no cover - only without a build
     _core = None
     _IMPORT_ERROR = e
 
-__all__ = ["CoreGame", "available", "core_config", "core_module", "core_options",
+__all__ = ["CoreGame", "available", "core_config", "core_divide", "core_from_text",
+           "core_module", "core_options", "core_perft", "core_to_text",
            "state_fields"]
 
 _DECISIONS: dict[str, type[Decision]] = {
@@ -338,3 +340,35 @@ def state_fields(state: State) -> dict[str, Any]:
         "end_after_action": None if eaa is None else _codes(END_REASONS, [eaa],
                                                             "end_after_action")[0],
     }
+
+
+# --------------------------------------------------------------------------- positions
+def core_from_text(text: str, config: GameConfig | None = None) -> CoreGame:
+    """The core's position from a position text (:mod:`hansa_lab.engine.position`): the
+    core parses the text; ``config`` as in :func:`~hansa_lab.engine.position.from_text`.
+    Malformed text raises :class:`~hansa_lab.engine.position.PositionError` naming the
+    field and its column."""
+    config = read_config(text, config)
+    try:
+        state = core_module().position_from_text(core_config(config), text)
+    except ValueError as e:
+        raise PositionError(str(e)) from None
+    return CoreGame(config, state)
+
+
+def core_to_text(game: CoreGame) -> str:
+    """The core's position as text, written by the core (the same text as
+    :func:`~hansa_lab.engine.position.to_text` of the equal Python state)."""
+    return str(core_module().position_to_text(game._s, options_text(game.config)))
+
+
+def core_perft(game: CoreGame, depth: int) -> int:
+    """:func:`~hansa_lab.engine.perft.perft`, counted by the core."""
+    return int(core_module().position_perft(game._s, depth))
+
+
+def core_divide(game: CoreGame, depth: int) -> list[tuple[Action, int]]:
+    """:func:`~hansa_lab.engine.perft.divide`, counted by the core."""
+    if depth < 1:
+        raise ValueError(f"divide depth must be >= 1, got {depth}")
+    return [(Action(*t), int(n)) for t, n in core_module().position_divide(game._s, depth)]

@@ -1,17 +1,23 @@
-"""Golden playthroughs and legal-action counts ("perft"): conformance data as text.
+"""Golden playthroughs and perft counts: conformance data as text.
 
-A golden playthrough lists, for every step of a seeded game, the board summary, who
-decides, every legal action, the chosen action and the projected scores. Legal-action
-counts record how many actions (by kind, and two plies deep) fixed positions have.
-Both are regenerated only by ``scripts/make_goldens.py`` and compared by the tests.
+A golden playthrough lists, for every step of a game, the board summary, who decides,
+every legal action, the chosen action and the projected scores. The file is its own
+record: the tests read the ``chosen:`` actions back and replay them in the Python engine
+and in the compiled core, each of which must write the file again line for line, so a
+change to a strategy never rewrites a golden. The perft file (``tests/data/perft.txt``)
+holds saved positions as text (:mod:`hansa_lab.engine.position`) with the number of
+action sequences 1, 2 and 3 plies deep from each, counted by both engines.
+Both are regenerated only by ``scripts/make_goldens.py``.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-from hansa_lab.engine.actions import format_action
+from hansa_lab.bridge import CoreGame
+from hansa_lab.engine.actions import Action, format_action, parse_action
+from hansa_lab.engine.board import Board
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import final_scores
 from hansa_lab.engine.state import GameConfig, State, new_game
@@ -19,10 +25,10 @@ from hansa_lab.engine.text import board_lines, summary_line
 from hansa_lab.play import play_game
 
 _EMPEROR = (("emperor", True),)
-_ALTERNATIVE = (("east_alternative", True),)
 
 #: The seeds of the other boards and variants were picked so that each game uses the
-#: board's special rules (permanent markers, permissions, neutral routes, favours).
+#: board's special rules (permanent markers, permissions, neutral routes, favours). The
+#: strategies made the games once; the files record the actions.
 GOLDEN_GAMES: list[tuple[str, GameConfig, list[str]]] = [
     ("base3p_bigbox_seed11", GameConfig(3, "base", "bigbox", 11), ["random"] * 3),
     ("base4p_original_seed12", GameConfig(4, "base", "original", 12), ["random"] * 4),
@@ -34,72 +40,109 @@ GOLDEN_GAMES: list[tuple[str, GameConfig, list[str]]] = [
     ("emperor4_bigbox_seed125", GameConfig(4, "base", "bigbox", 125, _EMPEROR), ["random"] * 4),
 ]
 
-#: (name, configuration, number of random-policy actions played before counting)
-LEGAL_COUNT_POSITIONS: list[tuple[str, GameConfig, int]] = [
-    ("base3p_start", GameConfig(3, "base", "bigbox", 1), 0),
-    ("base3p_after40", GameConfig(3, "base", "bigbox", 1), 40),
-    ("base3p_after150", GameConfig(3, "base", "bigbox", 2), 150),
-    ("base4p_after120_original", GameConfig(4, "base", "original", 3), 120),
-    ("base5p_after200", GameConfig(5, "base", "bigbox", 4), 200),
-    ("base5p_after400", GameConfig(5, "base", "bigbox", 5), 400),
-    ("east3_start", GameConfig(3, "east", "bigbox", 1), 0),
-    ("east4_alternative_after150", GameConfig(4, "east", "original", 2, _ALTERNATIVE), 150),
-    ("east4_permanent_marker", GameConfig(4, "east", "bigbox", 47), 159),
-    ("britannia3_start", GameConfig(3, "britannia", "bigbox", 1), 0),
-    ("britannia3_permanent_marker", GameConfig(3, "britannia", "bigbox", 98), 238),
-    ("britannia4_after200", GameConfig(4, "britannia", "bigbox", 3), 200),
-    ("britannia5_original_permanent_marker", GameConfig(5, "britannia", "original", 20), 363),
-    ("two_players_start", GameConfig(2, "base", "bigbox", 1), 0),
-    ("two_players_neutral_relocation", GameConfig(2, "base", "bigbox", 21), 2),
-    ("two_players_after300", GameConfig(2, "base", "original", 4), 300),
-    ("emperor4_income_share", GameConfig(4, "base", "bigbox", 125, _EMPEROR), 162),
-    ("emperor3_after200", GameConfig(3, "base", "bigbox", 6, _EMPEROR), 200),
-]
-
 BOARD_EVERY = 10  # full board picture every this many steps
+CHOSEN = "  chosen: "
 
 
-def golden_lines(config: GameConfig, strategies: list[str]) -> list[str]:
-    rec = play_game(config, strategies)
-    lines = [f"# golden playthrough: {config!r} strategies={strategies}"]
+def header(config: GameConfig, strategies: list[str]) -> str:
+    return f"# golden playthrough: {config!r} strategies={strategies}"
+
+
+def played_actions(config: GameConfig, strategies: list[str]) -> list[Action]:
+    """The actions of a new golden game (played once by ``strategies``)."""
+    return play_game(config, strategies).actions
+
+
+def recorded_actions(board: Board, lines: list[str]) -> list[Action]:
+    """The ``chosen:`` actions of a golden file, in order."""
+    return [parse_action(board, line[len(CHOSEN):]) for line in lines
+            if line.startswith(CHOSEN)]
+
+
+@dataclass(frozen=True)
+class _Step:
+    """What a golden file shows of one position, from either engine."""
+
+    state: State
+    legal: list[Action]
+    projected: list[int]
+
+
+def _python_steps(config: GameConfig, actions: list[Action]) -> Iterator[_Step]:
     state = new_game(config)
-    for n, action in enumerate(rec.actions):
-        lines.extend(_step_lines(n, state))
-        lines.append(f"  chosen: {format_action(state.board, action)}")
-        state = apply(state, action)
-    lines.append(f"end: {state.end_reason or 'cap'} after {len(rec.actions)} actions")
-    lines.extend("  " + line for line in board_lines(state))
-    lines.append(f"  final scores {final_scores(state)}")
-    return lines
+    for action in [*actions, None]:
+        yield _Step(state, legal_actions(state), final_scores(state))
+        if action is not None:
+            state = apply(state, action)
 
 
-def _step_lines(n: int, state: State) -> list[str]:
-    legal = legal_actions(state)
-    out = [f"step {n}: {summary_line(state)} | projected {final_scores(state)}"]
+def _core_steps(config: GameConfig, actions: list[Action]) -> Iterator[_Step]:
+    game = CoreGame(config)
+    for action in [*actions, None]:
+        projected = [sum(row) for row in game.score_rows()]
+        yield _Step(game.to_state(), game.legal_actions(), projected)
+        if action is not None:
+            game.apply(action)
+
+
+def golden_lines(config: GameConfig, strategies: list[str], actions: list[Action],
+                 engine: str = "python") -> list[str]:
+    """The golden file of the game ``actions`` make, replayed by ``engine`` (``python``
+    or ``core``); ``strategies`` only name who first played it, in the header."""
+    if engine not in ("python", "core"):
+        raise ValueError(f"engine must be 'python' or 'core', got {engine!r}")
+    steps = (_python_steps if engine == "python" else _core_steps)(config, actions)
+    lines = [header(config, strategies)]
+    for n, step in enumerate(steps):
+        if n == len(actions):
+            return [*lines, *_end_lines(step, n)]
+        lines.extend(_step_lines(n, step))
+        lines.append(CHOSEN + format_action(step.state.board, actions[n]))
+    raise AssertionError("unreachable: the replay yields one step per action and the end")
+
+
+def _end_lines(step: _Step, n: int) -> list[str]:
+    s = step.state
+    return [f"end: {s.end_reason or 'cap'} after {n} actions",
+            *("  " + line for line in board_lines(s)),
+            f"  final scores {step.projected}"]
+
+
+def _step_lines(n: int, step: _Step) -> list[str]:
+    s = step.state
+    out = [f"step {n}: {summary_line(s)} | projected {step.projected}"]
     if n % BOARD_EVERY == 0:
-        out.extend("  " + line for line in board_lines(state))
-    texts = [format_action(state.board, a) for a in legal]
+        out.extend("  " + line for line in board_lines(s))
+    texts = [format_action(s.board, a) for a in step.legal]
     out.append(f"  legal {len(texts)}: " + "; ".join(texts))
     return out
 
 
-def position(config: GameConfig, n_actions: int) -> State:
-    """The state after ``n_actions`` actions of a seeded random-policy game."""
-    rec = play_game(config, ["random"] * config.n_players, max_actions=n_actions)
-    state = new_game(config)
-    for a in rec.actions:
-        state = apply(state, a)
-    return state
+# --------------------------------------------------------------------------- perft
+@dataclass(frozen=True)
+class PerftPosition:
+    """A saved position (its text) and its perft counts at depths 1, 2, 3."""
+
+    name: str
+    counts: tuple[int, ...]
+    text: str
+
+    def line(self) -> str:
+        return f"{self.name} {','.join(map(str, self.counts))} {self.text}"
 
 
-def legal_counts(config: GameConfig, n_actions: int) -> dict[str, Any]:
-    """Legal actions at a fixed position: total, by kind, and summed two plies deep."""
-    state = position(config, n_actions)
-    legal = legal_actions(state)
-    depth2 = sum(len(legal_actions(apply(state, a))) for a in legal)
-    return {
-        "n_actions_played": n_actions,
-        "total": len(legal),
-        "by_kind": dict(sorted(Counter(a.kind for a in legal).items())),
-        "depth2": depth2,
-    }
+def read_perft_file(text: str) -> list[PerftPosition]:
+    """The positions of a perft file: ``name counts position`` per line (``#`` comments);
+    ValueError naming the line for a malformed one."""
+    out = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split(" ", 2)
+        try:
+            counts = tuple(int(c) for c in parts[1].split(","))
+            out.append(PerftPosition(parts[0], counts, parts[2]))
+        except (IndexError, ValueError):
+            raise ValueError(f"perft file line {i}: expected 'name d1,d2,d3 position', got "
+                             f"{line[:60]!r}") from None
+    return out

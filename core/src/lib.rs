@@ -14,7 +14,9 @@ pub mod env;
 pub mod events;
 pub mod limits;
 pub mod logs;
+pub mod perft;
 pub mod play;
+pub mod position;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
@@ -27,6 +29,8 @@ pub mod vocabulary;
 mod python;
 #[cfg(feature = "python")]
 mod python_env;
+#[cfg(feature = "python")]
+mod python_position;
 
 #[cfg(test)]
 mod tests {

@@ -184,6 +184,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RULE_OPTION_NAMES", RULE_OPTION_NAMES.to_vec())?;
     functions::register(m)?;
     crate::python_env::register(m)?;
+    crate::python_position::register(m)?;
     learned::register(m)?;
     Ok(())
 }

@@ -46,6 +46,9 @@ text                                    meaning
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 from hansa_lab.engine.board import ABILITIES, PIECE_NAMES, Board
@@ -140,8 +143,239 @@ M_PLUS3, M_PLUS4, M_DEVELOP, M_SWAP, M_MOVE3, M_REMOVE3 = range(len(USABLE_MARKE
 USES_AN_ACTION = ("income", "place", "displace", "move", "establish")
 
 
-def _post(board: Board, i: int) -> str:
-    return board.post_label(i)
+# --------------------------------------------------------------------------- text
+# An action's text comes from one table, :data:`ACTION_FORMS`: per kind (and, where a
+# kind has several shapes, per fixed argument) the code that :func:`format_action`
+# writes and :func:`parse_action` reads, ``{slot:type}`` standing for arguments of the
+# types of :data:`ARG_TYPES`, and the sentence :func:`~hansa_lab.engine.narrate.
+# describe_action` says, ``{slot:type}`` there standing for the word types of narrate.
+
+
+@dataclass(frozen=True)
+class ArgType:
+    """How ``words`` words of an action's code stand for argument values: ``write``
+    gives the words of the values (the action at hand for context), ``read`` the values
+    of the words (the arguments read so far for context; ActionParseError otherwise)."""
+
+    words: int
+    write: Callable[[Board, Action, tuple[int, ...]], str]
+    read: Callable[[Board, dict[str, int], list[str]], tuple[int, ...]]
+
+
+def _route(board: Board, w: str) -> int:
+    if not w.startswith("r") or not w[1:].isdigit():
+        raise ActionParseError(f"expected a route like r5, got {w!r}")
+    r = int(w[1:])
+    if not 0 <= r < board.n_routes:
+        raise ActionParseError(f"route {w} does not exist on {board.name}")
+    return r
+
+
+def _post_of(board: Board, w: str) -> int:
+    route, _, pos = w.partition(".")
+    r = _route(board, route)
+    if not pos.isdigit() or not 0 <= int(pos) < board.routes[r].n_posts:
+        raise ActionParseError(f"post {w!r} does not exist on {board.name}")
+    return board.post_start[r] + int(pos)
+
+
+def _piece(w: str) -> int:
+    if w not in PIECE_NAMES:
+        raise ActionParseError(f"expected trader or merchant, got {w!r}")
+    return PIECE_NAMES.index(w)
+
+
+def _ends(board: Board, route: int) -> tuple[int, int]:
+    r = board.routes[route]
+    return r.a, r.b
+
+
+def _office_pair(board: Board, words: list[str]) -> tuple[int]:
+    city = board.city(words[0])
+    slot = int(words[1])
+    if not 0 <= slot < len(board.cities[city].offices) - 1:
+        raise ActionParseError(f"{words[0]} has no adjacent offices {slot} and {slot + 1}")
+    return (board.office_start[city] + slot,)
+
+
+def _tile(w: str) -> int:
+    if w not in FAVOUR_TILES:
+        raise ActionParseError(f"unknown Emperor's Favour tile {w!r}")
+    return FAVOUR_TILES.index(w)
+
+
+def _city_text(board: Board, c: int) -> str:
+    return board.cities[c].ascii
+
+
+def _one(read: Callable[[Board, str], int]) -> Callable[[Board, dict[str, int], list[str]],
+                                                          tuple[int, ...]]:
+    return lambda board, _known, w: (read(board, w[0]),)
+
+
+#: The argument types of action codes, by the name used in :data:`ACTION_FORMS`.
+ARG_TYPES: dict[str, ArgType] = {
+    "int": ArgType(1, lambda _b, _a, v: str(v[0]), _one(lambda _b, w: int(w))),
+    "route": ArgType(1, lambda _b, _a, v: f"r{v[0]}", _one(_route)),
+    "post": ArgType(1, lambda b, _a, v: b.post_label(v[0]), _one(_post_of)),
+    "piece": ArgType(1, lambda _b, _a, v: PIECE_NAMES[v[0]], _one(lambda _b, w: _piece(w))),
+    "ability": ArgType(1, lambda _b, _a, v: ABILITIES[v[0]],
+                       _one(lambda _b, w: ABILITIES.index(w))),
+    "city": ArgType(1, lambda b, _a, v: _city_text(b, v[0]), _one(lambda b, w: b.city(w))),
+    # an endpoint of the action's route (0 or 1)
+    "route_end": ArgType(1, lambda b, a, v: _city_text(b, _ends(b, a.a)[v[0]]),
+                         lambda b, k, w: (_ends(b, k["a"]).index(b.city(w[0])),)),
+    # an endpoint of the action's route and a piece: endpoint * 2 + piece
+    "route_end_piece": ArgType(
+        2, lambda b, a, v: f"{_city_text(b, _ends(b, a.a)[v[0] >> 1])} {PIECE_NAMES[v[0] & 1]}",
+        lambda b, k, w: (_ends(b, k["a"]).index(b.city(w[0])) * 2 + _piece(w[1]),)),
+    # the first of two adjacent offices: city and slot
+    "office_pair": ArgType(
+        2, lambda b, _a, v: f"{_city_text(b, b.office_city[v[0]])} "
+                            f"{v[0] - b.office_start[b.office_city[v[0]]]}",
+        lambda b, _k, w: _office_pair(b, w)),
+    "tile": ArgType(1, lambda _b, _a, v: FAVOUR_TILES[v[0]], _one(lambda _b, w: _tile(w))),
+    # two bonus-marker kinds, read in either order (stored sorted)
+    "marker_pair": ArgType(
+        2, lambda _b, _a, v: f"{MARKER_KINDS[v[0]]} {MARKER_KINDS[v[1]]}",
+        lambda _b, _k, w: tuple(sorted(MARKER_KINDS.index(x) for x in w))),
+}
+
+
+#: an argument's slot name → its index in the action tuple
+SLOTS = {"a": 1, "b": 2, "c": 3}
+
+
+@dataclass(frozen=True)
+class ActionForm:
+    """One shape of an action's text: the actions of ``kind`` with the ``fixed``
+    arguments (slot → value) read and write as ``code`` and are said as ``words``
+    (after "Seat 1 " or "A player ")."""
+
+    kind: str
+    code: str
+    words: str
+    fixed: tuple[tuple[str, int], ...] = ()
+
+    @cached_property
+    def parts(self) -> tuple[tuple[str, str, str], ...]:
+        """The code's words: (literal, "", "") or ("", slots, type) per placeholder."""
+        out = []
+        for word in self.code.split():
+            if word.startswith("{"):
+                slots, _, kind = word[1:-1].partition(":")
+                out.append(("", slots, kind))
+            else:
+                out.append((word, "", ""))
+        return tuple(out)
+
+    @cached_property
+    def n_words(self) -> int:
+        return sum(ARG_TYPES[t].words if not lit else 1 for lit, _, t in self.parts)
+
+    @cached_property
+    def fixed_at(self) -> tuple[tuple[int, int], ...]:
+        """``fixed`` as (index into the action tuple, value)."""
+        return tuple((SLOTS[slot], v) for slot, v in self.fixed)
+
+    @cached_property
+    def writers(self) -> tuple[str | tuple[ArgType, tuple[int, ...]], ...]:
+        """The code's words: a literal, or an argument type and its slots' indices."""
+        return tuple(lit or (ARG_TYPES[kind], tuple(SLOTS[x] for x in slots))
+                     for lit, slots, kind in self.parts)
+
+    def matches(self, action: Action) -> bool:
+        if action[0] != self.kind:
+            return False
+        for i, v in self.fixed_at:  # noqa: SIM110 - a loop: all() of a generator is slower
+            if action[i] != v:
+                return False
+        return True
+
+
+def _forms() -> tuple[ActionForm, ...]:
+    f = ActionForm
+    marker = "uses the bonus marker '{a:usable_marker}'"
+    return (
+        f("income", "income {a:int} {b:int}", "takes income: {ab:income} from the stock to "
+          "the supply"),
+        f("place", "place {a:route} {b:piece}", "places a {b:piece} on {a:route}"),
+        f("displace", "displace {a:post} {b:piece} pay {c:int}",
+          "displaces {a:victim} on {a:post} with a {b:piece}, {c:payment}"),
+        f("move", "move", "starts a Move action (moving up to its Book's number of pieces)"),
+        f("move_piece", "move {a:post} {b:route}", "moves a piece from {a:post} to {b:route}"),
+        f("swap", "swap {a:post} {b:post}", "swaps its pieces on {a:post} and {b:post}"),
+        f("stop", "stop", "stops moving or removing pieces"),
+        f("decline", "decline", "places no more extra pieces"),
+        f("end", "end", "ends the turn"),
+        f("establish", "establish {a:route} none", "establishes {a:route}, taking no reward",
+          (("b", NONE),)),
+        f("establish", "establish {a:route} kontor {c:route_end}",
+          "establishes {a:route} and opens a Kontor in {c:route_end}", (("b", KONTOR),)),
+        f("establish", "establish {a:route} extra {c:route_end_piece}",
+          "establishes {a:route} and opens an extra Kontor in {c:extra_city} with a "
+          "{c:extra_piece}", (("b", EXTRA),)),
+        f("establish", "establish {a:route} develop {c:ability}",
+          "establishes {a:route} and develops {c:ability}", (("b", DEVELOP),)),
+        f("establish", "establish {a:route} special {c:int}",
+          "establishes {a:route} and takes special-prestige space {c:special_space}",
+          (("b", SPECIAL),)),
+        f("relocate", "relocate {a:route}", "moves its displaced piece to {a:route}"),
+        f("relocate_extra", "relocate {a:route} from {c:post}",
+          "moves its piece from {c:post} to {a:route} (after being displaced)", (("b", -1),)),
+        f("relocate_extra", "relocate {a:route} {b:piece}",
+          "places an extra {b:piece} on {a:route} (after being displaced)"),
+        *(f("marker", f"marker {name}", marker, (("a", USABLE_MARKERS.index(name)),))
+          for name in ("plus3", "plus4", "move3", "remove3")),
+        f("marker", "marker develop {b:ability}", marker + ": develops {b:ability}",
+          (("a", USABLE_MARKERS.index("develop")),)),
+        f("marker", "marker swap {b:office_pair}", marker + ": {b:office_pair}",
+          (("a", USABLE_MARKERS.index("swap")),)),
+        f("shift", "shift {a:post} {b:route}", "moves {a:any_piece} from {a:post} to {b:route}"),
+        f("remove", "remove {a:post}", "removes {a:any_piece} from {a:post}"),
+        f("place_marker", "place_marker {a:route}", "places a new bonus marker beside {a:route}"),
+        f("perm_move", "perm move {a:post} {b:route}",
+          "moves a piece from {a:post} to {b:route} (printed bonus)"),
+        f("perm_swap", "perm swap {a:post} {b:post}",
+          "exchanges the pieces on {a:post} and {b:post} (printed bonus)"),
+        f("perm_develop", "perm develop {a:ability}", "develops {a:ability} (printed bonus)"),
+        f("perm_kontor", "perm kontor {a:city} {b:piece}",
+          "opens a Kontor in {a:city} with a {b:piece} (printed bonus)"),
+        f("perm_place", "perm place {a:route} from {c:post}",
+          "moves its piece from {c:post} to {a:route} (printed bonus)", (("b", -1),)),
+        f("perm_place", "perm place {a:route} {b:piece}",
+          "places a {b:piece} on {a:route} (printed bonus)"),
+        f("favour", "favour {a:tile} {bc:marker_pair}",
+          "takes the Emperor's Favour tile '{a:tile}', turning its markers '{b:marker}' and "
+          "'{c:marker}' face down"),
+        f("favour_take", "favour take {a:piece}",
+          "moves a {a:piece} from the stock to the supply (income share)"),
+    )
+
+
+#: Every shape of action text: the one table behind :func:`format_action`,
+#: :func:`parse_action` and :func:`~hansa_lab.engine.narrate.describe_action`.
+ACTION_FORMS: tuple[ActionForm, ...] = _forms()
+
+
+#: the forms of each kind, in table order
+_BY_KIND: dict[str, list[ActionForm]] = {}
+for _form in ACTION_FORMS:
+    _BY_KIND.setdefault(_form.kind, []).append(_form)
+
+
+#: the forms by their first word and number of words (the candidates of a text)
+_BY_START: dict[tuple[str, int], list[ActionForm]] = {}
+for _form in ACTION_FORMS:
+    _BY_START.setdefault((_form.parts[0][0], _form.n_words), []).append(_form)
+
+
+def action_form(act: Action) -> ActionForm:
+    """The shape of ``act``'s text (ValueError for an unknown kind)."""
+    for form in _BY_KIND.get(act[0], ()):
+        if form.matches(act):
+            return form
+    raise ValueError(f"unknown action kind {act[0]!r}")
 
 
 def format_action(board: Board, act: Action) -> str:
@@ -151,71 +385,17 @@ def format_action(board: Board, act: Action) -> str:
     >>> format_action(load_board("base_3p"), Action("place", 5, 0))
     'place r5 trader'
     """
-    k, a, b, c = act
-    names = board.cities
-    if k == "income":
-        return f"income {a} {b}"
-    if k == "place":
-        return f"place r{a} {PIECE_NAMES[b]}"
-    if k == "displace":
-        return f"displace {_post(board, a)} {PIECE_NAMES[b]} pay {c}"
-    if k == "move":
-        return "move"
-    if k == "move_piece":
-        return f"move {_post(board, a)} r{b}"
-    if k == "swap":
-        return f"swap {_post(board, a)} {_post(board, b)}"
-    if k in ("stop", "decline", "end"):
-        return k
-    if k == "establish":
-        r = board.routes[a]
-        if b == NONE:
-            return f"establish r{a} none"
-        if b == KONTOR:
-            return f"establish r{a} kontor {names[(r.a, r.b)[c]].ascii}"
-        if b == EXTRA:
-            return f"establish r{a} extra {names[(r.a, r.b)[c >> 1]].ascii} {PIECE_NAMES[c & 1]}"
-        if b == DEVELOP:
-            return f"establish r{a} develop {ABILITIES[c]}"
-        if b == SPECIAL:
-            return f"establish r{a} special {c}"
-    if k == "relocate":
-        return f"relocate r{a}"
-    if k == "relocate_extra":
-        if c >= 0:
-            return f"relocate r{a} from {_post(board, c)}"
-        return f"relocate r{a} {PIECE_NAMES[b]}"
-    if k == "marker":
-        name = USABLE_MARKERS[a]
-        if name == "develop":
-            return f"marker develop {ABILITIES[b]}"
-        if name == "swap":
-            city = board.office_city[b]
-            return f"marker swap {names[city].ascii} {b - board.office_start[city]}"
-        return f"marker {name}"
-    if k == "shift":
-        return f"shift {_post(board, a)} r{b}"
-    if k == "remove":
-        return f"remove {_post(board, a)}"
-    if k == "place_marker":
-        return f"place_marker r{a}"
-    if k == "perm_move":
-        return f"perm move {_post(board, a)} r{b}"
-    if k == "perm_swap":
-        return f"perm swap {_post(board, a)} {_post(board, b)}"
-    if k == "perm_develop":
-        return f"perm develop {ABILITIES[a]}"
-    if k == "perm_kontor":
-        return f"perm kontor {names[a].ascii} {PIECE_NAMES[b]}"
-    if k == "perm_place":
-        if c >= 0:
-            return f"perm place r{a} from {_post(board, c)}"
-        return f"perm place r{a} {PIECE_NAMES[b]}"
-    if k == "favour":
-        return f"favour {FAVOUR_TILES[a]} {MARKER_KINDS[b]} {MARKER_KINDS[c]}"
-    if k == "favour_take":
-        return f"favour take {PIECE_NAMES[a]}"
-    raise ValueError(f"unknown action kind {k!r}")
+    if type(act) is not Action:
+        act = Action(*act)
+    args = (act.a, act.b, act.c)
+    out = []
+    for w in action_form(act).writers:
+        if isinstance(w, str):
+            out.append(w)
+        else:
+            arg, slots = w
+            out.append(arg.write(board, act, tuple(args[i - 1] for i in slots)))
+    return " ".join(out)
 
 
 def parse_action(board: Board, text: str) -> Action:
@@ -242,109 +422,29 @@ def parse_action(board: Board, text: str) -> Action:
         raise ActionParseError(f"cannot parse action {text!r}: {e}") from e
 
 
-def _route(board: Board, w: str) -> int:
-    if not w.startswith("r") or not w[1:].isdigit():
-        raise ActionParseError(f"expected a route like r5, got {w!r}")
-    r = int(w[1:])
-    if not 0 <= r < board.n_routes:
-        raise ActionParseError(f"route {w} does not exist on {board.name}")
-    return r
+def _literals_match(form: ActionForm, words: list[str]) -> bool:
+    if form.n_words != len(words):
+        return False
+    i = 0
+    for literal, _, kind in form.parts:
+        if literal and words[i] != literal:
+            return False
+        i += 1 if literal else ARG_TYPES[kind].words
+    return True
 
 
-def _post_of(board: Board, w: str) -> int:
-    route, _, pos = w.partition(".")
-    r = _route(board, route)
-    if not pos.isdigit() or not 0 <= int(pos) < board.routes[r].n_posts:
-        raise ActionParseError(f"post {w!r} does not exist on {board.name}")
-    return board.post_start[r] + int(pos)
-
-
-def _piece(w: str) -> int:
-    if w not in PIECE_NAMES:
-        raise ActionParseError(f"expected trader or merchant, got {w!r}")
-    return PIECE_NAMES.index(w)
-
-
-def _parse(board: Board, w: list[str]) -> Action:
-    k = w[0]
-    n = len(w)
-    if k == "income" and n == 3:
-        return Action("income", int(w[1]), int(w[2]))
-    if k == "place" and n == 3:
-        return Action("place", _route(board, w[1]), _piece(w[2]))
-    if k == "displace" and n == 5 and w[3] == "pay":
-        return Action("displace", _post_of(board, w[1]), _piece(w[2]), int(w[4]))
-    if k == "move" and n == 1:
-        return Action("move")
-    if k == "move" and n == 3:
-        return Action("move_piece", _post_of(board, w[1]), _route(board, w[2]))
-    if k == "swap" and n == 3:
-        return Action("swap", _post_of(board, w[1]), _post_of(board, w[2]))
-    if k in ("stop", "decline", "end") and n == 1:
-        return Action(k)
-    if k == "establish" and n >= 3:
-        r = _route(board, w[1])
-        route = board.routes[r]
-        ends = (route.a, route.b)
-        reward = w[2]
-        if reward == "none" and n == 3:
-            return Action("establish", r, NONE)
-        if reward == "kontor" and n == 4:
-            return Action("establish", r, KONTOR, ends.index(board.city(w[3])))
-        if reward == "extra" and n == 5:
-            return Action("establish", r, EXTRA, ends.index(board.city(w[3])) * 2 + _piece(w[4]))
-        if reward == "develop" and n == 4:
-            return Action("establish", r, DEVELOP, ABILITIES.index(w[3]))
-        if reward == "special" and n == 4:
-            return Action("establish", r, SPECIAL, int(w[3]))
-    if k == "relocate" and n == 2:
-        return Action("relocate", _route(board, w[1]))
-    if k == "relocate" and n == 3:
-        return Action("relocate_extra", _route(board, w[1]), _piece(w[2]))
-    if k == "relocate" and n == 4 and w[2] == "from":
-        return Action("relocate_extra", _route(board, w[1]), -1, _post_of(board, w[3]))
-    if k == "marker" and n >= 2:
-        name = w[1]
-        if name in ("plus3", "plus4", "move3", "remove3") and n == 2:
-            return Action("marker", USABLE_MARKERS.index(name))
-        if name == "develop" and n == 3:
-            return Action("marker", USABLE_MARKERS.index("develop"), ABILITIES.index(w[2]))
-        if name == "swap" and n == 4:
-            city = board.city(w[2])
-            slot = int(w[3])
-            if not 0 <= slot < len(board.cities[city].offices) - 1:
-                raise ActionParseError(f"{w[2]} has no adjacent offices {slot} and {slot + 1}")
-            return Action("marker", USABLE_MARKERS.index("swap"), board.office_start[city] + slot)
-    if k == "shift" and n == 3:
-        return Action("shift", _post_of(board, w[1]), _route(board, w[2]))
-    if k == "remove" and n == 2:
-        return Action("remove", _post_of(board, w[1]))
-    if k == "place_marker" and n == 2:
-        return Action("place_marker", _route(board, w[1]))
-    if k == "perm" and n >= 3:
-        return _parse_perm(board, w[1:])
-    if k == "favour" and n == 3 and w[1] == "take":
-        return Action("favour_take", _piece(w[2]))
-    if k == "favour" and n == 4:
-        if w[1] not in FAVOUR_TILES:
-            raise ActionParseError(f"unknown Emperor's Favour tile {w[1]!r}")
-        m1, m2 = sorted(MARKER_KINDS.index(x) for x in w[2:])
-        return Action("favour", FAVOUR_TILES.index(w[1]), m1, m2)
-    raise ActionParseError(f"not an action: {' '.join(w)!r}")
-
-
-def _parse_perm(board: Board, w: list[str]) -> Action:
-    k, n = w[0], len(w)
-    if k == "move" and n == 3:
-        return Action("perm_move", _post_of(board, w[1]), _route(board, w[2]))
-    if k == "swap" and n == 3:
-        return Action("perm_swap", _post_of(board, w[1]), _post_of(board, w[2]))
-    if k == "develop" and n == 2:
-        return Action("perm_develop", ABILITIES.index(w[1]))
-    if k == "kontor" and n == 3:
-        return Action("perm_kontor", board.city(w[1]), _piece(w[2]))
-    if k == "place" and n == 3:
-        return Action("perm_place", _route(board, w[1]), _piece(w[2]))
-    if k == "place" and n == 4 and w[2] == "from":
-        return Action("perm_place", _route(board, w[1]), -1, _post_of(board, w[3]))
-    raise ActionParseError(f"not an action: {' '.join(['perm', *w])!r}")
+def _parse(board: Board, words: list[str]) -> Action:
+    candidates = _BY_START.get((words[0], len(words)), ())
+    form = next((f for f in candidates if _literals_match(f, words)), None)
+    if form is None:
+        raise ActionParseError(f"not an action: {' '.join(words)!r}")
+    values = dict(form.fixed)
+    i = 0
+    for literal, slots, kind in form.parts:
+        if literal:
+            i += 1
+            continue
+        t = ARG_TYPES[kind]
+        values.update(zip(slots, t.read(board, values, words[i:i + t.words]), strict=True))
+        i += t.words
+    return Action(form.kind, values.get("a", -1), values.get("b", -1), values.get("c", -1))

@@ -17,15 +17,18 @@ the exported replays and the board's caption. The names are shared with the even
 
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
 from hansa_lab.engine.actions import (
-    DEVELOP,
-    EXTRA,
-    KONTOR,
     MARKER_KINDS,
-    NONE,
-    SPECIAL,
+SLOTS,
     USABLE_MARKERS,
     Action,
+    ActionForm,
+    action_form,
 )
 from hansa_lab.engine.board import ABILITIES, PIECE_NAMES, Board
 from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, State
@@ -36,6 +39,7 @@ __all__ = [
     "FAVOUR_NAMES",
     "MARKER_NAMES",
     "PERMANENT_NAMES",
+    "WORD_TYPES",
     "describe_action",
     "post_name",
 ]
@@ -106,110 +110,116 @@ def _owner(state: State | None, i: int, seat: int | None) -> str:
     return f"{who}'s {piece}"
 
 
+def _special_space(board: Board, c: int) -> str:
+    points = board.special_spaces[c][0] if 0 <= c < len(board.special_spaces) else c
+    return f"{c + 1} in {board.city_names[board.special_city]} ({points} points)"
+
+
+def _office_pair(board: Board, office: int) -> str:
+    city = board.office_city[office]
+    slot = office - board.office_start[city]
+    return f"offices {slot + 1} and {slot + 2} of {board.city_names[city]}"
+
+
+def _income(a: int, b: int) -> str:
+    parts = [_pieces(a, "trader")] if a else []
+    parts += [_pieces(b, "merchant")] if b else []
+    return " and ".join(parts) or "nothing"
+
+
+def _route_end(board: Board, act: Action, end: int) -> str:
+    r = board.routes[act.a]
+    return board.city_names[(r.a, r.b)[end]]
+
+
+class _Said(NamedTuple):
+    """What a word type sees: the board, the action, its values, the position and seat."""
+
+    board: Board
+    action: Action
+    values: tuple[int, ...]
+    state: State | None
+    seat: int | None
+
+    @property
+    def v(self) -> int:
+        return self.values[0]
+
+
+def _victim(x: _Said) -> str:
+    owner = _owner(x.state, x.v, x.seat)
+    return "the piece" if owner == "a" else owner
+
+
+def _any_piece(x: _Said) -> str:
+    owner = _owner(x.state, x.v, x.seat)
+    return "a piece" if owner == "a" else owner
+
+
+#: The words of each argument type in :data:`~hansa_lab.engine.actions.ACTION_FORMS`'
+#: sentences.
+WORD_TYPES: dict[str, Callable[[_Said], str]] = {
+    "route": lambda x: x.board.route_name(x.v),
+    "post": lambda x: post_name(x.board, x.v),
+    "piece": lambda x: PIECE_NAMES[x.v],
+    "ability": lambda x: ABILITY_NAMES[ABILITIES[x.v]],
+    "city": lambda x: x.board.city_names[x.v],
+    "route_end": lambda x: _route_end(x.board, x.action, x.v),
+    "extra_city": lambda x: _route_end(x.board, x.action, x.v >> 1),
+    "extra_piece": lambda x: PIECE_NAMES[x.v & 1],
+    "special_space": lambda x: _special_space(x.board, x.v),
+    "usable_marker": lambda x: MARKER_NAMES[USABLE_MARKERS[x.v]],
+    "office_pair": lambda x: _office_pair(x.board, x.v),
+    "tile": lambda x: FAVOUR_NAMES[FAVOUR_TILES[x.v]],
+    "marker": lambda x: MARKER_NAMES[MARKER_KINDS[x.v]],
+    "income": lambda x: _income(*x.values),
+    "payment": lambda x: (f"paying {_pieces(x.v, 'merchant')} and the rest in traders"
+                          if x.v else "paying in traders"),
+    "victim": _victim,
+    "any_piece": _any_piece,
+}
+_PLACEHOLDER = re.compile(r"\{(\w+):(\w+)\}")
+
+
 def describe_action(board: Board, action: Action, seat: int | None,
                     state: State | None = None) -> str:
     """An action in plain words, as done by ``seat`` (see the module doc; ``None``: "A
-    player …").
+    player …"): the sentence of its form in
+    :data:`~hansa_lab.engine.actions.ACTION_FORMS`.
 
     ``state``, the position the action is played in, when given, names the owners of
     the pieces it displaces or moves.
 
     >>> from hansa_lab.engine.board import load_board
     >>> b = load_board("base_3p")
+    >>> from hansa_lab.engine.actions import KONTOR
     >>> describe_action(b, Action("establish", 5, KONTOR, 0), 1)
     'Seat 1 establishes Emden–Osnabrück and opens a Kontor in Emden'
     """
-    k, a, b, c = action
+    if type(action) is not Action:
+        action = Action(*action)
     who = "A player" if seat is None else f"Seat {seat}"
-    names = board.city_names
-    route = board.route_name
-    if k == "income":
-        parts = [_pieces(a, "trader")] if a else []
-        parts += [_pieces(b, "merchant")] if b else []
-        got = " and ".join(parts) or "nothing"
-        return f"{who} takes income: {got} from the stock to the supply"
-    if k == "place":
-        return f"{who} places a {PIECE_NAMES[b]} on {route(a)}"
-    if k == "displace":
-        victim = _owner(state, a, seat)
-        victim = "the piece" if victim == "a" else victim
-        pay = f"paying {_pieces(c, 'merchant')} and the rest in traders" if c else (
-            "paying in traders")
-        return (f"{who} displaces {victim} on {post_name(board, a)} with a "
-                f"{PIECE_NAMES[b]}, {pay}")
-    if k == "move":
-        return f"{who} starts a Move action (moving up to its Book's number of pieces)"
-    if k == "move_piece":
-        return f"{who} moves a piece from {post_name(board, a)} to {route(b)}"
-    if k == "swap":
-        return f"{who} swaps its pieces on {post_name(board, a)} and {post_name(board, b)}"
-    if k == "stop":
-        return f"{who} stops moving or removing pieces"
-    if k == "decline":
-        return f"{who} places no more extra pieces"
-    if k == "end":
-        return f"{who} ends the turn"
-    if k == "establish":
-        r = board.routes[a]
-        ends = (r.a, r.b)
-        head = f"{who} establishes {route(a)}"
-        if b == NONE:
-            return f"{head}, taking no reward"
-        if b == KONTOR:
-            return f"{head} and opens a Kontor in {names[ends[c]]}"
-        if b == EXTRA:
-            return (f"{head} and opens an extra Kontor in {names[ends[c >> 1]]} with a "
-                    f"{PIECE_NAMES[c & 1]}")
-        if b == DEVELOP:
-            return f"{head} and develops {ABILITY_NAMES[ABILITIES[c]]}"
-        if b == SPECIAL:
-            points = board.special_spaces[c][0] if 0 <= c < len(board.special_spaces) else c
-            return (f"{head} and takes special-prestige space {c + 1} in "
-                    f"{names[board.special_city]} ({points} points)")
-    if k == "relocate":
-        return f"{who} moves its displaced piece to {route(a)}"
-    if k == "relocate_extra":
-        if c >= 0:
-            return (f"{who} moves its piece from {post_name(board, c)} to {route(a)} "
-                    "(after being displaced)")
-        return f"{who} places an extra {PIECE_NAMES[b]} on {route(a)} (after being displaced)"
-    if k == "marker":
-        name = USABLE_MARKERS[a]
-        head = f"{who} uses the bonus marker '{MARKER_NAMES[name]}'"
-        if name == "develop":
-            return f"{head}: develops {ABILITY_NAMES[ABILITIES[b]]}"
-        if name == "swap":
-            city = board.office_city[b]
-            slot = b - board.office_start[city]
-            return f"{head}: offices {slot + 1} and {slot + 2} of {names[city]}"
-        return head
-    if k == "shift":
-        piece = _owner(state, a, seat)
-        return (f"{who} moves {'a piece' if piece == 'a' else piece} from "
-                f"{post_name(board, a)} to {route(b)}")
-    if k == "remove":
-        piece = _owner(state, a, seat)
-        return f"{who} removes {'a piece' if piece == 'a' else piece} from {post_name(board, a)}"
-    if k == "place_marker":
-        return f"{who} places a new bonus marker beside {route(a)}"
-    if k == "perm_move":
-        return f"{who} moves a piece from {post_name(board, a)} to {route(b)} (printed bonus)"
-    if k == "perm_swap":
-        return (f"{who} exchanges the pieces on {post_name(board, a)} and "
-                f"{post_name(board, b)} (printed bonus)")
-    if k == "perm_develop":
-        return f"{who} develops {ABILITY_NAMES[ABILITIES[a]]} (printed bonus)"
-    if k == "perm_kontor":
-        return f"{who} opens a Kontor in {names[a]} with a {PIECE_NAMES[b]} (printed bonus)"
-    if k == "perm_place":
-        if c >= 0:
-            return (f"{who} moves its piece from {post_name(board, c)} to {route(a)} "
-                    "(printed bonus)")
-        return f"{who} places a {PIECE_NAMES[b]} on {route(a)} (printed bonus)"
-    if k == "favour":
-        return (f"{who} takes the Emperor's Favour tile '{FAVOUR_NAMES[FAVOUR_TILES[a]]}', "
-                f"turning its markers '{MARKER_NAMES[MARKER_KINDS[b]]}' and "
-                f"'{MARKER_NAMES[MARKER_KINDS[c]]}' face down")
-    if k == "favour_take":
-        return f"{who} moves a {PIECE_NAMES[a]} from the stock to the supply (income share)"
-    raise ValueError(f"unknown action kind {k!r}")
+    parts = [who, " "]
+    args = (action.a, action.b, action.c)
+    for part in _sentence(action_form(action)):
+        if isinstance(part, str):
+            parts.append(part)
+        else:
+            word, slots = part
+            values = tuple(args[i - 1] for i in slots)
+            parts.append(word(_Said(board, action, values, state, seat)))
+    return "".join(parts)
+
+
+@functools.cache
+def _sentence(form: ActionForm) -> tuple[str | tuple[Callable[[_Said], str], tuple[int, ...]],
+                                         ...]:
+    """A form's sentence as literal text and (word type, slot indices) parts."""
+    out: list[str | tuple[Callable[[_Said], str], tuple[int, ...]]] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(form.words):
+        out.append(form.words[pos:m.start()])
+        out.append((WORD_TYPES[m.group(2)], tuple(SLOTS[x] for x in m.group(1))))
+        pos = m.end()
+    out.append(form.words[pos:])
+    return tuple(p for p in out if p != "")

@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from hansa_lab.tools import perft
 from hansa_lab.tools.commands import inspect, learn, measure, simulate, survey
 from hansa_lab.tools.commands.common import (
     FASTEST_GAME_SECONDS,
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_main(sub, experiment=MAIN_EXPERIMENT)
     inspect.add_replay(sub)
     inspect.add_report(sub)
+    perft.add_perft(sub)
     return parser
 
 

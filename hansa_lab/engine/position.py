@@ -1,0 +1,383 @@
+"""Positions as text: one line that holds a whole game state (like chess's FEN).
+
+:func:`to_text` writes a state, :func:`from_text` reads it back; the compiled core reads
+and writes the same text (``core/src/position.rs``). The line is a version tag and then
+``field=value`` tokens separated by single spaces, in a fixed order, named after the
+:class:`~hansa_lab.engine.state.State` fields; docs/guides/positions.md documents every
+field. A state holds no random generator (all chance is dealt at set-up, the bag's order
+included), so the text is the whole position.
+
+>>> from hansa_lab.engine.state import GameConfig, new_game
+>>> s = new_game(GameConfig(n_players=3, seed=7))
+>>> text = to_text(s)
+>>> text.split()[:5]
+['hansa1', 'board=base_3p', 'players=3', 'edition=bigbox', 'seed=7']
+>>> from_text(text, s.config) == s
+True
+
+Malformed text raises :class:`PositionError` (a ``ValueError``) naming the field and
+its column in the text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
+
+from hansa_lab.engine.board import ABILITIES, PERMANENT_MARKERS
+from hansa_lab.engine.decisions import (
+    Decision,
+    Move,
+    MoveOpponents,
+    PlaceMarkers,
+    Relocate,
+    RelocateNeutral,
+    RemoveOpponents,
+)
+from hansa_lab.engine.options import MARKER_SETS
+from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, GameConfig, State
+from hansa_lab.engine.variants.favour import FavourIncome
+from hansa_lab.engine.variants.permanent import PermanentMarker
+
+__all__ = ["FIELDS", "MARKER_LETTERS", "VERSION", "PositionError", "from_text", "options_text",
+           "read_config", "to_text"]
+
+#: The first token of every position text (the format's version).
+VERSION = "hansa1"
+#: One letter per bonus-marker kind (bag, drawn, discarded, markers, route markers).
+MARKER_LETTERS: dict[str, str] = {
+    "extra": "x", "swap": "s", "move3": "m", "remove3": "r", "develop": "d",
+    "plus3": "3", "plus4": "4",
+}
+_MARKER_OF = {v: k for k, v in MARKER_LETTERS.items()}
+_PIECE_LETTERS = "tm"
+END_REASONS = ("prestige", "markers", "cities")
+DECISIONS: dict[str, type[Decision]] = {
+    "relocate": Relocate,
+    "relocate_neutral": RelocateNeutral,
+    "move": Move,
+    "move3": MoveOpponents,
+    "remove3": RemoveOpponents,
+    "place_marker": PlaceMarkers,
+    "favour_income": FavourIncome,
+    "permanent": PermanentMarker,
+}
+#: The fields of the text after the version tag, in order.
+FIELDS = (
+    "board", "players", "edition", "seed",
+    "round", "turn", "active", "actions_left", "turn_start", "n_actions", "completed",
+    "posts", "offices", "extras", "special",
+    "supply_t", "supply_m", "stock_t", "stock_m", "prestige", "levels",
+    "markers", "markers_used", "route_marker", "bag", "drawn", "discarded",
+    "special_points", "east_west", "permits_used", "neutral_pool",
+    "favour_display", "favours", "pending", "end_reason", "end_after_action", "options",
+)
+_EDITIONS = tuple(MARKER_SETS)
+
+
+class PositionError(ValueError):
+    """Position text that is not a position: names the field and its column (1-based)."""
+
+
+# --------------------------------------------------------------------------- writing
+def _occupants(values: Any) -> str:
+    return "".join("." if o == EMPTY else f"{o >> 1}{_PIECE_LETTERS[o & 1]}" for o in values)
+
+
+def _groups(groups: Any, one: Callable[[Any], str]) -> str:
+    """Groups separated by ``/``; an empty group is ``-``."""
+    return "/".join(one(g) or "-" for g in groups)
+
+
+def _ints(values: Any) -> str:
+    return ",".join(str(v) for v in values) or "-"
+
+
+def _letters(markers: Any) -> str:
+    return "".join(MARKER_LETTERS[m] for m in markers)
+
+
+def _decision_text(d: Decision) -> str:
+    values = [getattr(d, f.name) for f in fields(d)]
+    return ":".join([d.KIND, *(str(v) for v in values)])
+
+
+def options_text(config: GameConfig) -> str:
+    """The configuration's rule options (those not at their default) as compact JSON."""
+    return json.dumps(dict(config.options), separators=(",", ":"), sort_keys=True)
+
+
+def to_text(state: State) -> str:
+    """The position as one line of text (see the module docstring)."""
+    s, b, c = state, state.board, state.config
+    values = {
+        "board": c.side, "players": c.n_players, "edition": c.edition, "seed": c.seed,
+        "round": s.round, "turn": s.turn, "active": s.active, "actions_left": s.actions_left,
+        "turn_start": s.turn_start, "n_actions": s.n_actions, "completed": s.completed,
+        "posts": _groups((s.posts[b.post_start[r]:b.post_start[r + 1]]
+                          for r in range(b.n_routes)), _occupants),
+        "offices": _groups((s.offices[b.office_start[k]:b.office_start[k + 1]]
+                            for k in range(b.n_cities)), _occupants),
+        "extras": _groups(s.extras, _occupants),
+        "special": _occupants(s.special) or "-",
+        "supply_t": _ints(s.supply_t), "supply_m": _ints(s.supply_m),
+        "stock_t": _ints(s.stock_t), "stock_m": _ints(s.stock_m),
+        "prestige": _ints(s.prestige),
+        "levels": _groups(s.levels, lambda lv: "".join(map(str, lv))),
+        "markers": _groups(s.markers, _letters),
+        "markers_used": _groups(s.markers_used, _letters),
+        "route_marker": "".join("." if m is None else MARKER_LETTERS[m]
+                                for m in s.route_marker),
+        "bag": _letters(s.bag) or "-", "drawn": _letters(s.drawn) or "-",
+        "discarded": _letters(s.discarded) or "-",
+        "special_points": _ints(s.special_points), "east_west": _ints(s.east_west),
+        "permits_used": _ints(s.permits_used), "neutral_pool": s.neutral_pool,
+        "favour_display": ",".join(s.favour_display) or "-",
+        "favours": _groups(s.favours, ",".join) if s.favours else "-",
+        "pending": _groups(s.pending, _decision_text) if s.pending else "-",
+        "end_reason": s.end_reason or "-", "end_after_action": s.end_after_action or "-",
+        "options": options_text(c),
+    }
+    return " ".join([VERSION, *(f"{k}={values[k]}" for k in FIELDS)])
+
+
+# --------------------------------------------------------------------------- reading
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class _Token:
+    """One ``field=value`` token and the column of its value in the text (1-based)."""
+
+    name: str
+    value: str
+    column: int
+
+    def fail(self, why: str) -> PositionError:
+        return PositionError(f"position text: field {self.name!r} at column {self.column}: "
+                             f"{why} (got {self.value[:60]!r})")
+
+
+def _tokens(text: str) -> dict[str, _Token]:
+    if not isinstance(text, str):
+        raise PositionError(f"position text must be a str, got {type(text).__name__}")
+    line = text.strip()
+    if "\n" in line:
+        raise PositionError("position text: one line expected, found a line break at column "
+                            f"{line.index(chr(10)) + 1}")
+    words = line.split(" ")
+    if words[0] != VERSION:
+        raise PositionError(f"position text: column 1: expected the version tag {VERSION!r}, "
+                            f"got {words[0][:20]!r}")
+    out: dict[str, _Token] = {}
+    column = len(VERSION) + 2
+    for i, word in enumerate(words[1:]):
+        key, eq, value = word.partition("=")
+        expected = FIELDS[i] if i < len(FIELDS) else None
+        if expected is None:
+            raise PositionError(f"position text: column {column}: unexpected text after the "
+                                f"last field 'options': {word[:40]!r}")
+        if not eq or key != expected:
+            raise PositionError(f"position text: column {column}: expected field "
+                                f"{expected!r} (as {expected}=…), got {word[:40]!r}")
+        out[key] = _Token(key, value, column + len(key) + 1)
+        column += len(word) + 1
+    if len(out) < len(FIELDS):
+        raise PositionError(f"position text: column {column}: field {FIELDS[len(out)]!r} is "
+                            "missing")
+    return out
+
+
+def _int(t: _Token, lo: int, hi: int, text: str | None = None) -> int:
+    v = t.value if text is None else text
+    if not v.isascii() or not (v.isdigit() or (v.startswith("-") and v[1:].isdigit())):
+        raise t.fail("expected an integer")
+    n = int(v)
+    if not lo <= n <= hi:
+        raise t.fail(f"{n} is outside {lo}-{hi}")
+    return n
+
+
+def _int_list(t: _Token, lo: int, hi: int, count: int | None = None) -> list[int]:
+    out = [] if t.value == "-" else [_int(t, lo, hi, v) for v in t.value.split(",")]
+    if count is not None and len(out) != count:
+        raise t.fail(f"expected {count} comma-separated integers, found {len(out)}")
+    return out
+
+
+def _split(t: _Token, count: int | None) -> list[str]:
+    """The ``/``-separated groups (``-`` = empty), ``count`` of them when given."""
+    groups = t.value.split("/")
+    if count is not None and len(groups) != count:
+        raise t.fail(f"expected {count} groups separated by '/', found {len(groups)}")
+    return ["" if g == "-" else g for g in groups]
+
+
+def _occupant_list(t: _Token, text: str, colours: int, size: int | None) -> list[int]:
+    out: list[int] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == ".":
+            out.append(EMPTY)
+            i += 1
+            continue
+        piece = text[i + 1:i + 2]
+        if not ("0" <= ch <= "9") or piece not in ("t", "m") or int(ch) >= colours:
+            raise t.fail(f"bad occupant {text[i:i + 2]!r} (expected '.' or a colour "
+                         f"0-{colours - 1} and t/m)")
+        out.append(int(ch) * 2 + _PIECE_LETTERS.index(piece))
+        i += 2
+    if size is not None and len(out) != size:
+        raise t.fail(f"expected {size} occupants in {text!r}, found {len(out)}")
+    return out
+
+
+def _marker_list(t: _Token, text: str) -> tuple[str, ...]:
+    bad = [ch for ch in text if ch not in _MARKER_OF]
+    if bad:
+        raise t.fail(f"unknown marker letter {bad[0]!r} (letters: "
+                     f"{''.join(MARKER_LETTERS.values())})")
+    return tuple(_MARKER_OF[ch] for ch in text)
+
+
+def _maybe_empty(t: _Token) -> str:
+    return "" if t.value == "-" else t.value
+
+
+def _name(t: _Token, table: tuple[str, ...], text: str) -> str:
+    if text not in table:
+        raise t.fail(f"unknown name {text!r} (one of {', '.join(table)})")
+    return text
+
+
+def _config(tok: dict[str, _Token], config: GameConfig | None) -> GameConfig:
+    board, edition = tok["board"].value, _name(tok["edition"], _EDITIONS, tok["edition"].value)
+    n = _int(tok["players"], 2, 5)
+    seed = _int(tok["seed"], 0, 2**63 - 1)
+    t = tok["options"]
+    try:
+        options = json.loads(t.value)
+    except json.JSONDecodeError as e:
+        raise t.fail(f"not JSON: {e.msg} at character {e.pos + 1}") from None
+    if not isinstance(options, dict):
+        raise t.fail("expected a JSON object of rule options")
+    try:
+        read = GameConfig(n, board, edition, seed, tuple(options.items()))
+    except ValueError as e:
+        raise tok["board"].fail(f"not a configuration: {e}") from None
+    if config is None:
+        return read
+    if read != config.replace(board=read.board):
+        raise tok["board"].fail(f"the text's configuration {read!r} is not the given "
+                                f"{config!r}")
+    return config
+
+
+def _decision(t: _Token, text: str, n: int) -> Decision:
+    kind, *values = text.split(":")
+    cls = DECISIONS.get(kind)
+    if cls is None:
+        raise t.fail(f"unknown decision {kind!r} (one of {', '.join(DECISIONS)})")
+    names = [f.name for f in fields(cls)]
+    if len(values) != len(names):
+        raise t.fail(f"decision {kind!r} takes {len(names)} values ({', '.join(names)}), "
+                     f"found {len(values)} in {text!r}")
+    args: list[Any] = []
+    for name, v in zip(names, values, strict=True):
+        if name == "kind":
+            args.append(_name(t, PERMANENT_MARKERS, v))
+        else:
+            args.append(_int(t, 0 if name == "player" else -1, n - 1 if name == "player"
+                             else 999, v))
+    return cls(*args)
+
+
+def read_config(text: str, config: GameConfig | None = None) -> GameConfig:
+    """The configuration a position text names (``config`` when given and the same game;
+    :class:`PositionError` otherwise)."""
+    return _config(_tokens(text), config)
+
+
+def from_text(text: str, config: GameConfig | None = None) -> State:
+    """The state a position text describes. ``config``: the game's configuration, when
+    known (it must describe the same game as the text, whose board names the side); by
+    default the text's own. :class:`PositionError` names the first malformed field."""
+    tok = _tokens(text)
+    c = _config(tok, config)
+    b = c.load_board()
+    n = c.n_players
+    neutral_pool = _int(tok["neutral_pool"], -1, 99)
+    if (neutral_pool >= 0) != c.has_neutral:
+        raise tok["neutral_pool"].fail("-1 unless two players (then the neutral pool)")
+    colours = n + (neutral_pool >= 0)
+
+    def occupants_by(name: str, starts: tuple[int, ...]) -> list[int]:
+        t = tok[name]
+        groups = _split(t, len(starts) - 1)
+        return [o for k, g in enumerate(groups)
+                for o in _occupant_list(t, g, colours, starts[k + 1] - starts[k])]
+
+    def per_player(name: str, read: Callable[[_Token, str], T]) -> list[T]:
+        t = tok[name]
+        return [read(t, g) for g in _split(t, n)]
+
+    def levels(t: _Token, g: str) -> list[int]:
+        if len(g) != len(ABILITIES) or not (g.isascii() and g.isdigit()):
+            raise t.fail(f"expected {len(ABILITIES)} digits per player "
+                         f"({', '.join(ABILITIES)}), got {g!r}")
+        return [int(ch) for ch in g]
+
+    rm = tok["route_marker"]
+    if len(rm.value) != b.n_routes:
+        raise rm.fail(f"expected one character per route ({b.n_routes})")
+    route_marker = [None if ch == "." else _marker_list(rm, ch)[0] for ch in rm.value]
+    fav = tok["favours"]
+    favours = () if fav.value == "-" else tuple(
+        tuple(_name(fav, FAVOUR_TILES, x) for x in g.split(",") if g) for g in _split(fav, n))
+    display = tok["favour_display"]
+    pend = tok["pending"]
+    ends = {k: tok[k] for k in ("end_reason", "end_after_action")}
+    end = {k: None if t.value == "-" else _name(t, END_REASONS, t.value) for k, t in ends.items()}
+    return State(
+        config=c,
+        board=b,
+        posts=occupants_by("posts", b.post_start),
+        offices=occupants_by("offices", b.office_start),
+        extras=[tuple(_occupant_list(tok["extras"], g, colours, None))
+                for g in _split(tok["extras"], b.n_cities)],
+        supply_t=_int_list(tok["supply_t"], 0, 99, n),
+        supply_m=_int_list(tok["supply_m"], 0, 99, n),
+        stock_t=_int_list(tok["stock_t"], 0, 99, n),
+        stock_m=_int_list(tok["stock_m"], 0, 99, n),
+        prestige=_int_list(tok["prestige"], 0, 9999, n),
+        levels=per_player("levels", levels),
+        markers=per_player("markers", _marker_list),
+        markers_used=per_player("markers_used", _marker_list),
+        route_marker=route_marker,
+        bag=_marker_list(tok["bag"], _maybe_empty(tok["bag"])),
+        drawn=_marker_list(tok["drawn"], _maybe_empty(tok["drawn"])),
+        special=_occupant_list(tok["special"], _maybe_empty(tok["special"]), colours,
+                               len(b.special_spaces)),
+        special_points=tuple(_int_list(tok["special_points"], -99, 99)),
+        east_west=tuple(_int_list(tok["east_west"], 0, n - 1)),
+        discarded=_marker_list(tok["discarded"], _maybe_empty(tok["discarded"])),
+        permits_used=tuple(_int_list(tok["permits_used"], 0, b.n_cities - 1)),
+        neutral_pool=neutral_pool,
+        favour_display=() if display.value == "-" else tuple(
+            _name(display, FAVOUR_TILES, x) for x in display.value.split(",")),
+        favours=favours,
+        turn_start=_int(tok["turn_start"], 0, 10**9),
+        active=_int(tok["active"], 0, n - 1),
+        actions_left=_int(tok["actions_left"], 0, 99),
+        round=_int(tok["round"], 1, 10**9),
+        turn=_int(tok["turn"], 1, 10**9),
+        n_actions=_int(tok["n_actions"], 0, 10**9),
+        completed=_int(tok["completed"], 0, 999),
+        pending=() if pend.value == "-" else tuple(
+            _decision(pend, g, n) for g in _split(pend, None)),
+        end_reason=end["end_reason"],
+        end_after_action=end["end_after_action"],
+    )
