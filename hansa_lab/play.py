@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from hansa_lab.engine.actions import Action, format_action, parse_action
 from hansa_lab.engine.invariants import check_state, check_transition
 from hansa_lab.engine.limits import as_int
-from hansa_lab.engine.observe import hide_bag, observe, restore_bag
+from hansa_lab.engine.observe import HiddenBag, observe
 from hansa_lab.engine.rng import Rng, seat_stream
 from hansa_lab.engine.rules import apply, apply_in_place, check_types, legal_actions
 from hansa_lab.engine.scoring import ranking, score_breakdown
@@ -253,7 +253,7 @@ class PythonGame:
 
     def apply(self, action: Action) -> None:
         state = self.state
-        p = state.current_player
+        p = state.current_player if self.observer is not None else -1
         if self.immutable:
             nxt = apply(state, action, check=False)
             if self.check:
@@ -292,6 +292,9 @@ class _Decider:
         self.trusted = [is_trusted(pl) for pl in self.players]
         self.clock = (DecisionClock(decision_time_limit)
                       if decision_time_limit is not None else None)
+        #: the last real bag a trusted strategy was shown hidden, and its hidden form
+        self.bag_seen: object = None
+        self.bag_view = HiddenBag(())
 
     def failed(self, seat: int, error: BaseException) -> StrategyError:
         done = list(self.game.actions())
@@ -312,9 +315,11 @@ class _Decider:
         legal = game.legal_actions()
         player = self.players[p]
         if self.trusted[p]:
-            state = game.position()
-            real = hide_bag(state)
-            shown = state
+            shown = game.position()
+            real = shown.bag
+            if real is not self.bag_seen:  # the bag changes a few times a game
+                self.bag_seen, self.bag_view = real, HiddenBag(real)
+            shown.bag = self.bag_view  # type: ignore[assignment]
         else:
             real = None
             shown = game.observe(p)
@@ -336,7 +341,7 @@ class _Decider:
             raise self.failed(p, e) from e
         finally:
             if real is not None:
-                restore_bag(shown, real)
+                shown.bag = real
         if real is None:
             seen = game.observe(p)
             if shown != seen:

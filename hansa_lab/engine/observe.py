@@ -38,7 +38,7 @@ from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import State
 
 __all__ = ["HiddenBag", "HiddenInformationError", "canonical", "determinise", "draw_order",
-           "hide_bag", "observe", "playable", "restore_bag"]
+           "observe", "playable"]
 
 _RANK = {k: i for i, k in enumerate(MARKER_KINDS)}
 
@@ -134,21 +134,6 @@ def observe(state: State, seat: int) -> State:
     if not isinstance(view.bag, HiddenBag):
         view.bag = HiddenBag(view.bag)  # type: ignore[assignment]
     return view
-
-
-def hide_bag(state: State) -> tuple[str, ...] | HiddenBag:
-    """Put a :class:`HiddenBag` in ``state`` in place (the game loop's cheap view for the
-    package's own strategies, which do not keep or change the state) and return the bag
-    it replaced, for :func:`restore_bag`."""
-    real = state.bag
-    if not isinstance(real, HiddenBag):
-        state.bag = HiddenBag(real)  # type: ignore[assignment]
-    return real
-
-
-def restore_bag(state: State, real: tuple[str, ...] | HiddenBag) -> None:
-    """Undo :func:`hide_bag`."""
-    state.bag = real  # type: ignore[assignment]
 
 
 def draw_order(bag: tuple[str, ...] | HiddenBag) -> tuple[str, ...]:
