@@ -36,6 +36,7 @@ from hansa_lab.engine.decisions import (
 from hansa_lab.engine.events import Event
 from hansa_lab.engine.explain import explain_illegal
 from hansa_lab.engine.invariants import check_state
+from hansa_lab.engine.observe import draw_order
 from hansa_lab.engine.position import PositionError, options_text, read_config
 from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.rules import check_types
@@ -318,7 +319,7 @@ def state_fields(state: State) -> dict[str, Any]:
         "markers_used": [_codes(MARKER_KINDS, m, "markers_used") for m in state.markers_used],
         "route_marker": [-1 if m is None else _codes(MARKER_KINDS, [m], "route_marker")[0]
                          for m in state.route_marker],
-        "bag": _codes(MARKER_KINDS, state.bag, "bag"),
+        "bag": _codes(MARKER_KINDS, draw_order(state.bag), "bag"),
         "drawn": _codes(MARKER_KINDS, state.drawn, "drawn"),
         "special": state.special,
         "special_points": list(state.special_points),

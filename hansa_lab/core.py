@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,17 +33,19 @@ from hansa_lab.bridge import (
     state_fields,
 )
 from hansa_lab.engine.actions import Action
+from hansa_lab.engine.invariants import check_state, check_transition
+from hansa_lab.engine.observe import observe
 from hansa_lab.engine.rng import Rng
+from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.state import GameConfig, State
-from hansa_lab.errors import EngineError, IllegalActionError, StrategyError
+from hansa_lab.errors import IllegalActionError
 from hansa_lab.play import (
     DEFAULT_DECISION_TIME_LIMIT,
     DEFAULT_MAX_ACTIONS,
-    DecisionClock,
     GameRecord,
-    _next_action,
-    _seat_players,
     checked_seed,
+    run_game,
+    seat_players,
 )
 from hansa_lab.strategies import (
     ARCHETYPES,
@@ -61,7 +64,9 @@ from hansa_lab.strategies import (
 
 __all__ = [  # CoreGame, available and state_fields live in hansa_lab.bridge
     "CORE_STRATEGIES",
+    "CheckedCoreGame",
     "CoreGame",
+    "CoreMatchGame",
     "MatchResult",
     "available",
     "core_policy",
@@ -170,6 +175,110 @@ class MatchResult:
         return out
 
 
+class CoreMatchGame:
+    """A game in the core's match loop behind the :class:`~hansa_lab.play.Game`
+    protocol: :meth:`advance` plays every seat with a core twin (:func:`core_policy`)
+    inside the core without a Python call (a whole game, when every seat has one), and
+    stops for the others; ``log``: the core builds the ``turns`` and ``events`` rows."""
+
+    def __init__(self, config: GameConfig, players: Sequence[Strategy], *,
+                 start: State | None = None, seed: int | None = None,
+                 max_actions: int = DEFAULT_MAX_ACTIONS, log: bool = False) -> None:
+        seats = [core_policy(pl) for pl in players]
+        stream = checked_seed(config.seed if seed is None else seed)
+        begin = CoreGame(config) if start is None else CoreGame.from_state(start)
+        self.config = config
+        self.match = core_module().CoreMatch(begin._s, seats, stream, max_actions, log)
+        self._shown: State | None = None  # the position converted for the asked seat
+
+    def advance(self) -> int | None:
+        self._shown = None
+        seat: int | None = self.match.advance()
+        return seat
+
+    def position(self) -> State:
+        if self._shown is None:
+            self._shown = CoreGame(self.config, self.match.state()).to_state()
+        return self._shown
+
+    def observe(self, seat: int) -> State:
+        return observe(self.position(), seat)
+
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self.position())
+
+    def apply(self, action: Action) -> None:
+        self._shown = None
+        if not self.match.apply(*action):
+            raise IllegalActionError(
+                f"the core refused {action!r}, legal in the Python engine")
+
+    def finish(self) -> None:
+        self.match.finish()
+
+    def actions(self) -> list[Action]:
+        return [Action(*t) for t in self.match.actions()]
+
+    def final(self) -> State:
+        return CoreGame(self.config, self.match.state()).to_state()
+
+
+class CheckedCoreGame:
+    """A game in the core one action at a time behind the
+    :class:`~hansa_lab.play.Game` protocol, every position converted and checked by the
+    invariant checker (``check=True``); the seats with a core twin choose through it
+    (:meth:`advance`), drawing from their own ``rngs``."""
+
+    def __init__(self, config: GameConfig, players: Sequence[Strategy],
+                 rngs: Sequence[Rng], *, max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
+        self.config = config
+        self.game = CoreGame(config)
+        self.policies = [core_policy(pl) for pl in players]
+        self.rngs = list(rngs)
+        self.max_actions = max_actions
+        self.played: list[Action] = []
+        self.before = self.game.to_state()
+
+    def advance(self) -> int | None:
+        while not self.game.is_over and len(self.played) < self.max_actions:
+            p = self.game.current_player
+            policy = self.policies[p]
+            if policy is None:
+                return p
+            choice = policy.choose(self.game._s, self.rngs[p].state)
+            if choice is None:  # pragma: no cover - only after the end, checked above
+                raise RuntimeError("the core's policy found no decision")
+            action, self.rngs[p].state = Action(*choice[0]), choice[1]
+            self.apply(action)
+        return None
+
+    def position(self) -> State:
+        return self.before
+
+    def observe(self, seat: int) -> State:
+        return observe(self.before, seat)
+
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self.before)
+
+    def apply(self, action: Action) -> None:
+        self.game.apply(action)
+        after = self.game.to_state()
+        check_state(after)
+        check_transition(self.before, after)
+        self.before = after
+        self.played.append(action)
+
+    def finish(self) -> None:
+        pass
+
+    def actions(self) -> list[Action]:
+        return self.played
+
+    def final(self) -> State:
+        return self.before
+
+
 def play_match(
     config: GameConfig,
     players: Sequence[Strategy],
@@ -184,43 +293,18 @@ def play_match(
     """Play a game in the core from ``start`` (default: the set-up). Seats whose strategy
     has a core twin (:func:`core_policy`) play inside the core, drawing from
     ``seat_stream(seed, seat)`` (``seed`` defaults to the game's); the others are asked
-    in Python, isolated and timed as in :func:`hansa_lab.play.play_game`, with their
-    own ``rngs``. ``log``: the core builds the ``turns`` and ``events`` rows.
+    in Python by the one game loop (:func:`hansa_lab.play.run_game`: isolated and timed
+    as in :func:`hansa_lab.play.play_game`), with their own ``rngs``. ``log``: the core
+    builds the ``turns`` and ``events`` rows.
 
     A strategy that fails raises :class:`StrategyError` with the game so far; an error of
     the core raises :class:`EngineError`. Bad arguments raise before the game starts:
     ``ValueError`` for a seed outside 0 … 2**63 - 1 or an inconsistent ``start``
     (:meth:`CoreGame.from_state`)."""
-    seats = [core_policy(pl) for pl in players]
-    stream = checked_seed(config.seed if seed is None else seed)
-    begin = CoreGame(config) if start is None else CoreGame.from_state(start)
-    match = core_module().CoreMatch(begin._s, seats, stream, max_actions, log)
-    clock = (DecisionClock(decision_time_limit)
-             if decision_time_limit is not None and None in seats else None)
-    action: Action | None = None
-    try:
-        while (p := match.advance()) is not None:
-            shown = CoreGame(config, match.state()).to_state()
-            try:
-                action = _next_action(config, list(players), list(rngs), shown, [], clock)
-            except StrategyError as e:
-                so_far = [Action(*t) for t in match.actions()]
-                raise StrategyError(config, p, players[p], len(so_far), e.error,
-                                    so_far) from e.error
-            if not match.apply(*action):
-                raise IllegalActionError(
-                    f"the core refused {action!r}, legal in the Python engine")
-            action = None
-        match.finish()
-    except StrategyError:
-        raise
-    except Exception as e:
-        so_far = [Action(*t) for t in match.actions()]
-        raise EngineError(config, so_far, action, e) from e
-    finally:
-        if clock is not None:
-            clock.close()
-    return MatchResult(config, match)
+    game = CoreMatchGame(config, players, start=start, seed=seed, max_actions=max_actions,
+                         log=log)
+    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
+    return MatchResult(config, game.match)
 
 
 def play_game(config: GameConfig, strategies: Any, *, check: bool = False,
@@ -232,20 +316,19 @@ def play_game(config: GameConfig, strategies: Any, *, check: bool = False,
 
     Seats whose strategy has a core twin (random, greedy and the tips) choose inside the
     core (such a line-up plays the whole game there); any other strategy is called back
-    with a Python :class:`State` and the legal actions, isolated as in the Python loop.
-    ``check=True`` runs the invariant checker on every position (one step at a time)."""
-    import time
-
-    players, rngs = _seat_players(config, strategies, config.seed)
+    with the seat's view and the legal actions, by the same game loop as the Python
+    engine's. ``check=True`` runs the invariant checker on every position (one step at a
+    time: :class:`CheckedCoreGame`)."""
+    players, rngs = seat_players(config, strategies, config.seed)
     t0 = time.perf_counter()
-    specs = [pl.spec for pl in players]
+    game: CoreMatchGame | CheckedCoreGame
     if check:
-        actions, final = _play_checked(config, players, rngs, max_actions, decision_time_limit)
+        game = CheckedCoreGame(config, players, rngs, max_actions=max_actions)
     else:
-        run = play_match(config, players, rngs, max_actions=max_actions,
-                         decision_time_limit=decision_time_limit)
-        actions, final = run.actions, run.final()
-    return GameRecord(config=config, strategies=specs, actions=actions, final=final,
+        game = CoreMatchGame(config, players, max_actions=max_actions)
+    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
+    return GameRecord(config=config, strategies=[pl.spec for pl in players],
+                      actions=game.actions(), final=game.final(),
                       wall_time=time.perf_counter() - t0)
 
 
@@ -255,54 +338,13 @@ def play_on(state: State, strategies: Any, seed: int | None = None, *,
     """:func:`hansa_lab.play.play_on` in the core: the same continuation from ``state``
     (seat ``p`` draws from ``seat_stream(seed, p)``, ``seed`` defaulting to the game's),
     the same :class:`~hansa_lab.play.GameRecord`."""
-    import time
-
     config = state.config
     base = config.seed if seed is None else seed
-    players, rngs = _seat_players(config, strategies, base)
+    players, rngs = seat_players(config, strategies, base)
     t0 = time.perf_counter()
-    run = play_match(config, players, rngs, start=state, seed=base, max_actions=max_actions,
-                     decision_time_limit=decision_time_limit)
+    game = CoreMatchGame(config, players, start=state, seed=base, max_actions=max_actions)
+    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
     return GameRecord(config=config, strategies=[pl.spec for pl in players],
-                      actions=run.actions, final=run.final(),
+                      actions=game.actions(), final=game.final(),
                       wall_time=time.perf_counter() - t0,
                       extra={"start_action": state.n_actions, "seed": base})
-
-
-def _play_checked(config: GameConfig, players: list[Strategy], rngs: list[Rng],
-                  max_actions: int, decision_time_limit: float | None
-                  ) -> tuple[list[Action], State]:
-    """The game one action at a time, every position converted and checked."""
-    from hansa_lab.engine.invariants import check_state, check_transition
-
-    game = CoreGame(config)
-    policies = [core_policy(pl) for pl in players]
-    actions: list[Action] = []
-    before = game.to_state()
-    action: Action | None = None
-    clock = DecisionClock(decision_time_limit) if decision_time_limit is not None else None
-    try:
-        while not game.is_over and len(actions) < max_actions:
-            p = game.current_player
-            policy = policies[p]
-            if policy is not None:
-                choice = policy.choose(game._s, rngs[p].state)
-                assert choice is not None
-                action, rngs[p].state = Action(*choice[0]), choice[1]
-            else:
-                action = _next_action(config, players, rngs, before, actions, clock)
-            game.apply(action)
-            after = game.to_state()
-            check_state(after)
-            check_transition(before, after)
-            before = after
-            actions.append(action)
-            action = None
-    except StrategyError:
-        raise
-    except Exception as e:
-        raise EngineError(config, actions, action, e) from e
-    finally:
-        if clock is not None:
-            clock.close()
-    return actions, before

@@ -14,11 +14,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from hansa_lab.engine.actions import Action, format_action, parse_action
 from hansa_lab.engine.invariants import check_state, check_transition
 from hansa_lab.engine.limits import as_int
+from hansa_lab.engine.observe import HiddenBag, observe
 from hansa_lab.engine.rng import Rng, seat_stream
 from hansa_lab.engine.rules import apply, apply_in_place, check_types, legal_actions
 from hansa_lab.engine.scoring import ranking, score_breakdown
@@ -101,7 +102,7 @@ def checked_seed(seed: Any) -> int:
     return value
 
 
-def _seat_players(
+def seat_players(
     config: GameConfig, strategies: str | Sequence[str | Strategy], seed: int
 ) -> tuple[list[Strategy], list[Rng]]:
     """One strategy and one random stream per seat (streams from ``seed``); the line-up
@@ -176,54 +177,217 @@ def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
         ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc is not None else None)
 
 
-def _next_action(
-    config: GameConfig,
-    players: list[Strategy],
-    rngs: list[Rng],
-    state: State,
-    actions: list[Action],
-    clock: DecisionClock | None = None,
-) -> Action:
-    """Ask the deciding player's strategy, isolated from the game: it is shown a copy of
-    the state and of the legal list, within the time limit of ``clock``. Returns the legal
-    action equal to its answer (so a look-alike — a plain tuple, float fields — is that
-    legal action). Anything else becomes a :class:`StrategyError` carrying the game so
-    far: an exception (``SystemExit`` and a timeout included; only ``KeyboardInterrupt``
-    passes through, as the user's own interruption), an answer equal to no legal action,
-    a change to the state it was shown."""
-    legal = legal_actions(state)
-    p = state.current_player
-    shown = state if is_trusted(players[p]) else state.clone()
+class Game(Protocol):
+    """A game in progress in one rules engine: what the game loop (:func:`run_game`)
+    needs. :class:`PythonGame` is the Python engine's; the compiled core's are in
+    :mod:`hansa_lab.core` (its fast inner step is :meth:`advance`: the seats the core
+    plays itself decide there, without a call per decision)."""
 
-    def failed(error: BaseException) -> StrategyError:
-        return StrategyError(config, p, players[p], len(actions), error, actions)
+    config: GameConfig
 
-    try:
-        if clock is None:
-            action = players[p].choose(shown, list(legal), rngs[p])
+    def advance(self) -> int | None:
+        """Play the seats the engine decides itself; the seat whose strategy must be
+        asked now, or None when the game is over (or capped)."""
+
+    def position(self) -> State:
+        """The current position as a Python :class:`State` (the whole of it: never
+        shown to a strategy as it is; the loop shows :func:`observe`'s view)."""
+
+    def observe(self, seat: int) -> State:
+        """What ``seat`` may know of the current position (:func:`observe`)."""
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the current position, in the engines' order."""
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` (one of :meth:`legal_actions`) for the deciding seat."""
+
+    def finish(self) -> None:
+        """The game is done: close what the engine keeps (logs)."""
+
+    def actions(self) -> list[Action]:
+        """The actions played so far."""
+
+    def final(self) -> State:
+        """The last position as a Python :class:`State`."""
+
+
+class PythonGame:
+    """The Python engine behind the :class:`Game` protocol, from ``state`` (updated in
+    place unless ``check`` or ``on_step`` asks for immutable states); see
+    :func:`play_game` for ``check``, ``on_step`` and ``observer``. Stops after
+    ``max_actions``."""
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+        check: bool = False,
+        on_step: Callable[[State, Action, State], None] | None = None,
+        observer: Callable[[State, int, str, int], None] | None = None,
+    ) -> None:
+        self.config = state.config
+        self.state = state
+        self.max_actions = max_actions
+        self.check = check
+        self.on_step = on_step
+        self.observer = observer
+        self.played: list[Action] = []
+        self.immutable = check or on_step is not None
+
+    def advance(self) -> int | None:
+        s = self.state
+        if s.end_reason is not None or len(self.played) >= self.max_actions:
+            return None
+        return s.current_player
+
+    def position(self) -> State:
+        return self.state
+
+    def observe(self, seat: int) -> State:
+        return observe(self.state, seat)
+
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self.state)
+
+    def apply(self, action: Action) -> None:
+        state = self.state
+        p = state.current_player if self.observer is not None else -1
+        if self.immutable:
+            nxt = apply(state, action, check=False)
+            if self.check:
+                check_state(nxt)
+                check_transition(state, nxt)
+            if self.on_step is not None:
+                self.on_step(state, action, nxt)
+            self.state = state = nxt
         else:
-            clock.start()
-            try:
-                action = players[p].choose(shown, list(legal), rngs[p])
-            finally:
-                clock.stop()
-    except KeyboardInterrupt:
-        raise
-    except DecisionTimeout as e:
-        raise failed(DecisionTimeout(clock.message if clock else str(e))) from None
-    except BaseException as e:  # SystemExit too: a strategy must not end the run
-        raise failed(e) from e
-    if shown is not state and shown != state:
-        changed = sorted(k for k, v in shown.__getstate__().items()
-                         if v != state.__getstate__()[k])
-        raise failed(StateModified(
-            f"strategy changed the state it was shown ({', '.join(changed)}); strategies "
-            "must not modify it"))
+            apply_in_place(state, action, check=False)
+        if self.observer is not None:
+            self.observer(state, len(self.played), action.kind, p)
+        self.played.append(action)
+
+    def finish(self) -> None:
+        pass
+
+    def actions(self) -> list[Action]:
+        return self.played
+
+    def final(self) -> State:
+        return self.state
+
+
+class _Decider:
+    """Asks the strategies of one game for their decisions, isolated from the game: the
+    one place of the time limit (:class:`DecisionClock`), the seat's view
+    (:func:`~hansa_lab.engine.observe.observe`: the bag order hidden) and the failure
+    record (:class:`StrategyError`)."""
+
+    def __init__(self, game: Game, players: Sequence[Strategy], rngs: Sequence[Rng],
+                 decision_time_limit: float | None) -> None:
+        self.game = game
+        self.players = list(players)
+        self.rngs = list(rngs)
+        self.trusted = [is_trusted(pl) for pl in self.players]
+        self.clock = (DecisionClock(decision_time_limit)
+                      if decision_time_limit is not None else None)
+        #: the last real bag a trusted strategy was shown hidden, and its hidden form
+        self.bag_seen: object = None
+        self.bag_view = HiddenBag(())
+
+    def failed(self, seat: int, error: BaseException) -> StrategyError:
+        done = list(self.game.actions())
+        return StrategyError(self.game.config, seat, self.players[seat], len(done), error,
+                             done)
+
+    def decide(self, p: int) -> Action:
+        """The action of seat ``p``: its strategy is shown the seat's view and a copy of
+        the legal list, within the time limit; the legal action equal to its answer is
+        returned (so a look-alike — a plain tuple, float fields — is that legal action).
+        Anything else becomes a :class:`StrategyError` carrying the game so far: an
+        exception (``SystemExit`` and a timeout included; only ``KeyboardInterrupt``
+        passes through, as the user's own interruption), an answer equal to no legal
+        action, a change to the view it was shown. The package's own strategies (which
+        never change what they are shown) see the position itself with its bag hidden
+        for the decision, not a copy."""
+        game, clock = self.game, self.clock
+        legal = game.legal_actions()
+        player = self.players[p]
+        if self.trusted[p]:
+            shown = game.position()
+            real = shown.bag
+            if real is not self.bag_seen:  # the bag changes a few times a game
+                self.bag_seen, self.bag_view = real, HiddenBag(real)
+            shown.bag = self.bag_view  # type: ignore[assignment]
+        else:
+            real = None
+            shown = game.observe(p)
+        try:
+            if clock is None:
+                action = player.choose(shown, list(legal), self.rngs[p])
+            else:
+                clock.start()
+                try:
+                    action = player.choose(shown, list(legal), self.rngs[p])
+                finally:
+                    clock.stop()
+        except KeyboardInterrupt:
+            raise
+        except DecisionTimeout as e:
+            raise self.failed(p, DecisionTimeout(clock.message if clock else str(e))) \
+                from None
+        except BaseException as e:  # SystemExit too: a strategy must not end the run
+            raise self.failed(p, e) from e
+        finally:
+            if real is not None:
+                shown.bag = real
+        if real is None:
+            seen = game.observe(p)
+            if shown != seen:
+                changed = sorted(k for k, v in shown.__getstate__().items()
+                                 if v != seen.__getstate__()[k])
+                raise self.failed(p, StateModified(
+                    f"strategy changed the state it was shown ({', '.join(changed)}); "
+                    "strategies must not modify it"))
+        try:
+            return legal[legal.index(action)]
+        except Exception:  # not equal to any legal action (or not comparable at all)
+            raise self.failed(p, IllegalActionError(
+                f"strategy returned an illegal action {action!r}")) from None
+
+    def close(self) -> None:
+        if self.clock is not None:
+            self.clock.close()
+
+
+def run_game(
+    game: Game,
+    players: Sequence[Strategy],
+    rngs: Sequence[Rng],
+    *,
+    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
+) -> None:
+    """The game loop of every engine: play ``game`` to its end, asking the seats the
+    engine does not decide itself (:meth:`Game.advance`) through one isolation, time
+    limit and failure record (:class:`_Decider`). A strategy that fails raises
+    :class:`StrategyError` with the game so far (game seed, action, seat, strategy); a
+    failure of the engine (or of an observer) raises :class:`EngineError`; the clock is
+    stopped either way."""
+    decider = _Decider(game, players, rngs, decision_time_limit)
+    action: Action | None = None  # chosen, not yet fully applied and observed
     try:
-        return legal[legal.index(action)]
-    except Exception:  # not equal to any legal action (or not comparable at all)
-        raise failed(IllegalActionError(
-            f"strategy returned an illegal action {action!r}")) from None
+        while (p := game.advance()) is not None:
+            action = decider.decide(p)
+            game.apply(action)
+            action = None
+        game.finish()
+    except StrategyError:
+        raise
+    except Exception as e:  # the engine (or an observer) failed, not a strategy
+        raise EngineError(game.config, list(game.actions()), action, e) from e
+    finally:
+        decider.close()
 
 
 def play_game(
@@ -243,68 +407,23 @@ def play_game(
     with the updated state (whose ``events`` are that action's events); it must not
     modify the state.
 
-    Strategies are isolated (see :func:`_next_action`): each decision sees a copy of the
-    state, must return within ``decision_time_limit`` seconds (None: no limit), and a
-    strategy that raises, exits, times out, changes its copy or returns no legal action
-    stops the game with a :class:`StrategyError`."""
-    players, rngs = _seat_players(config, strategies, config.seed)
+    Strategies are isolated (see :func:`run_game`): each decision sees the seat's view
+    (:func:`~hansa_lab.engine.observe.observe`, the bag's draw order hidden), must
+    return within ``decision_time_limit`` seconds (None: no limit), and a strategy that
+    raises, exits, times out, changes its view or returns no legal action stops the game
+    with a :class:`StrategyError`."""
+    players, rngs = seat_players(config, strategies, config.seed)
     t0 = time.perf_counter()
-    actions, final = _play(config, new_game(config), players, rngs, max_actions, check=check,
-                           on_step=on_step, observer=observer,
-                           decision_time_limit=decision_time_limit)
+    game = PythonGame(new_game(config), max_actions=max_actions, check=check,
+                      on_step=on_step, observer=observer)
+    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
     return GameRecord(
         config=config,
         strategies=[s.spec for s in players],
-        actions=actions,
-        final=final,
+        actions=game.actions(),
+        final=game.final(),
         wall_time=time.perf_counter() - t0,
     )
-
-
-def _play(
-    config: GameConfig,
-    state: State,
-    players: list[Strategy],
-    rngs: list[Rng],
-    max_actions: int,
-    *,
-    check: bool = False,
-    on_step: Callable[[State, Action, State], None] | None = None,
-    observer: Callable[[State, int, str, int], None] | None = None,
-    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
-) -> tuple[list[Action], State]:
-    """The game loop of :func:`play_game` and :func:`play_on`, from ``state`` (updated in
-    place unless ``check`` or ``on_step`` asks for immutable states)."""
-    actions: list[Action] = []
-    immutable = check or on_step is not None
-    action: Action | None = None  # chosen, not yet fully applied and observed
-    clock = DecisionClock(decision_time_limit) if decision_time_limit is not None else None
-    try:
-        while state.end_reason is None and len(actions) < max_actions:
-            p = state.current_player
-            action = _next_action(config, players, rngs, state, actions, clock)
-            if immutable:
-                nxt = apply(state, action, check=False)
-                if check:
-                    check_state(nxt)
-                    check_transition(state, nxt)
-                if on_step is not None:
-                    on_step(state, action, nxt)
-                state = nxt
-            else:
-                apply_in_place(state, action, check=False)
-            if observer is not None:
-                observer(state, len(actions), action.kind, p)
-            actions.append(action)
-            action = None
-    except StrategyError:
-        raise
-    except Exception as e:  # the engine (or an observer) failed, not a strategy
-        raise EngineError(config, actions, action, e) from e
-    finally:
-        if clock is not None:
-            clock.close()
-    return actions, state
 
 
 def replay(config: GameConfig, actions: Sequence[Action | str], *, check: bool = True) -> State:
@@ -366,15 +485,15 @@ def play_on(
     """
     config = state.config
     base = config.seed if seed is None else seed
-    players, rngs = _seat_players(config, strategies, base)
+    players, rngs = seat_players(config, strategies, base)
     t0 = time.perf_counter()
-    actions, final = _play(config, state.clone(), players, rngs, max_actions,
-                           decision_time_limit=decision_time_limit)
+    game = PythonGame(state.clone(), max_actions=max_actions)
+    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
     return GameRecord(
         config=config,
         strategies=[pl.spec for pl in players],
-        actions=actions,
-        final=final,
+        actions=game.actions(),
+        final=game.final(),
         wall_time=time.perf_counter() - t0,
         extra={"start_action": state.n_actions, "seed": base},
     )

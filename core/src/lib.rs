@@ -9,6 +9,7 @@
 pub mod actions;
 pub mod board;
 pub mod decisions;
+pub mod determinise;
 pub mod effects;
 pub mod env;
 pub mod events;

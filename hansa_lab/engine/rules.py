@@ -500,8 +500,11 @@ def _do_establish(s: State, a: Action) -> None:
         s.markers[p] = (*s.markers[p], m)
         log(s, Event("marker_taken", seat=p, detail=m, route=r))
         if s.bag:
-            s.drawn = (*s.drawn, s.bag[0])
-            s.bag = s.bag[1:]
+            if isinstance(s.bag, tuple):
+                drawn, s.bag = s.bag[0], s.bag[1:]
+            else:  # a seat's view (engine/observe.HiddenBag): a look-ahead's draw
+                drawn, s.bag = s.bag.draw()
+            s.drawn = (*s.drawn, drawn)
         else:
             s.end_after_action = "markers"
     # 3. the reward, then everything else returns to the general stock

@@ -48,12 +48,13 @@ from hansa_lab.engine.scoring import (
     score_breakdown,
     tie_break_key,
 )
-from hansa_lab.engine.state import EMPTY, GameConfig, State
+from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
 from hansa_lab.errors import StrategyError
 from hansa_lab.play import (
     DEFAULT_DECISION_TIME_LIMIT,
     DEFAULT_MAX_ACTIONS,
-    play_game,
+    PythonGame,
+    run_game,
     strategy_rng,
 )
 from hansa_lab.strategies import Strategy, make_strategy
@@ -494,10 +495,60 @@ def _in_hand(s: State) -> list[int]:
     return out
 
 
+class _CoreLogs:
+    """A game in the compiled core, which builds the ``turns`` and ``events`` rows itself
+    (seats whose strategy has no core twin are asked in Python by the game loop)."""
+
+    def __init__(self, config: GameConfig, players: list[Strategy], limit: int, key: tuple,
+                 full: bool) -> None:
+        self.key, self.full = key, full
+        self.game = core.CoreMatchGame(config, players, max_actions=limit, log=full)
+
+    def rows(self) -> tuple[State, int, int, Rows, Rows]:
+        """The final position, the actions, the longest quiet stretch, turns, events."""
+        match = core.MatchResult(self.game.config, self.game.match)
+        final = match.final()
+        board = final.board
+        turns: Rows = _core_turn_columns(match.turn_rows(), self.key) if self.full else []
+        events = [(*self.key, i, rnd, turn, seat, kind, other, route,
+                   board.city_names[city] if city >= 0 else "", detail, value)
+                  for i, rnd, turn, seat, kind, other, route, city, detail, value
+                  in match.events()]
+        return final, match.n_actions, match.quiet_rounds, turns, events
+
+
+class _PythonLogs:
+    """A game in the Python engine, its rows built by observers of every action."""
+
+    def __init__(self, config: GameConfig, players: list[Strategy], limit: int, key: tuple,
+                 full: bool) -> None:
+        self.config, self.full = config, full
+        self.recorder = GameRecorder(key)
+        self.stall = StallWatch()
+        self.game = PythonGame(new_game(config), max_actions=limit, observer=self._observe)
+
+    def _observe(self, state: State, index: int, kind: str, acting: int) -> None:
+        self.stall.observe(state, index, kind, acting)
+        if self.full:
+            self.recorder.observe(state, index, kind, acting)
+
+    def rows(self) -> tuple[State, int, int, Rows, Rows]:
+        final = self.game.final()
+        if not self.full:
+            return final, len(self.game.actions()), self.stall.longest, [], []
+        self.recorder.finish(final)
+        turns = self.recorder.turn_columns(self.config.n_players, self.config.tuning)
+        return (final, len(self.game.actions()), self.stall.longest, turns,
+                self.recorder.events)
+
+
 #: The rules engines a game can be played with (``core``: the compiled core, where the
 #: core's own strategies play without a Python call per decision; ``python``: the
-#: readable reference engine). Both give the same game and the same rows.
-ENGINES = ("core", "python")
+#: readable reference engine), each with how its logs are built. Both give the same game
+#: and the same rows.
+_ENGINE_LOGS: dict[str, type[_CoreLogs] | type[_PythonLogs]] = {
+    "core": _CoreLogs, "python": _PythonLogs}
+ENGINES = tuple(_ENGINE_LOGS)
 
 
 def record_game(
@@ -517,46 +568,24 @@ def record_game(
     """Play one game and return its rows per table (``failures`` instead when a strategy
     fails; ``decision_time_limit`` as in :func:`hansa_lab.play.play_game`).
 
-    ``engine="core"`` plays it in the compiled core, which also builds the ``turns`` and
-    ``events`` rows (seats whose strategy has no core twin are asked in Python);
-    ``engine="python"`` plays and logs it in the Python engine. The rows are the same."""
-    if engine not in ENGINES:
+    ``engine`` chooses the rules engine (:data:`ENGINES`); the game is played by the one
+    game loop (:func:`hansa_lab.play.run_game`). ``engine="core"``: the compiled core,
+    which also builds the ``turns`` and ``events`` rows; ``engine="python"``: the Python
+    engine, logged by observers. The rows are the same."""
+    if engine not in _ENGINE_LOGS:
         raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
     key = (experiment, arm, game_id)
     players = [make_strategy(s) for s in strategies]
     t0 = time.perf_counter()
     limit = DEFAULT_MAX_ACTIONS if max_actions is None else max_actions
+    logs = _ENGINE_LOGS[engine](config, players, limit, key, full)
     try:
-        if engine == "core":
-            run = core.play_match(config, players,
-                                  [strategy_rng(config.seed, p) for p in range(len(players))],
-                                  max_actions=limit, log=full,
-                                  decision_time_limit=decision_time_limit)
-            final, n_actions, quiet = run.final(), run.n_actions, run.quiet_rounds
-            board = final.board
-            turns: Rows = _core_turn_columns(run.turn_rows(), key) if full else []
-            events = [(*key, i, rnd, turn, seat, kind, other, route,
-                       board.city_names[city] if city >= 0 else "", detail, value)
-                      for i, rnd, turn, seat, kind, other, route, city, detail, value
-                      in run.events()]
-        else:
-            recorder = GameRecorder(key)
-            stall = StallWatch()
-
-            def observer(state: State, index: int, kind: str, acting: int) -> None:
-                stall.observe(state, index, kind, acting)
-                if full:
-                    recorder.observe(state, index, kind, acting)
-
-            rec = play_game(config, players, observer=observer,
-                            decision_time_limit=decision_time_limit, max_actions=limit)
-            final, n_actions, quiet = rec.final, len(rec.actions), stall.longest
-            if full:
-                recorder.finish(final)
-            turns = recorder.turn_columns(config.n_players, config.tuning) if full else []
-            events = recorder.events
+        run_game(logs.game, players,
+                 [strategy_rng(config.seed, p) for p in range(len(players))],
+                 decision_time_limit=decision_time_limit)
     except StrategyError as e:
         return {"failures": [_failure_row(key, config, rotation, e)]}
+    final, n_actions, quiet, turns, events = logs.rows()
     games, players_rows = _result_rows(key, config, rotation, players, final, n_actions,
                                        quiet, stall_rounds, t0)
     return {"games": games, "players": players_rows, "turns": turns, "events": events}

@@ -25,8 +25,8 @@ Cost: every candidate × continuation is a game played to its end, so use cheap 
 
 from __future__ import annotations
 
+import hashlib
 import math
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +35,8 @@ import pandas as pd
 
 from hansa_lab import core
 from hansa_lab.engine.actions import Action, format_action
+from hansa_lab.engine.observe import determinise
+from hansa_lab.engine.rng import MASK, Rng, mix64
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import final_scores, ranking
 from hansa_lab.engine.state import GameConfig, State
@@ -47,18 +49,23 @@ __all__ = ["analyse_moves", "continuation_summary", "continuations", "costly_dec
            "redeal"]
 
 
-def redeal(state: State, key: str) -> State:
+#: mixed into a continuation's seed to give its re-deal a stream of its own
+_REDEAL_STREAM = 0x72656465616C  # "redeal"
+
+
+def redeal(state: State, key: int | str) -> State:
     """A copy of ``state`` whose face-down bonus markers are in a fresh order drawn from
-    ``key`` (what the players cannot know); everything else unchanged."""
-    out = state.clone()
-    bag = list(out.bag)
-    random.Random(f"hansa-lab/redeal/{key}").shuffle(bag)
-    out.bag = tuple(bag)
-    return out
+    ``key`` (what the players cannot know); everything else unchanged. The one
+    determinisation of the Python engine
+    (:func:`~hansa_lab.engine.observe.determinise`), on a stream derived from ``key``
+    (an integer, or text hashed to one)."""
+    if isinstance(key, str):
+        key = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
+    return determinise(state, Rng(mix64((key ^ _REDEAL_STREAM) & MASK)))
 
 
 def _outcome(state: State, lineup: Sequence[str | Strategy], seed: int,
-             redeal_key: str | None) -> tuple[list[int], list[float]]:
+             redeal_key: int | None) -> tuple[list[int], list[float]]:
     start = redeal(state, redeal_key) if redeal_key is not None else state
     final = core.play_on(start, lineup, seed=seed).final if not start.is_over else start
     ranks = ranking(final)
@@ -74,7 +81,7 @@ def continuations(state: State, strategies: str | Sequence[str | Strategy], n: i
     lineup = parse_lineup(strategies, state.n_players)
     rows = []
     for j in range(n):
-        key = f"{seed + j}" if redeal_bag else None
+        key = seed + j if redeal_bag else None
         scores, wins = _outcome(state, lineup, seed + j, key)
         rows += [(j, p, scores[p], wins[p]) for p in range(state.n_players)]
     return pd.DataFrame(rows, columns=["continuation", "seat", "score", "win_share"])
@@ -165,7 +172,7 @@ def analyse_moves(
     for i, a in enumerate(chosen):
         after = apply(state, a)
         for j in range(n):
-            key = f"{seed + j}" if redeal_bag else None
+            key = seed + j if redeal_bag else None
             s, w = _outcome(after, lineup, seed + j, key)
             scores[i, j], wins[i, j] = s[player], w[player]
     q = t_quantile(0.5 + ci / 2, n - 1)

@@ -1,8 +1,14 @@
 """The strategy interface and the registry that maps names to strategies.
 
-A strategy never touches the real state: it receives the current state (which it must
-not modify), the list of legal actions and its own random stream, and returns one of
-the legal actions. Tunable weights are constructor keyword arguments, so a spec like
+A strategy never touches the real state: it receives its seat's view of the current
+position (:func:`~hansa_lab.engine.observe.observe`: a :class:`State` whose bonus-marker
+bag is a :class:`~hansa_lab.engine.observe.HiddenBag`, the markers' kinds and numbers
+without their draw order; it must not modify it), the list of legal actions and its own
+random stream, and returns one of the legal actions. A search that plays the position on
+deals the bag with :func:`~hansa_lab.engine.observe.determinise` (a look-ahead on the
+view itself draws in a fixed order that says nothing about the real one).
+
+Tunable weights are constructor keyword arguments, so a spec like
 ``"greedy:depth=1"`` or a dict in an experiment file can set them by name.
 """
 
@@ -70,6 +76,9 @@ class Strategy:
         """Hook for derived state (validated parameters, caches)."""
 
     def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
+        """One of ``legal`` for the seat deciding in ``state`` (the seat's view: reading
+        the bag's draw order raises
+        :class:`~hansa_lab.engine.observe.HiddenInformationError`)."""
         raise NotImplementedError
 
     @property

@@ -35,6 +35,10 @@ documented evaluation :func:`~.evaluation.evaluate` (the same one ``greedy`` use
   also plays out the rest of the turn with the rollout policy above (own decisions only);
   the value reached is a floor under the node's value (a line the player can really
   play, so max-backup stays sound).
+* **Hidden information.** The search is shown the seat's view (the bag's draw order
+  hidden) and plays on one determinisation of it per decision
+  (:func:`~hansa_lab.engine.observe.determinise`, drawn from the seat's stream): the
+  order in which its look-aheads draw replacement markers is a guess, never the real one.
 * **Choice.** The root child with the highest value (ties broken by the random stream).
   With ``explore > 0`` it behaves like greedy when nothing improves the position: with
   that probability it plays a random action other than ``end``/``stop``/``decline``
@@ -108,6 +112,7 @@ from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.limits import Limit, parameter_limits
+from hansa_lab.engine.observe import determinise
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
 from hansa_lab.engine.state import State
@@ -429,6 +434,7 @@ class MCTS(Strategy):
         self._me = state.current_player
         self._rng = rng
         self._expanded = 0
+        state = determinise(state, rng)  # a possible draw order: the real one is hidden
         root = self._expand(state, legal=legal)
         done = 0
         if len(root.acts) > 1:

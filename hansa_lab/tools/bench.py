@@ -230,9 +230,9 @@ def _engine_only(engine: str, config: GameConfig, lineup: list[str]) -> Any:
     """Play a game without logs in ``engine`` (the core: its match loop, no rows)."""
     if engine == "python":
         return play_game(config, lineup)
-    from hansa_lab.play import _seat_players
+    from hansa_lab.play import seat_players
 
-    players, rngs = _seat_players(config, lineup, config.seed)
+    players, rngs = seat_players(config, lineup, config.seed)
     return core.play_match(config, players, rngs, log=False).final()
 
 

@@ -1,7 +1,7 @@
 //! `ismcts`: information-set Monte Carlo tree search for the multi-player game with a
 //! hidden bonus-marker bag (the draw order is unknown to every player).
 //!
-//! Each of the `iterations` re-deals the bag (a determinization) and walks one tree
+//! Each of the `iterations` re-deals the bag (`crate::determinise`) and walks one tree
 //! shared by all of them:
 //!
 //! - **Tree.** A node is a sequence of actions from the decision's position; it belongs to
@@ -35,6 +35,7 @@
 //! name (`hansa_lab/strategies/ismcts.py`) asks this code, so both engines play it alike.
 
 use crate::actions::Action;
+use crate::determinise::determinise;
 use crate::rng::{mix64, Rng};
 use crate::rules::{apply_unchecked, legal_actions};
 use crate::state::State;
@@ -204,7 +205,7 @@ impl Ismcts {
     ) -> usize {
         let t = &mut sc.state;
         t.clone_from(s);
-        Rng::new(stream).shuffle(&mut t.bag);
+        determinise(t, &mut Rng::new(stream));
         sc.path.clear();
         sc.path.push(0);
         let mut node = 0;

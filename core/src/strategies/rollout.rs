@@ -1,6 +1,6 @@
 //! `rollout`: a search player. For each of its decisions it takes the `candidates` best
 //! actions by the greedy evaluation, plays each `samples` times a little into the
-//! future — the hidden bonus-marker bag re-dealt (a determinization: the player cannot
+//! future — the hidden bonus-marker bag re-dealt (`crate::determinise`: the player cannot
 //! know the draw order), then every player, itself included, playing greedy through the
 //! turn in progress and `horizon` more turns — and keeps the candidate whose futures it
 //! values most on average (its own evaluation at the end of the playout). Common random
@@ -12,6 +12,7 @@
 //! (`hansa_lab/strategies/rollout.py`) asks this code, so both engines play it alike.
 
 use crate::actions::Action;
+use crate::determinise::determinise;
 use crate::rng::{mix64, Rng};
 use crate::rules::apply_unchecked;
 use crate::state::State;
@@ -71,7 +72,7 @@ impl Rollout {
             for r in 0..self.samples as u64 {
                 let stream = mix64(seed ^ mix64(r + 1));
                 t.clone_from(s);
-                Rng::new(stream).shuffle(&mut t.bag);
+                determinise(&mut t, &mut Rng::new(stream));
                 apply_unchecked(&mut t, &legal[i]);
                 stats.actions += self.play_out(&mut t, stream, &mut buf);
                 stats.playouts += 1;
