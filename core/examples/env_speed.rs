@@ -125,7 +125,7 @@ fn vector(config: &Config, n_envs: usize, seconds: f64, threads: usize) -> (f64,
     let (t0, c0) = (Instant::now(), cpu_seconds());
     let mut steps = 0u64;
     while t0.elapsed().as_secs_f64() < seconds {
-        env.step(&actions, bufs!()).unwrap();
+        env.step(&actions, bufs!(), true).unwrap();
         steps += n_envs as u64;
     }
     let (dt, dc) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);

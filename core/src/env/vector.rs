@@ -196,8 +196,15 @@ impl VectorEnv {
 
     /// Apply one action per environment (an index, or -1 for a random legal action);
     /// nothing changes if any action is illegal (the error names the environment).
-    pub fn step(&mut self, actions: &[i64], b: Buffers<'_>) -> Result<(), String> {
+    /// `kept`: the buffers are the last call's, holding what it wrote (then only what
+    /// changed is written); otherwise every row is written whole.
+    pub fn step(&mut self, actions: &[i64], b: Buffers<'_>, kept: bool) -> Result<(), String> {
         self.check(&b, Some(actions))?;
+        if !kept {
+            for s in &mut self.slots {
+                s.known = false;
+            }
+        }
         self.run(b, Some(actions), false);
         Ok(())
     }
