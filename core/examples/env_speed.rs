@@ -13,18 +13,22 @@ use hansa_core::state::{new_game, Config, State};
 use hansa_core::strategies::random_policy;
 use std::time::Instant;
 
+/// CPU seconds of this process's live threads, in nanoseconds' precision (the first
+/// field of each `/proc/self/task/*/schedstat`, Linux); 0 elsewhere.
 fn cpu_seconds() -> f64 {
-    // utime + stime of this process, from /proc (Linux); 0 elsewhere
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let rest = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<f64> = rest
-        .split_whitespace()
-        .map(|x| x.parse().unwrap_or(0.0))
-        .collect();
-    if f.len() < 13 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return 0.0;
+    };
+    let mut ns = 0u64;
+    for t in tasks.flatten() {
+        let stat = std::fs::read_to_string(t.path().join("schedstat")).unwrap_or_default();
+        ns += stat
+            .split_whitespace()
+            .next()
+            .and_then(|x| x.parse::<u64>().ok())
+            .unwrap_or(0);
     }
-    (f[11] + f[12]) / 100.0
+    ns as f64 * 1e-9
 }
 
 struct Game {
@@ -132,6 +136,9 @@ fn vector(config: &Config, n_envs: usize, seconds: f64, threads: usize) -> (f64,
     (steps as f64 / dt, steps as f64 / dc.max(1e-9))
 }
 
+/// One timed phase: (steps per wall second, steps per CPU second).
+type Phase<'a> = dyn Fn() -> (f64, f64) + 'a;
+
 fn show_one((wall, cpu): (f64, f64)) {
     println!("{wall:.0} steps/s wall {cpu:.0} steps/cpu-s");
 }
@@ -153,7 +160,7 @@ fn main() {
         other => panic!("unknown phase {other:?}"),
     }
     // the phases in turn, five rounds (the machine is shared: the best round of each)
-    let phases: [(&str, &dyn Fn() -> (f64, f64)); 5] = [
+    let phases: [(&str, &Phase<'_>); 5] = [
         ("random action (reference)", &|| {
             bare(&config, n_envs, seconds, Extra::Nothing)
         }),
@@ -163,8 +170,12 @@ fn main() {
         ("+ observation + mask", &|| {
             bare(&config, n_envs, seconds, Extra::ObservationAndMask)
         }),
-        ("VectorEnv::step, 1 thread", &|| vector(&config, n_envs, seconds, 1)),
-        ("VectorEnv::step, 2 threads", &|| vector(&config, n_envs, seconds, 2)),
+        ("VectorEnv::step, 1 thread", &|| {
+            vector(&config, n_envs, seconds, 1)
+        }),
+        ("VectorEnv::step, 2 threads", &|| {
+            vector(&config, n_envs, seconds, 2)
+        }),
     ];
     let mut best = [(0.0f64, 0.0f64); 5];
     for _ in 0..5 {

@@ -394,7 +394,9 @@ impl PyVectorEnv {
             truncated,
             to_act,
         };
-        self.call(py, "CoreVectorEnv.step", views, |env, b| env.step(acts, b, kept))
+        self.call(py, "CoreVectorEnv.step", views, |env, b| {
+            env.step(acts, b, kept)
+        })
     }
 }
 

@@ -161,14 +161,16 @@ pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
     let channel = piece_channels(lay, &rel_of);
     let w = 2 * lay.n_colours;
     let st = &lay.start;
-    let posts = &mut out[st[F_POSTS]..st[F_POSTS + 1]];
-    for (&o, row) in s.posts.iter().zip(posts.chunks_exact_mut(w)) {
-        piece_row(row, o, &channel);
-    }
-    let offices = &mut out[st[F_OFFICES]..st[F_OFFICES + 1]];
-    for (&o, row) in s.offices.iter().zip(offices.chunks_exact_mut(w)) {
-        piece_row(row, o, &channel);
-    }
+    // one fill, then branch-free (occupancy is as good as random to a branch predictor):
+    // an empty space adds 0 to its row's first channel
+    out[..st[F_EXTRA]].fill(0.0);
+    let pieces = |occupants: &[i8], rows: &mut [f32]| {
+        for (&o, row) in occupants.iter().zip(rows.chunks_exact_mut(w)) {
+            row[channel[(o + 1) as usize]] += f32::from(u8::from(o != EMPTY));
+        }
+    };
+    pieces(&s.posts, &mut out[st[F_POSTS]..st[F_POSTS + 1]]);
+    pieces(&s.offices, &mut out[st[F_OFFICES]..st[F_OFFICES + 1]]);
     observe_rest(s, seat, lay, &rel_of, out);
 }
 
@@ -186,7 +188,13 @@ pub struct Written {
 /// rows of posts and offices whose occupant is unchanged (and the seat the same) are left
 /// as they are, the rest is written; `written` then describes the new contents. The
 /// result equals [`observe_into`]'s.
-pub fn observe_update(s: &State, seat: usize, lay: &Layout, out: &mut [f32], written: &mut Written) {
+pub fn observe_update(
+    s: &State,
+    seat: usize,
+    lay: &Layout,
+    out: &mut [f32],
+    written: &mut Written,
+) {
     if written.seat != Some(seat) {
         observe_into(s, seat, lay, out);
         written.seat = Some(seat);
@@ -304,7 +312,12 @@ mod tests {
 
     #[test]
     fn an_updated_row_equals_a_whole_observation() {
-        for (n, side) in [(2, "base_3p"), (3, "base_3p"), (4, "east"), (5, "britannia_45p")] {
+        for (n, side) in [
+            (2, "base_3p"),
+            (3, "base_3p"),
+            (4, "east"),
+            (5, "britannia_45p"),
+        ] {
             let mut s = new_game(&Config::printed(n, side, 3)).unwrap();
             let lay = Layout::new(s.board, n);
             let (mut row, mut whole) = (vec![7.0; lay.size()], vec![0.0; lay.size()]);

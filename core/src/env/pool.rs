@@ -128,7 +128,9 @@ impl Pool {
         // itself in `running`) only while the call is open, under the lock, and drops its
         // use before leaving `running`; this function closes the call and waits for
         // `running` to reach 0 before returning (also when `task(0)` panics).
-        let ptr = TaskPtr(unsafe { std::mem::transmute::<&(dyn Fn(usize) + Sync + '_), &'static Task>(task) });
+        let ptr = TaskPtr(unsafe {
+            std::mem::transmute::<&(dyn Fn(usize) + Sync + '_), &'static Task>(task)
+        });
         {
             let mut job = self.shared.lock();
             job.generation += 1;
@@ -143,7 +145,11 @@ impl Pool {
             // close the call: a worker waking from now on leaves the task alone
             job.task = None;
             while job.running > 0 {
-                job = self.shared.done.wait(job).unwrap_or_else(|e| e.into_inner());
+                job = self
+                    .shared
+                    .done
+                    .wait(job)
+                    .unwrap_or_else(|e| e.into_inner());
             }
             job.panicked
         };

@@ -7,14 +7,18 @@ use crate::rng::Rng;
 use crate::state::{State, EMPTY};
 
 /// Uniform choice among the actions of `legal` that satisfy `keep`, in their order
-/// (`rng.choice([a for a in legal if keep(a)])`: one draw over the count, then the
-/// matching action of that rank; no allocation); None if none.
+/// (`rng.choice([a for a in legal if keep(a)])`, one pass); None if none.
 fn choose_where(legal: &[Action], rng: &mut Rng, keep: impl Fn(&Action) -> bool) -> Option<Action> {
-    let count = legal.iter().filter(|a| keep(a)).count();
-    if count == 0 {
+    let mut picked: Vec<u32> = Vec::with_capacity(legal.len());
+    for (i, a) in legal.iter().enumerate() {
+        if keep(a) {
+            picked.push(i as u32);
+        }
+    }
+    if picked.is_empty() {
         return None;
     }
-    legal.iter().filter(|a| keep(a)).nth(rng.choice_index(count)).copied()
+    Some(legal[picked[rng.choice_index(picked.len())] as usize])
 }
 
 /// The random strategy with its biases switched on or off (`random:establish=false`).
