@@ -4,6 +4,9 @@ any thread count, and clear errors that change nothing."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -101,17 +104,67 @@ def test_truncation_restarts_the_game() -> None:
 
 
 def test_same_seed_same_games_on_any_thread_count() -> None:
+    # 40 environments: several blocks of games, shared out between the threads
     runs = []
     for threads in (1, 2, 3):
-        venv = VectorEnv(n_envs=5, n_players=4, seed=21, threads=threads)
+        venv = VectorEnv(n_envs=40, n_players=4, seed=21, threads=threads)
+        assert venv._env.threads == threads
         venv.reset()
         for _ in range(200):
             out = venv.step_random()
-        runs.append((out.copy(), venv.game_seeds()))
-    for out, seeds in runs[1:]:
-        assert seeds == runs[0][1]
-        np.testing.assert_array_equal(out.obs, runs[0][0].obs)
-        np.testing.assert_array_equal(out.mask, runs[0][0].mask)
+        runs.append((out.copy(), venv.game_seeds(), venv.games()))
+    for out, seeds, games in runs[1:]:
+        assert (seeds, games) == runs[0][1:]
+        for name in ("obs", "mask", "rewards", "to_act"):
+            np.testing.assert_array_equal(getattr(out, name), getattr(runs[0][0], name))
+
+
+def test_fresh_buffers_each_call_give_the_same_rows() -> None:
+    # the core rewrites only what changed when told the arrays are the last call's
+    # (kept=True, as VectorEnv does); otherwise it writes them whole, so a caller passing
+    # new arrays each call sees the same rows
+    venv = VectorEnv(n_envs=20, n_players=3, seed=4, threads=2)
+    raw = core_module().CoreVectorEnv(core_config(venv.config), 20, 4, 20_000, 2)
+    venv.reset()
+    raw.reset(*[np.zeros_like(b) for b in venv._buffers()])
+    for _ in range(150):
+        out = venv.step_random()
+        fresh = [np.full_like(b, 7) for b in venv._buffers()]
+        raw.step(np.full(20, -1, np.int64), *fresh)
+        np.testing.assert_array_equal(fresh[0], out.obs)
+        np.testing.assert_array_equal(fresh[1], out.mask)
+        np.testing.assert_array_equal(fresh[5], out.to_act)
+
+
+def test_step_releases_the_gil() -> None:
+    # a Python thread records the time while long step calls run in another: with the
+    # GIL held for the call, no record could fall inside one
+    venv = VectorEnv(n_envs=4096, n_players=3, seed=8, threads=1)
+    venv.reset()
+    calls: list[tuple[float, float]] = []
+    stamps: list[float] = []
+    done = threading.Event()
+
+    def stepping() -> None:
+        for _ in range(4):
+            t0 = time.perf_counter()
+            venv.step_random()
+            calls.append((t0, time.perf_counter()))
+        done.set()
+
+    def counting() -> None:
+        while not done.is_set():
+            stamps.append(time.perf_counter())
+
+    threads = [threading.Thread(target=counting), threading.Thread(target=stepping)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    inside = [t for t in stamps for a, b in calls if a < t < b]
+    longest = max(b - a for a, b in calls)
+    assert longest > 0.005, "the calls are too short to tell"
+    assert inside, f"no Python progress during {len(calls)} step calls of up to {longest:.3f}s"
 
 
 def test_illegal_actions_are_errors_that_change_nothing() -> None:

@@ -238,17 +238,17 @@ pub struct PyVectorEnv {
     env: VectorEnv,
 }
 
-struct Views<'a> {
+/// The caller's six arrays of one call (held, with their buffer exports, for the call).
+struct Views {
     obs: PyBuffer<f32>,
     mask: PyBuffer<u8>,
     rewards: PyBuffer<f32>,
     terminated: PyBuffer<u8>,
     truncated: PyBuffer<u8>,
     to_act: PyBuffer<i32>,
-    _life: std::marker::PhantomData<&'a ()>,
 }
 
-impl Views<'_> {
+impl Views {
     fn buffers(&self) -> PyResult<Buffers<'_>> {
         if self.terminated.buf_ptr() == self.truncated.buf_ptr() {
             return Err(PyValueError::new_err(
@@ -263,6 +263,22 @@ impl Views<'_> {
             truncated: slice_mut(&self.truncated, "truncated")?,
             to_act: slice_mut(&self.to_act, "to_act")?,
         })
+    }
+}
+
+impl PyVectorEnv {
+    /// Run `call` on the environment and the caller's arrays with the GIL released
+    /// (errors as ValueError, a panic as CoreError naming `name`).
+    fn call(
+        &mut self,
+        py: Python<'_>,
+        name: &str,
+        views: Views,
+        call: impl FnOnce(&mut VectorEnv, Buffers<'_>) -> Result<(), String> + Send,
+    ) -> PyResult<()> {
+        let b = views.buffers()?;
+        let env = &mut self.env;
+        py.allow_threads(|| guard(name, || call(env, b).map_err(PyValueError::new_err)))
     }
 }
 
@@ -308,6 +324,11 @@ impl PyVectorEnv {
     fn n_actions(&self) -> usize {
         self.env.index.size()
     }
+    /// The threads a call steps the environments on.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.env.threads()
+    }
     /// The seed of each environment's game in progress.
     fn game_seeds(&self) -> Vec<u64> {
         self.env.game_seeds()
@@ -335,19 +356,15 @@ impl PyVectorEnv {
             terminated,
             truncated,
             to_act,
-            _life: Default::default(),
         };
-        let b = views.buffers()?;
-        let env = &mut self.env;
-        py.allow_threads(|| {
-            guard("CoreVectorEnv.reset", || {
-                env.reset(b).map_err(PyValueError::new_err)
-            })
-        })
+        self.call(py, "CoreVectorEnv.reset", views, |env, b| env.reset(b))
     }
 
     /// One action per environment (int64: an index, or -1 for a random legal action).
+    /// `kept=True`: the arrays are the last call's, unchanged since (then only what
+    /// changed is written); otherwise every row is written whole.
     #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (actions, obs, mask, rewards, terminated, truncated, to_act, kept=false))]
     fn step(
         &mut self,
         py: Python<'_>,
@@ -358,6 +375,7 @@ impl PyVectorEnv {
         terminated: PyBuffer<u8>,
         truncated: PyBuffer<u8>,
         to_act: PyBuffer<i32>,
+        kept: bool,
     ) -> PyResult<()> {
         if !actions.is_c_contiguous() {
             return Err(PyValueError::new_err(
@@ -375,14 +393,9 @@ impl PyVectorEnv {
             terminated,
             truncated,
             to_act,
-            _life: Default::default(),
         };
-        let b = views.buffers()?;
-        let env = &mut self.env;
-        py.allow_threads(|| {
-            guard("CoreVectorEnv.step", || {
-                env.step(acts, b).map_err(PyValueError::new_err)
-            })
+        self.call(py, "CoreVectorEnv.step", views, |env, b| {
+            env.step(acts, b, kept)
         })
     }
 }

@@ -8,11 +8,15 @@ and writes, for the seat to act next, its observation and
 legal-action mask; a finished game writes its rank rewards ``(n - rank) / (n - 1)`` per
 seat and its done flag, and is replaced at once by a new game (auto-reset), whose first
 position the arrays then hold. The stepping runs in the core with the GIL released, on
-``threads`` threads. Game seeds and random actions come from one stream per environment
+``threads`` threads (a pool started with the environment; the calling thread is one of
+them, and the games are shared out in blocks, so a thread the machine schedules late is
+not waited for). Game seeds and random actions come from one stream per environment
 (from ``seed``), so the same seed gives the same games on any thread count.
 
 The arrays of a :class:`VectorStep` are the environment's own buffers, overwritten by the
-next call (as in envpool and PufferLib): copy what you keep (:meth:`VectorStep.copy`).
+next call (as in envpool and PufferLib): copy what you keep (:meth:`VectorStep.copy`), and
+do not write into them: a step rewrites only the parts of a row that changed (the posts
+and offices of the observation, the mask entries of the previous legal actions).
 
 >>> venv = VectorEnv(n_envs=4, n_players=3, seed=1)
 >>> out = venv.reset()
@@ -67,6 +71,7 @@ class VectorEnv:
                                        int(seed) & ((1 << 64) - 1), max_actions, threads)
         self.n_envs = n_envs
         self.n_players = n_players
+        self.threads = threads
         self.obs_size: int = self._env.obs_size
         self.n_actions: int = self._env.n_actions
         self._obs = np.zeros((n_envs, self.obs_size), np.float32)
@@ -100,7 +105,8 @@ class VectorEnv:
         if acts.shape != (self.n_envs,):
             raise ValueError(f"step needs one action per environment: shape "
                              f"({self.n_envs},), got {acts.shape}")
-        self._env.step(acts, *self._buffers())
+        # its own arrays, unchanged since the last call: the core writes what changed
+        self._env.step(acts, *self._buffers(), kept=True)
         return self._result()
 
     def step_random(self) -> VectorStep:

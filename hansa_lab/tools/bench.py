@@ -565,6 +565,8 @@ def bench_env(n_players: int = 3, seconds: float = 10.0, board: str = "base",
         "vector_steps_per_s": round(vec_rate),
         "vector_steps_per_cpu_s": round(vec_n / vec_cpu) if vec_cpu > 0 else None,
         "vector_vs_reference": round(vec_rate / ref_rate, 3),
+        "vector_vs_reference_per_cpu_s": (round((vec_n / vec_cpu) / (ref_n / ref_cpu), 3)
+                                          if vec_cpu > 0 and ref_cpu > 0 else None),
         "aec_steps_per_s": round(aec_rate),
         "aec_steps_per_cpu_s": round(aec_n / aec_cpu) if aec_cpu > 0 else None,
         "aec_vs_reference": round(aec_rate / ref_rate, 3),

@@ -4,4 +4,5 @@
 
 pub mod action_index;
 pub mod observation;
+pub mod pool;
 pub mod vector;

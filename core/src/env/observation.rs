@@ -127,32 +127,107 @@ fn decision_numbers(s: &State) -> (usize, f32) {
     }
 }
 
-/// Write the observation of `seat` into `out` (length [`Layout::size`]).
-pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
-    let n = lay.n_players;
-    let nc = lay.n_colours;
-    out.fill(0.0);
-    // colour -> colour relative to `seat` (a table: no division per piece)
+/// colour -> colour relative to `seat` (a table: no division per piece)
+fn relative_colours(n: usize, seat: usize) -> [usize; 8] {
     let mut rel_of = [n; 8];
     for (c, r) in rel_of.iter_mut().enumerate().take(n) {
         *r = (c + n - seat) % n;
     }
-    let rel = |colour: usize| rel_of[colour];
-    let st = &lay.start;
-    // one row of 2 * nc channels per post / office; branch-free (occupancy is as good as
-    // random to a branch predictor): occupant code + 1 -> (channel, value), empty adds 0
-    let mut channel = [(0usize, 0.0f32); 2 * 6 + 1];
-    for o in 0..2 * nc {
-        channel[o + 1] = (2 * rel(o >> 1) + (o & 1), 1.0);
+    rel_of
+}
+
+/// The row of one post or office: `2 * nc` channels, a 1 at the occupant's (relative
+/// colour, piece) channel, all 0 when empty. `channel[o + 1]` is occupant `o`'s channel
+/// (`channel[0]`, the empty space's, is never set).
+#[inline]
+fn piece_row(row: &mut [f32], occupant: i8, channel: &[usize; 2 * 6 + 1]) {
+    row.fill(0.0);
+    if occupant != EMPTY {
+        row[channel[(occupant + 1) as usize]] = 1.0;
     }
+}
+
+fn piece_channels(lay: &Layout, rel_of: &[usize; 8]) -> [usize; 2 * 6 + 1] {
+    let mut channel = [0usize; 2 * 6 + 1];
+    for o in 0..2 * lay.n_colours {
+        channel[o + 1] = 2 * rel_of[o >> 1] + (o & 1);
+    }
+    channel
+}
+
+/// Write the observation of `seat` into `out` (length [`Layout::size`]).
+pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
+    let rel_of = relative_colours(lay.n_players, seat);
+    let channel = piece_channels(lay, &rel_of);
+    let w = 2 * lay.n_colours;
+    let st = &lay.start;
+    // one fill, then branch-free (occupancy is as good as random to a branch predictor):
+    // an empty space adds 0 to its row's first channel
+    out[..st[F_EXTRA]].fill(0.0);
     let pieces = |occupants: &[i8], rows: &mut [f32]| {
-        for (&o, row) in occupants.iter().zip(rows.chunks_exact_mut(2 * nc)) {
-            let (c, v) = channel[(o + 1) as usize];
-            row[c] += v;
+        for (&o, row) in occupants.iter().zip(rows.chunks_exact_mut(w)) {
+            row[channel[(o + 1) as usize]] += f32::from(u8::from(o != EMPTY));
         }
     };
     pieces(&s.posts, &mut out[st[F_POSTS]..st[F_POSTS + 1]]);
     pieces(&s.offices, &mut out[st[F_OFFICES]..st[F_OFFICES + 1]]);
+    observe_rest(s, seat, lay, &rel_of, out);
+}
+
+/// What an observation buffer row holds of the posts and offices (for
+/// [`observe_update`]): the seat it was written for and the occupants it shows.
+#[derive(Clone, Debug, Default)]
+pub struct Written {
+    /// None: the row's contents are unknown (write it whole)
+    pub seat: Option<usize>,
+    pub posts: Vec<i8>,
+    pub offices: Vec<i8>,
+}
+
+/// [`observe_into`] for a buffer row that holds the observation `written` describes: the
+/// rows of posts and offices whose occupant is unchanged (and the seat the same) are left
+/// as they are, the rest is written; `written` then describes the new contents. The
+/// result equals [`observe_into`]'s.
+pub fn observe_update(
+    s: &State,
+    seat: usize,
+    lay: &Layout,
+    out: &mut [f32],
+    written: &mut Written,
+) {
+    if written.seat != Some(seat) {
+        observe_into(s, seat, lay, out);
+        written.seat = Some(seat);
+        written.posts.clone_from(&s.posts);
+        written.offices.clone_from(&s.offices);
+        return;
+    }
+    let rel_of = relative_colours(lay.n_players, seat);
+    let channel = piece_channels(lay, &rel_of);
+    let w = 2 * lay.n_colours;
+    let st = &lay.start;
+    for (field, now, was) in [
+        (F_POSTS, &s.posts, &mut written.posts),
+        (F_OFFICES, &s.offices, &mut written.offices),
+    ] {
+        let rows = &mut out[st[field]..st[field + 1]];
+        for (i, (&o, old)) in now.iter().zip(was.iter_mut()).enumerate() {
+            if o != *old {
+                piece_row(&mut rows[i * w..(i + 1) * w], o, &channel);
+                *old = o;
+            }
+        }
+    }
+    observe_rest(s, seat, lay, &rel_of, out);
+}
+
+/// Every field after the posts and offices (zeroed, then written).
+fn observe_rest(s: &State, seat: usize, lay: &Layout, rel_of: &[usize; 8], out: &mut [f32]) {
+    let n = lay.n_players;
+    let nc = lay.n_colours;
+    let rel = |colour: usize| rel_of[colour];
+    let st = &lay.start;
+    out[st[F_EXTRA]..].fill(0.0);
     for (c, extra) in s.extras.iter().enumerate() {
         for &o in extra {
             out[st[F_EXTRA] + c * nc + rel(o as usize >> 1)] += 1.0;
@@ -225,4 +300,41 @@ pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
         out[st[F_PERMITS] + c as usize] = 1.0;
     }
     out[st[F_SEAT] + seat] = 1.0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::{apply_unchecked, legal_actions};
+    use crate::state::{new_game, Config};
+    use crate::strategies::random_policy;
+
+    #[test]
+    fn an_updated_row_equals_a_whole_observation() {
+        for (n, side) in [
+            (2, "base_3p"),
+            (3, "base_3p"),
+            (4, "east"),
+            (5, "britannia_45p"),
+        ] {
+            let mut s = new_game(&Config::printed(n, side, 3)).unwrap();
+            let lay = Layout::new(s.board, n);
+            let (mut row, mut whole) = (vec![7.0; lay.size()], vec![0.0; lay.size()]);
+            let mut written = Written::default();
+            let (mut rng, mut legal) = (Rng::new(5), Vec::new());
+            for _ in 0..400 {
+                if s.is_over() {
+                    break;
+                }
+                let seat = s.current_player();
+                observe_update(&s, seat, &lay, &mut row, &mut written);
+                observe_into(&s, seat, &lay, &mut whole);
+                assert_eq!(row, whole, "{side} {n} players, action {}", s.n_actions);
+                legal_actions(&s, &mut legal);
+                let a = random_policy::choose(&s, &legal, &mut rng);
+                apply_unchecked(&mut s, &a);
+            }
+        }
+    }
 }

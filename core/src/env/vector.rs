@@ -9,7 +9,8 @@
 
 use crate::actions::Action;
 use crate::env::action_index::ActionIndex;
-use crate::env::observation::{observe_into, Layout};
+use crate::env::observation::{observe_update, Layout, Written};
+use crate::env::pool::Pool;
 use crate::rng::{mix64, Rng};
 use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::{ranking, score_rows};
@@ -26,13 +27,18 @@ pub fn rank_rewards(s: &State, out: &mut [f32]) {
     }
 }
 
-/// One environment: a game, its stream, and the mask entries it set last.
+/// One environment: a game, its stream, and what its rows of the buffers hold.
 #[derive(Clone, Debug)]
 struct Slot {
     state: State,
     rng: Rng,
     legal: Vec<Action>,
+    /// the mask entries it set last (its mask row is 0 elsewhere), if `known`
     set: Vec<u32>,
+    /// the posts and offices its observation row shows, if `known`
+    written: Written,
+    /// its rows of the buffers hold what it wrote last (false: write them whole)
+    known: bool,
     games: u64,
     /// the seed of the game in progress
     seed: u64,
@@ -54,9 +60,16 @@ pub struct VectorEnv {
     pub layout: Layout,
     slots: Vec<Slot>,
     pub max_actions: i32,
-    pub threads: usize,
+    /// the threads a call runs on (started with the environment)
+    pool: Pool,
     started: bool,
+    /// the observation and mask buffers of the last call (addresses): other buffers are
+    /// written whole
+    last_buffers: (usize, usize),
 }
+
+/// Environments a thread steps at a time (a block is taken from a shared counter).
+const BLOCK: usize = 16;
 
 fn slot_stream(seed: u64, env: usize) -> Rng {
     Rng::new(mix64(seed ^ mix64(env as u64 + 1)))
@@ -87,8 +100,9 @@ impl VectorEnv {
             layout,
             slots: Vec::with_capacity(n_envs),
             max_actions,
-            threads: threads.max(1),
+            pool: Pool::new(threads.max(1)),
             started: false,
+            last_buffers: (0, 0),
         };
         for i in 0..n_envs {
             let rng = slot_stream(seed, i);
@@ -97,6 +111,8 @@ impl VectorEnv {
                 rng,
                 legal: Vec::new(),
                 set: Vec::new(),
+                written: Written::default(),
+                known: false,
                 games: 0,
                 seed: 0,
             });
@@ -106,6 +122,10 @@ impl VectorEnv {
 
     pub fn n_envs(&self) -> usize {
         self.slots.len()
+    }
+
+    pub fn threads(&self) -> usize {
+        self.pool.threads()
     }
 
     pub fn n_players(&self) -> usize {
@@ -166,9 +186,8 @@ impl VectorEnv {
     /// Start a new game in every environment and write the first positions.
     pub fn reset(&mut self, b: Buffers<'_>) -> Result<(), String> {
         self.check(&b, None)?;
-        b.mask.fill(0);
         for s in &mut self.slots {
-            s.set.clear();
+            s.known = false;
         }
         self.run(b, None, true);
         self.started = true;
@@ -177,20 +196,51 @@ impl VectorEnv {
 
     /// Apply one action per environment (an index, or -1 for a random legal action);
     /// nothing changes if any action is illegal (the error names the environment).
-    pub fn step(&mut self, actions: &[i64], b: Buffers<'_>) -> Result<(), String> {
+    /// `kept`: the buffers are the last call's, holding what it wrote (then only what
+    /// changed is written); otherwise every row is written whole.
+    pub fn step(&mut self, actions: &[i64], b: Buffers<'_>, kept: bool) -> Result<(), String> {
         self.check(&b, Some(actions))?;
+        if !kept {
+            for s in &mut self.slots {
+                s.known = false;
+            }
+        }
         self.run(b, Some(actions), false);
         Ok(())
     }
 
     fn run(&mut self, b: Buffers<'_>, actions: Option<&[i64]>, reset: bool) {
-        let n = self.slots.len();
-        let threads = self.threads.min(n).max(1);
-        let chunk = n.div_ceil(threads);
+        // a step writes only what changed in rows that hold the last call's results
+        let here = (b.obs.as_ptr() as usize, b.mask.as_ptr() as usize);
+        if here != self.last_buffers {
+            for s in &mut self.slots {
+                s.known = false;
+            }
+            self.last_buffers = here;
+        }
         let (os, ms, np) = (self.layout.size(), self.index.size(), self.n_players());
         let (config, index, layout, max_actions) =
             (&self.config, &self.index, &self.layout, self.max_actions);
-        let work = |slots: &mut [Slot], first: usize, bufs: Buffers<'_>| {
+        // blocks of consecutive environments and their rows of the buffers, taken from a
+        // counter by whichever thread is free: the results do not depend on who steps what
+        let mut parts = Vec::with_capacity(self.slots.len().div_ceil(BLOCK));
+        let mut rest = b;
+        let mut first = 0;
+        for slots in self.slots.chunks_mut(BLOCK) {
+            let k = slots.len();
+            let (head, tail) = rest.split_at(k, os, ms, np);
+            parts.push(std::sync::Mutex::new(Some((slots, first, head))));
+            rest = tail;
+            first += k;
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let task = |_thread: usize| loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(part) = parts.get(i) else { return };
+            let taken = part.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let Some((slots, first, bufs)) = taken else {
+                continue;
+            };
             for (j, slot) in slots.iter_mut().enumerate() {
                 let act = actions.map(|a| a[first + j]).unwrap_or(-1);
                 let out = Buffers {
@@ -204,46 +254,37 @@ impl VectorEnv {
                 step_slot(slot, config, index, layout, max_actions, reset, act, out);
             }
         };
-        if threads == 1 {
-            work(&mut self.slots, 0, b);
-            return;
-        }
-        std::thread::scope(|scope| {
-            let mut rest = b;
-            let mut slots: &mut [Slot] = &mut self.slots;
-            let mut first = 0;
-            while !slots.is_empty() {
-                let k = chunk.min(slots.len());
-                let (mine, others) = slots.split_at_mut(k);
-                let (o1, o2) = rest.obs.split_at_mut(k * os);
-                let (m1, m2) = rest.mask.split_at_mut(k * ms);
-                let (r1, r2) = rest.rewards.split_at_mut(k * np);
-                let (t1, t2) = rest.terminated.split_at_mut(k);
-                let (u1, u2) = rest.truncated.split_at_mut(k);
-                let (a1, a2) = rest.to_act.split_at_mut(k);
-                let bufs = Buffers {
-                    obs: o1,
-                    mask: m1,
-                    rewards: r1,
-                    terminated: t1,
-                    truncated: u1,
-                    to_act: a1,
-                };
-                let work = &work;
-                let start = first;
-                scope.spawn(move || work(mine, start, bufs));
-                rest = Buffers {
-                    obs: o2,
-                    mask: m2,
-                    rewards: r2,
-                    terminated: t2,
-                    truncated: u2,
-                    to_act: a2,
-                };
-                slots = others;
-                first += k;
-            }
-        });
+        self.pool.run(&task);
+    }
+}
+
+impl<'a> Buffers<'a> {
+    /// The rows of the first `k` environments, and the rest (`os`, `ms`, `np`: the sizes
+    /// of one observation, mask and rewards row).
+    fn split_at(self, k: usize, os: usize, ms: usize, np: usize) -> (Buffers<'a>, Buffers<'a>) {
+        let (o1, o2) = self.obs.split_at_mut(k * os);
+        let (m1, m2) = self.mask.split_at_mut(k * ms);
+        let (r1, r2) = self.rewards.split_at_mut(k * np);
+        let (t1, t2) = self.terminated.split_at_mut(k);
+        let (u1, u2) = self.truncated.split_at_mut(k);
+        let (a1, a2) = self.to_act.split_at_mut(k);
+        let head = Buffers {
+            obs: o1,
+            mask: m1,
+            rewards: r1,
+            terminated: t1,
+            truncated: u1,
+            to_act: a1,
+        };
+        let tail = Buffers {
+            obs: o2,
+            mask: m2,
+            rewards: r2,
+            terminated: t2,
+            truncated: u2,
+            to_act: a2,
+        };
+        (head, tail)
     }
 }
 
@@ -293,7 +334,13 @@ fn step_slot(
     let s = &slot.state;
     let seat = s.current_player();
     out.to_act[0] = seat as i32;
-    observe_into(s, seat, layout, out.obs);
+    if !slot.known {
+        out.mask.fill(0);
+        slot.set.clear();
+        slot.written.seat = None;
+        slot.known = true;
+    }
+    observe_update(s, seat, layout, out.obs, &mut slot.written);
     legal_actions(s, &mut slot.legal);
     for &i in &slot.set {
         out.mask[i as usize] = 0;
