@@ -229,6 +229,7 @@ def compare_populations(
             answers += _tips(p, tips, tip_games or games, common, root, runs, n_jobs,
                              progress, force, ref_seconds)
     table = answers_table(answers)
+    table.attrs["seats"] = players  # the fair share 1/seats of the seat question
     return PopulationStudy(table, agreement_line(table), runs, ref.name, ref_seconds)
 
 

@@ -246,7 +246,7 @@ def first_seat_mechanism(
     turns: pd.DataFrame,
     *,
     abilities: Sequence[str] = MECHANISM_ABILITIES,
-    gap_rounds: Sequence[int] = (3, 6, 10),
+    gap_rounds: Sequence[int] = (3, 8, 14, 20),
     ci: float = 0.95,
 ) -> FirstSeatMechanism:
     """Trace why the first seat wins (if it does) in one player count and board: who
