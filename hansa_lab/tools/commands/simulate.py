@@ -1,0 +1,295 @@
+"""Commands that run games into a results folder: a line-up (``simulate``), an experiment
+file (``run``, with planning and the group-sequential ``--until-decided``) and the README's
+main job (``main``)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hansa_lab.tools.commands.common import (
+    PLAYERS,
+    SEED,
+    CliError,
+    add_board_args,
+    add_plan_args,
+    add_run_args,
+    check_duration,
+    check_precision,
+    csv_values,
+    exit_status,
+    flag_error,
+    jobs,
+    positive_int,
+    rule_options,
+    run_guarded,
+    worker_count,
+)
+
+if TYPE_CHECKING:
+    from hansa_lab.tools.commands.common import Subcommands
+
+#: The README's main job: the strategy-tips experiment at a quick size.
+MAIN_EXPERIMENT = "strategy_tips.toml"
+#: 150 deals per arm: 95% intervals within ±1 point on each tip's paired score effect
+#: (measured: ±0.5 to ±1.05 with 140 deals), about two minutes on 2 cores in the core
+MAIN_GAMES = 600
+MAIN_CHUNK_SIZE = 40
+MAIN_OUT = "results/strategy_tips_quick"
+
+
+def _planned(exp: Any, args: argparse.Namespace, n_jobs: int, engine: str,
+             games: int | None) -> int | None:
+    """``--precision``/``--plan``: print the plan of ``exp``; the games to play, or None
+    when ``--plan`` asked to stop there."""
+    from hansa_lab.sim.planning import plan_experiment
+
+    plan = plan_experiment(exp, args.precision or 1.0, n_jobs=n_jobs, engine=engine,
+                           games=games if args.precision is None else None)
+    print(f"plan: {plan}", flush=True)
+    return None if args.plan else plan.games
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
+    from hansa_lab.sim.runner import Results, simulate
+    from hansa_lab.strategies.lineup import split_specs
+
+    strategies = split_specs(args.strategies or "")
+    if not strategies:
+        raise CliError("--strategies: give at least one strategy")
+    options = rule_options(args.option)
+    games = args.games
+    check_precision(args.precision)
+    if args.precision is not None or args.plan:
+        from hansa_lab.sim.experiment import normalize_experiment
+
+        try:
+            exp = normalize_experiment({
+                "games": games or 1, "players": args.players, "board": args.board,
+                "edition": args.edition, "options": options, "seed": args.seed,
+                "arms": {"main": strategies}}, default_name="simulate")
+        except Exception as e:
+            raise flag_error(e) from e
+        games = _planned(exp, args, jobs(args.jobs), args.engine or "core", games)
+        if games is None:
+            return 0
+    elif games is None:
+        raise CliError("--games: give the number of games (or --precision POINTS to plan it)")
+    check_duration(games, jobs(args.jobs), args.yes)
+    res = run_guarded(lambda: simulate(
+        strategies, n_games=games, n_players=args.players, board=args.board,
+        edition=args.edition, options=options, seed=args.seed, n_jobs=args.jobs,
+        backend=args.backend or ("dask" if args.dask_address else "loky"),
+        dask_address=args.dask_address, out=args.out,
+        name=args.name,
+        chunk_size=args.chunk_size, progress=not args.no_progress, fail_fast=args.fail_fast,
+        force=args.force, log=args.log,
+        decision_time_limit=DEFAULT_DECISION_TIME_LIMIT if args.decision_time_limit is None
+        else args.decision_time_limit, engine=args.engine or "core",
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
+    return exit_status(res)
+
+
+def add_simulate(sub: Subcommands) -> None:
+    p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
+    p.add_argument("--players", type=PLAYERS, default=4,
+                   help="number of players (3-5, default 4)")
+    p.add_argument("--games", type=positive_int("--games"), default=None,
+                   help="games per arm (rounded up to whole seat rotations)")
+    add_plan_args(p, "instead of --games: play a short pilot, print the games and time a "
+                     "±POINTS interval of the mean scores needs, then play them")
+    p.add_argument("--strategies", default="random",
+                   help="comma-separated, one per seat or fewer repeated (default random)")
+    add_board_args(p, option_help="rule option (repeatable), e.g. prestige_to_end=25")
+    p.add_argument("--seed", type=SEED, default=0, help="first seed")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes (-1: all cores)")
+    p.add_argument("--out", default=None,
+                   help="results folder, e.g. results/NAME (default: keep in memory)")
+    p.add_argument("--name", default=None, help="experiment name (default: the folder name)")
+    p.add_argument("--chunk-size", type=positive_int("--chunk-size"), default=None,
+                   help="games per chunk (default: about 16 chunks, at most 100 games each)")
+    p.add_argument("--log", choices=("full", "summary"), default="full",
+                   help="summary: skip the turns and events tables")
+    add_run_args(p)
+    p.set_defaults(func=cmd_simulate)
+
+
+@dataclass(frozen=True)
+class _ExperimentFile:
+    """An experiment file as ``run`` reads it before running it."""
+
+    experiment: Any  #: the normalised experiment, with the selection applied
+    engine: str  #: the file's engine (core unless it names one)
+
+
+def _experiment(path: str, games: int | None, arms: list[Any] | None,
+                players: list[Any] | None) -> _ExperimentFile:
+    """An experiment file loaded, with ``--games`` and the ``--arms``/``--players``
+    selection applied (errors as the runner raises them)."""
+    from hansa_lab.sim.experiment import load_experiment, normalize_experiment
+
+    raw = load_experiment(path)
+    if games is not None:
+        raw["games"] = games
+    exp = normalize_experiment(raw, source=path, default_name=Path(path).stem)
+    if arms is not None or players is not None:
+        exp = exp.select(arms, players)
+    return _ExperimentFile(exp, raw.get("engine", "core"))
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from hansa_lab.sim.runner import Results, run_experiment
+
+    arms = csv_values(args.arms, "--arms")
+    players = csv_values(args.players, "--players", int)
+    games = args.games
+    check_precision(args.precision)
+    if args.until_decided or args.precision is not None or args.plan:
+        try:
+            loaded = _experiment(args.experiment, games, arms, players)
+        except Exception as e:
+            raise flag_error(e) from e
+        n_jobs = jobs(args.jobs)
+        if args.until_decided:
+            return _decide(loaded.experiment, args, n_jobs)
+        games = _planned(loaded.experiment, args, n_jobs, args.engine or loaded.engine, games)
+        if games is None:
+            return 0
+    check_duration(_planned_games(args.experiment, games, arms, players),
+                   jobs(args.jobs), args.yes)
+    res = run_guarded(lambda: run_experiment(
+        args.experiment, games=games, chunk_size=args.chunk_size, n_jobs=args.jobs,
+        backend=args.backend or ("dask" if args.dask_address else None),
+        dask_address=args.dask_address, out=args.out, force=args.force,
+        progress=not args.no_progress, fail_fast=args.fail_fast,
+        decision_time_limit=args.decision_time_limit, arms=arms, players=players,
+        engine=args.engine,
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
+    return exit_status(res)
+
+
+def _planned_games(experiment: str, games: int | None, arms: list[Any] | None,
+                   players: list[Any] | None) -> int | None:
+    """The games an experiment file plans (None when it does not load: the run then
+    reports the file's error itself)."""
+    from hansa_lab.sim.experiment import Design
+
+    try:
+        return Design(_experiment(experiment, games, arms, players).experiment).n_games
+    except Exception:
+        return None
+
+
+def _decide(exp: Any, args: argparse.Namespace, n_jobs: int) -> int:
+    """``run --until-decided``: the group-sequential test per arm (see sim/planning.py)."""
+    from hansa_lab.sim.planning import decide_arms
+
+    if args.effect is None or not args.effect > 0:
+        raise CliError("--effect: --until-decided needs the smallest difference that matters, "
+                       "in points (e.g. --effect 1)")
+
+    def look(arm: str, row: dict[str, Any]) -> None:
+        print(f"  {arm}: {row['n']} deals ({row['t']:.0%} of the maximum): mean difference "
+              f"{row['mean']:+.2f} points, repeated 95% interval [{row['lo']:+.2f}, "
+              f"{row['hi']:+.2f}]", flush=True)
+
+    try:
+        results = decide_arms(exp, args.effect, max_deals=args.max_deals,
+                              batch_deals=args.batch_deals, n_jobs=n_jobs, on_look=look,
+                              engine=args.engine or "core")
+    except ValueError as e:
+        raise CliError(f"--until-decided: {e}") from e
+    base = exp.comparison_base
+    print(f"\nDecided (smallest difference that matters: {args.effect:g} points; "
+          f"each arm against {base}):")
+    for arm, res in results.items():
+        text = str(res).replace("A better", f"{arm} better").replace("B better", f"{base} better")
+        print(f"  {arm}: {text}")
+    return 0
+
+
+def add_run(sub: Subcommands) -> None:
+    p = sub.add_parser("run", help="run an experiment file (experiments/NAME.toml)")
+    p.add_argument("experiment", help="path of the experiment's TOML file")
+    p.add_argument("--games", type=positive_int("--games"), default=None,
+                   help="override the file's games per arm")
+    p.add_argument("--chunk-size", type=positive_int("--chunk-size"), default=None,
+                   help="override the file's games per chunk")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="worker processes (-1: all cores)")
+    p.add_argument("--out", default=None, help="results folder (default results/<name>)")
+    p.add_argument("--arms", default=None, metavar="A,B",
+                   help="run only these arms (and the base arm) into results/<name>--A-B")
+    p.add_argument("--players", default=None, metavar="N[,M]",
+                   help="run only the conditions with these player counts")
+    add_plan_args(p, "play a short pilot, print the games and time a ±POINTS interval "
+                     "needs, then run that many games")
+    p.add_argument("--until-decided", action="store_true",
+                   help="play paired deals in batches until each arm is decided against the "
+                        "base arm (group-sequential test; needs --effect, one condition)")
+    p.add_argument("--effect", type=float, default=None, metavar="POINTS",
+                   help="with --until-decided: the smallest difference that matters")
+    p.add_argument("--max-deals", type=positive_int("--max-deals"), default=400,
+                   help="with --until-decided: stop undecided after this many deals (400)")
+    p.add_argument("--batch-deals", type=positive_int("--batch-deals"), default=20,
+                   help="with --until-decided: deals between looks (20)")
+    add_run_args(p)
+    p.set_defaults(func=cmd_run)
+
+
+def _find_experiment(name: str) -> Path:
+    """``experiments/<name>`` in the working directory, else next to the package."""
+    # hansa_lab/tools/commands/ -> the project folder
+    for root in (Path.cwd(), Path(__file__).resolve().parents[3]):
+        path = root / "experiments" / name
+        if path.exists():
+            return path
+    raise CliError(f"experiments/{name} not found (run from the project folder)")
+
+
+def cmd_main(args: argparse.Namespace) -> int:
+    """The README's main job: the strategy-tips experiment at a quick size (always rerun),
+    with a progress bar, then win rates and scores with 95% intervals per arm."""
+    from hansa_lab.sim.runner import Results, run_experiment
+
+    path = _find_experiment(args.main_experiment)
+    from joblib import cpu_count
+
+    workers = (f"all {cpu_count()} cores" if args.jobs == -1 else
+               f"{args.jobs} worker process{'es' if args.jobs != 1 else ''}")
+    print(f"hansa-lab main: {path.name} at a quick size, {args.games} games per arm "
+          f"(rounded up to whole seat rotations), paired seeds, {workers} → {args.out}",
+          flush=True)
+    res = run_guarded(lambda: run_experiment(
+        path, games=args.games, chunk_size=MAIN_CHUNK_SIZE, n_jobs=args.jobs, out=args.out,
+        force=True, progress=not args.no_progress,
+    ))
+    assert isinstance(res, Results)
+    print(res.report())
+    from hansa_lab.viz.report import write_report
+
+    report = write_report(res, Path(args.out) / "report.html")
+    print(f"\nThe report (tables, verdicts, figures; opens offline): {report}\n"
+          "Next: make lab (JupyterLab on notebooks/; 05_inspect_a_game.ipynb opens a game "
+          f"in the viewer), or hansa-lab replay {args.out} --game 0")
+    return 0
+
+
+def add_main(sub: Subcommands, experiment: str = MAIN_EXPERIMENT) -> None:
+    """The ``main`` command, running ``experiments/<experiment>``."""
+    p = sub.add_parser("main", help="the README's main job (strategy tips, quick size)")
+    p.add_argument("--games", type=positive_int("--games"), default=MAIN_GAMES,
+                   help=f"games per arm (default {MAIN_GAMES})")
+    p.add_argument("--jobs", type=worker_count, default=-1,
+                   help="worker processes (default: all cores)")
+    p.add_argument("--out", default=MAIN_OUT, help=f"results folder (default {MAIN_OUT})")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_main, main_experiment=experiment)
