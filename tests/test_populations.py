@@ -109,3 +109,14 @@ def test_a_small_study_side_by_side_and_resumed(tmp_path):
     pd.testing.assert_frame_equal(again.answers, study.answers)
     with pytest.raises(ValueError, match="questions"):
         compare_populations("greedy", questions=("speed",), out=tmp_path)
+
+
+def test_the_command_refuses_bad_populations_and_questions(tmp_path, capsys):
+    from hansa_lab.tools.cli import main
+
+    assert main(["populations", "--populations", "nosuch", "--out", str(tmp_path)]) == 2
+    assert "population 'nosuch': unknown strategy" in capsys.readouterr().err
+    assert main(["populations", "--questions", "seats,speed", "--out", str(tmp_path)]) == 2
+    assert "questions: unknown ['speed']" in capsys.readouterr().err
+    assert main(["populations", "--tips", " , ", "--out", str(tmp_path)]) == 2
+    assert "--tips: name at least one" in capsys.readouterr().err
