@@ -20,8 +20,9 @@ population added later plays only its own games.
 
 Cost: seconds of play per game (the games' ``wall_time``: one worker playing one game)
 beside the same figure for the **reference** population (all-``greedy`` by default)
-measured in the same study; the reference's seat study is played too when it is not
-one of the populations (``reference_games`` games). The ratio, not the seconds, is the
+measured in the same study: its seat study, else its tips experiment's all-reference
+base arm, else (the reference is not one of the populations) a seat study of
+``reference_games`` games played for the purpose. The ratio, not the seconds, is the
 figure to quote: absolute times vary about 3× between machines.
 """
 
@@ -202,7 +203,6 @@ def compare_populations(
               "log": "summary"}
     runs: dict[str, dict[str, Results]] = {}
     answers: list[PopulationAnswer] = []
-    seconds: dict[str, float] = {}
 
     def seat_study(p: Population, n_games: int, key: str) -> Results:
         res = run_experiment({**common, "name": f"populations-seats-{_SAFE.sub('_', p.name)}",
@@ -212,22 +212,22 @@ def compare_populations(
         runs.setdefault(p.name, {})[key] = res
         return res
 
-    by_name = {p.name: p for p in pops}
-    if ref.name in by_name and "seats" in questions:
-        ref_res = seat_study(by_name[ref.name], games, "seats")
-    else:
-        ref_res = seat_study(ref, min(games, reference_games), "reference")
-    ref_seconds = _seconds(ref_res)
     for p in pops:
         if "seats" in questions:
-            res = runs.get(p.name, {}).get("seats") or seat_study(p, games, "seats")
-            s = _seconds(res)
-            seconds[p.name] = s
+            res = seat_study(p, games, "seats")
             answers.append(replace(seat_answer(p.name, res.players, res.games),
-                                   seconds_per_game=s, cost_vs_reference=s / ref_seconds))
+                                   seconds_per_game=_seconds(res)))
         if "tips" in questions:
             answers += _tips(p, tips, tip_games or games, common, root, runs, n_jobs,
-                             progress, force, ref_seconds)
+                             progress, force)
+    own = runs.get(ref.name, {})
+    if "seats" in own:
+        ref_seconds = _seconds(own["seats"])
+    elif "tips" in own:  # the tips' base arm is an all-reference table
+        ref_seconds = _seconds(own["tips"], ["base"])
+    else:
+        ref_seconds = _seconds(seat_study(ref, min(games, reference_games), "reference"))
+    answers = [replace(a, cost_vs_reference=a.seconds_per_game / ref_seconds) for a in answers]
     table = answers_table(answers)
     table.attrs["seats"] = players  # the fair share 1/seats of the seat question
     return PopulationStudy(table, agreement_line(table), runs, ref.name, ref_seconds)
@@ -235,7 +235,7 @@ def compare_populations(
 
 def _tips(p: Population, tips: Sequence[str], n_games: int, common: dict[str, Any],
           root: Path, runs: dict[str, dict[str, Results]], n_jobs: int | None,
-          progress: bool, force: bool, ref_seconds: float) -> list[PopulationAnswer]:
+          progress: bool, force: bool) -> list[PopulationAnswer]:
     specs = {t: tip_spec(t, p) for t in tips}
     if any(s is None for s in specs.values()):
         why = ("a mixed line-up" if p.spec is None else
@@ -253,6 +253,5 @@ def _tips(p: Population, tips: Sequence[str], n_games: int, common: dict[str, An
     runs.setdefault(p.name, {})["tips"] = res
     out = []
     for a in tip_answers(p.name, res.players, res.games):
-        s = _seconds(res, [a.question.removeprefix("tip ")])
-        out.append(replace(a, seconds_per_game=s, cost_vs_reference=s / ref_seconds))
+        out.append(replace(a, seconds_per_game=_seconds(res, [a.question.removeprefix("tip ")])))
     return out

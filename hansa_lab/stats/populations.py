@@ -27,8 +27,10 @@ differ", whatever the verdict words say. The runs themselves:
 ...                          "Wilson", "balanced", 1000),
 ...         PopulationAnswer("planner", "seats", 0.41, 0.38, 0.44, "win share of seat 0",
 ...                          "Wilson", "unbalanced", 1000)]
->>> print(agreement_line(answers_table(rows)))
-greedy vs planner — differ: seats (greedy 26.0% [23.0%, 29.0%] balanced; planner 41.0% [38.0%, 44.0%] unbalanced; the 95% intervals do not overlap)
+>>> print(agreement_line(answers_table(rows)).replace("; ", ";\\n"))
+greedy vs planner — differ: seats (greedy 26.0% [23.0%, 29.0%] balanced;
+planner 41.0% [38.0%, 44.0%] unbalanced;
+the 95% intervals do not overlap)
 """
 
 from __future__ import annotations
@@ -170,8 +172,10 @@ def agreement_line(table: pd.DataFrame) -> str:
     ...     PopulationAnswer("b", "tip y", 2.5, 1.5, 3.5, "points", "t", "helps", 100),
     ...     PopulationAnswer("a", "tip z", 0.1, -1.0, 1.2, "points", "t", "no clear effect", 100),
     ...     PopulationAnswer("b", "tip z", 0.2, -1.0, 1.4, "points", "t", "no clear effect", 100)])
-    >>> print(agreement_line(t))
-    a vs b — agree: tip y (helps in every population); no evidence they differ: tip x (the 95% intervals overlap: a helps, b no clear effect); tip z (the 95% intervals overlap: a no clear effect, b no clear effect)
+    >>> print(agreement_line(t).replace("; ", ";\\n"))
+    a vs b — agree: tip y (helps in every population);
+    no evidence they differ: tip x (the 95% intervals overlap: a helps, b no clear effect);
+    tip z (the 95% intervals overlap: a no clear effect, b no clear effect)
     """
     usable = table[(table["verdict"] != NOT_APPLICABLE)
                    & np.isfinite(table["lo"].astype(float))
