@@ -178,6 +178,7 @@ def compare_populations(
     seed: int = 0,
     reference: str = "greedy",
     reference_games: int = 200,
+    log: str = "summary",
     out: str | os.PathLike[str] = "results/populations",
     n_jobs: int | None = None,
     progress: bool = False,
@@ -188,7 +189,10 @@ def compare_populations(
 
     ``games``: games per seat study; ``tip_games``: games per tip arm (default
     ``games``; rounded up to whole deals of 4 rotations, the base arm playing as many
-    deals). ``force`` replays from scratch instead of resuming. Returns a
+    deals). ``log``: ``"full"`` keeps the events and turns tables (for
+    :func:`~hansa_lab.stats.mechanism.first_seat_mechanism` on a population's seat
+    study), ``"summary"`` only games and players. ``force`` replays from scratch
+    instead of resuming. Returns a
     :class:`PopulationStudy`: the answers table (estimate, interval, verdict, games,
     seconds per game and its ratio to the reference) and the agreement line.
     """
@@ -200,7 +204,7 @@ def compare_populations(
     ref = parse_populations([reference])[0]
     root = Path(out)
     common = {"seed": seed, "players": players, "board": board, "edition": edition,
-              "log": "summary"}
+              "log": log}
     runs: dict[str, dict[str, Results]] = {}
     answers: list[PopulationAnswer] = []
 
