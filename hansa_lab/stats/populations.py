@@ -199,9 +199,8 @@ def agreement_line(table: pd.DataFrame) -> str:
             said = ", ".join(f"{r['population']} {r['verdict']}" for r in rows)
             unclear.append(f"{question} (the 95% intervals overlap: {said})")
     head = " vs ".join(names)
-    parts = [f"{label}: {'; '.join(items)}" for label, items in
-             (("agree", agree), ("differ", differ), ("no evidence they differ", unclear))
-             if items]
-    if not parts:
+    kinds = (("agree", agree), ("differ", differ), ("no evidence they differ", unclear))
+    said_of = [f"{label}: {'; '.join(items)}" for label, items in kinds if items]
+    if not said_of:
         return f"{head} — no question was answered by two populations with intervals"
-    return f"{head} — " + "; ".join(parts)
+    return f"{head} — " + "; ".join(said_of)
