@@ -28,6 +28,10 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   :func:`seat_verdicts` (balanced only when the run had the power to see a gap that
   matters), :func:`detectable_difference`, :func:`detectable_seat_gap` (80% power),
   :func:`format_p` (every p-value a person reads);
+- :mod:`~hansa_lab.stats.mechanism` — why the first seat wins: :func:`first_seat_mechanism`
+  (first developments, first routes to the ability cities, the score gap by round);
+- :mod:`~hansa_lab.stats.populations` — answers per population side by side:
+  :func:`answers_table`, :func:`agreement_line` (agree / differ / no evidence they differ);
 - :mod:`~hansa_lab.stats.style` — :func:`play_style` (third action, City Keys, Coellen,
   winners' scores: how a population plays);
 - :mod:`~hansa_lab.stats.quality` — :func:`game_quality`, :func:`lead_changes`,
@@ -79,6 +83,7 @@ from hansa_lab.stats.intervals import (
     wilson_interval,
     z_quantile,
 )
+from hansa_lab.stats.mechanism import FirstSeatMechanism, first_seat_mechanism
 from hansa_lab.stats.paired import (
     compare_arms,
     deal_means,
@@ -87,6 +92,7 @@ from hansa_lab.stats.paired import (
     paired_differences,
     summarize_pairs,
 )
+from hansa_lab.stats.populations import PopulationAnswer, agreement_line, answers_table
 from hansa_lab.stats.quality import (
     GameQuality,
     end_reason_mix,
@@ -124,11 +130,15 @@ __all__ = [
     "CONDITION_COLUMNS",
     "ELO_PER_LOG",
     "GAME_KEYS",
+    "FirstSeatMechanism",
     "GameQuality",
+    "PopulationAnswer",
     "ReadableFrame",
     "SequentialResult",
     "View",
+    "agreement_line",
     "alpha_spent",
+    "answers_table",
     "balance_table",
     "binomial_sf",
     "bootstrap_ci",
@@ -141,6 +151,7 @@ __all__ = [
     "detectable_difference",
     "detectable_seat_gap",
     "end_reason_mix",
+    "first_seat_mechanism",
     "format_p",
     "game_quality",
     "group_sequential_bounds",

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from hansa_lab.tools import perft
-from hansa_lab.tools.commands import inspect, learn, measure, simulate, survey
+from hansa_lab.tools.commands import inspect, learn, measure, populations, simulate, survey
 from hansa_lab.tools.commands.common import (
     FASTEST_GAME_SECONDS,
     LONG_RUN_SECONDS,
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     measure.add_parity(sub)
     survey.add_ladder(sub)
     survey.add_lengths(sub)
+    populations.add_populations(sub)
     simulate.add_simulate(sub)
     simulate.add_run(sub)
     learn.add_tune(sub)

@@ -10,6 +10,8 @@ from them and dispatches.
 - :mod:`~hansa_lab.tools.commands.simulate`: runs of games (``simulate``, ``run``, ``main``)
 - :mod:`~hansa_lab.tools.commands.survey`: tables over many line-ups (``ladder``,
   ``lengths``)
+- :mod:`~hansa_lab.tools.commands.populations`: the same questions for several populations
+  side by side (``populations``)
 - :mod:`~hansa_lab.tools.commands.learn`: tuning and learning by self-play (``tune``,
   ``learn``, ``learn-measure``)
 """

@@ -1,0 +1,261 @@
+"""Answers per population: run the seat-balance and strategy-tip questions for several
+populations (``greedy``, ``planner``, ``strong``, any strategy spec or named line-up) and
+set the answers side by side (:mod:`hansa_lab.stats.populations`).
+
+For every population :func:`compare_populations` runs
+
+- a **seat study**: every seat plays the population (``games`` games, one seat rotation
+  per deal since the seats are alike; a mixed line-up plays its rotations);
+- a **tips experiment** (when asked and when the population is one greedy-family
+  strategy): the design of ``experiments/strategy_tips.toml`` with the population as
+  the table — arm ``base`` all-population, one arm per tip with the tip *on the
+  population's evaluation weights* in the focal seat against the population, every
+  seat rotation, paired on the same deals. A search player (``strong``, ``ismcts``) or
+  a mixed line-up has no tip to add: its tip rows say :data:`NOT_APPLICABLE`.
+
+Each run has its own results folder, ``<out>/<population>/seats`` and
+``<out>/<population>/tips``, so a study stopped part-way resumes population by
+population (asking again with the same settings plays only the missing games), and a
+population added later plays only its own games.
+
+Cost: seconds of play per game (the games' ``wall_time``: one worker playing one game)
+beside the same figure for the **reference** population (all-``greedy`` by default)
+measured in the same study: its seat study, else its tips experiment's all-reference
+base arm, else (the reference is not one of the populations) a seat study of
+``reference_games`` games played for the purpose. The ratio, not the seconds, is the
+figure to quote: absolute times vary about 3× between machines.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from hansa_lab.sim.results import Results
+from hansa_lab.sim.runner import run_experiment
+from hansa_lab.stats.populations import (
+    NOT_APPLICABLE,
+    TIP_METHOD,
+    PopulationAnswer,
+    agreement_line,
+    answers_table,
+    seat_answer,
+    tip_answers,
+)
+from hansa_lab.strategies import Greedy, make_strategy
+from hansa_lab.strategies.greedy import TipStrategy
+from hansa_lab.strategies.lineup import split_specs
+
+__all__ = [
+    "DEFAULT_TIPS",
+    "QUESTIONS",
+    "Population",
+    "PopulationStudy",
+    "compare_populations",
+    "parse_populations",
+    "tip_spec",
+]
+
+#: The seed documents' four tips (``experiments/strategy_tips.toml``).
+DEFAULT_TIPS = ("actions_first", "blocker", "network_keys", "keep_supply")
+#: The questions :func:`compare_populations` can ask.
+QUESTIONS = ("seats", "tips")
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+@dataclass(frozen=True)
+class Population:
+    """A population: its name (the folder and the table's label) and the line-up every
+    table of it seats (one entry: every seat plays it)."""
+
+    name: str
+    lineup: tuple[str, ...]
+
+    @property
+    def spec(self) -> str | None:
+        """The one strategy every seat plays, ``None`` for a mixed line-up."""
+        return self.lineup[0] if len(set(self.lineup)) == 1 else None
+
+
+def parse_populations(populations: str | Sequence[str] | Mapping[str, Any]) -> list[Population]:
+    """Populations from ``"greedy,planner,strong"`` (commas between specs, as in line-ups:
+    ``"greedy:depth=2,planner"`` is two), a list of specs, or a mapping of names to a
+    spec or a line-up. Every spec is checked by building it; names must be unique.
+
+    >>> [(p.name, p.lineup) for p in parse_populations("greedy,planner")]
+    [('greedy', ('greedy',)), ('planner', ('planner',))]
+    >>> parse_populations({"mixed": ["greedy", "planner"]})[0].spec is None
+    True
+    """
+    if isinstance(populations, Mapping):
+        items = [(str(k), [v] if isinstance(v, str) else list(v)) for k, v in populations.items()]
+    else:
+        specs = split_specs(populations) if isinstance(populations, str) else list(populations)
+        items = [(s, [s]) for s in specs]
+    if not items:
+        raise ValueError("populations: name at least one population, e.g. greedy,planner")
+    out = []
+    for name, lineup in items:
+        if not lineup:
+            raise ValueError(f"population {name!r}: an empty line-up")
+        try:
+            canonical = tuple(make_strategy(s).spec for s in lineup)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"population {name!r}: {e}") from None
+        label = name if isinstance(populations, Mapping) else canonical[0]
+        out.append(Population(label, canonical))
+    names = [p.name for p in out]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"populations: {', '.join(repeated)} given more than once")
+    return out
+
+
+def tip_spec(tip: str, population: Population) -> str | None:
+    """The tip played on the population's evaluation weights (``actions_first`` with the
+    planner's weights among planners), or ``None`` when the population is not one
+    greedy-family strategy (a search, a mixed line-up: the tip is a term of greedy's
+    evaluation).
+
+    >>> tip_spec("blocker", parse_populations("greedy")[0])
+    'blocker'
+    >>> tip_spec("blocker", parse_populations("strong")[0]) is None
+    True
+    """
+    if not isinstance(make_strategy(tip), TipStrategy):
+        raise ValueError(f"{tip!r} is not a strategy tip (tips: {', '.join(DEFAULT_TIPS)})")
+    if population.spec is None:
+        return None
+    strat = make_strategy(population.spec)
+    if not isinstance(strat, Greedy) or isinstance(strat, TipStrategy):
+        return None
+    return make_strategy(tip, **strat.params).spec
+
+
+@dataclass(frozen=True)
+class PopulationStudy:
+    """What :func:`compare_populations` found."""
+
+    #: one row per population and question (:func:`~hansa_lab.stats.populations.answers_table`)
+    answers: pd.DataFrame
+    #: where the conclusions agree and where they differ
+    agreement: str
+    #: the runs: population name → question ("seats", "tips", "reference") → results
+    runs: dict[str, dict[str, Results]] = field(default_factory=dict)
+    #: the reference population the costs are relative to, and its seconds per game
+    reference: str = "greedy"
+    reference_seconds: float = math.nan
+
+
+def _folder(out: Path, name: str) -> Path:
+    return out / (_SAFE.sub("_", name).strip("_") or "population")
+
+
+def _seconds(res: Results, arms: Sequence[str] | None = None) -> float:
+    g = res.games
+    if arms is not None:
+        g = g[g["arm"].isin(list(arms))]
+    return float(g["wall_time"].mean()) if len(g) else math.nan
+
+
+def compare_populations(
+    populations: str | Sequence[str] | Mapping[str, Any],
+    *,
+    questions: Sequence[str] = QUESTIONS,
+    tips: Sequence[str] = DEFAULT_TIPS,
+    games: int = 400,
+    tip_games: int | None = None,
+    players: int = 4,
+    board: str = "base",
+    edition: str = "bigbox",
+    seed: int = 0,
+    reference: str = "greedy",
+    reference_games: int = 200,
+    log: str = "summary",
+    out: str | os.PathLike[str] = "results/populations",
+    n_jobs: int | None = None,
+    progress: bool = False,
+    force: bool = False,
+) -> PopulationStudy:
+    """Ask the seat-balance and tip questions of every population and set the answers
+    side by side (see the module docstring for the designs and folders).
+
+    ``games``: games per seat study; ``tip_games``: games per tip arm (default
+    ``games``; rounded up to whole deals of 4 rotations, the base arm playing as many
+    deals). ``log``: ``"full"`` keeps the events and turns tables (for
+    :func:`~hansa_lab.stats.mechanism.first_seat_mechanism` on a population's seat
+    study), ``"summary"`` only games and players. ``force`` replays from scratch
+    instead of resuming. Returns a
+    :class:`PopulationStudy`: the answers table (estimate, interval, verdict, games,
+    seconds per game and its ratio to the reference) and the agreement line.
+    """
+    unknown = [q for q in questions if q not in QUESTIONS]
+    if unknown or not questions:
+        raise ValueError(f"questions: unknown {unknown}; choose from {', '.join(QUESTIONS)}"
+                         if unknown else "questions: ask at least one")
+    pops = parse_populations(populations)
+    ref = parse_populations([reference])[0]
+    root = Path(out)
+    common = {"seed": seed, "players": players, "board": board, "edition": edition,
+              "log": log}
+    runs: dict[str, dict[str, Results]] = {}
+    answers: list[PopulationAnswer] = []
+
+    def seat_study(p: Population, n_games: int, key: str) -> Results:
+        res = run_experiment({**common, "name": f"populations-seats-{_SAFE.sub('_', p.name)}",
+                              "games": n_games, "arms": {"population": list(p.lineup)}},
+                             out=_folder(root, p.name) / key, n_jobs=n_jobs, progress=progress,
+                             force=force)
+        runs.setdefault(p.name, {})[key] = res
+        return res
+
+    for p in pops:
+        if "seats" in questions:
+            res = seat_study(p, games, "seats")
+            answers.append(replace(seat_answer(p.name, res.players, res.games),
+                                   seconds_per_game=_seconds(res)))
+        if "tips" in questions:
+            answers += _tips(p, tips, tip_games or games, common, root, runs, n_jobs,
+                             progress, force)
+    own = runs.get(ref.name, {})
+    if "seats" in own:
+        ref_seconds = _seconds(own["seats"])
+    elif "tips" in own:  # the tips' base arm is an all-reference table
+        ref_seconds = _seconds(own["tips"], ["base"])
+    else:
+        ref_seconds = _seconds(seat_study(ref, min(games, reference_games), "reference"))
+    answers = [replace(a, cost_vs_reference=a.seconds_per_game / ref_seconds) for a in answers]
+    table = answers_table(answers)
+    table.attrs["seats"] = players  # the fair share 1/seats of the seat question
+    return PopulationStudy(table, agreement_line(table), runs, ref.name, ref_seconds)
+
+
+def _tips(p: Population, tips: Sequence[str], n_games: int, common: dict[str, Any],
+          root: Path, runs: dict[str, dict[str, Results]], n_jobs: int | None,
+          progress: bool, force: bool) -> list[PopulationAnswer]:
+    specs = {t: tip_spec(t, p) for t in tips}
+    if any(s is None for s in specs.values()):
+        why = ("a mixed line-up" if p.spec is None else
+               f"{make_strategy(p.spec).name!r}, not a greedy-family strategy")
+        return [PopulationAnswer(p.name, f"tip {t}", math.nan, math.nan, math.nan,
+                                 "points (focal seat)", TIP_METHOD, NOT_APPLICABLE, 0,
+                                 text=f"the tips are terms of greedy's evaluation; the "
+                                      f"population is {why}") for t in tips]
+    table = list(p.lineup) * (common["players"] // len(p.lineup))
+    arms = {"base": table, **{t: [s, *table[1:]] for t, s in specs.items()}}
+    res = run_experiment({**common, "name": f"populations-tips-{_SAFE.sub('_', p.name)}",
+                          "games": n_games, "base_arm": "base", "arms": arms},
+                         out=_folder(root, p.name) / "tips", n_jobs=n_jobs, progress=progress,
+                         force=force)
+    runs.setdefault(p.name, {})["tips"] = res
+    out = []
+    for a in tip_answers(p.name, res.players, res.games):
+        out.append(replace(a, seconds_per_game=_seconds(res, [a.question.removeprefix("tip ")])))
+    return out

@@ -1,0 +1,114 @@
+"""The ``populations`` command: the seat-balance and strategy-tip answers for several
+populations side by side, with where they agree and where they differ
+(:func:`hansa_lab.sim.populations.compare_populations`)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hansa_lab.tools.commands.common import (
+    PLAYERS,
+    SEED,
+    CliError,
+    positive_int,
+    run_guarded,
+    worker_count,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from hansa_lab.tools.commands.common import Subcommands
+
+#: The table's columns as printed (the CSV has them all).
+SHOWN = ("population", "question", "estimate", "lo", "hi", "verdict", "games",
+         "seconds_per_game", "cost_vs_reference")
+
+
+def _names(flag: str, text: str) -> list[str]:
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise CliError(f"{flag}: name at least one")
+    return names
+
+
+def _readable(table: pd.DataFrame) -> pd.DataFrame:
+    """The table as text: win shares in percent, score differences signed, costs rounded."""
+    def value(r: pd.Series, col: str) -> str:
+        v = r[col]
+        if not math.isfinite(v):
+            return "-"
+        return f"{v:.1%}" if r["unit"].startswith("win share") else f"{v:+.2f}"
+
+    out = table[list(SHOWN)].copy()
+    for col in ("estimate", "lo", "hi"):
+        out[col] = [value(r, col) for _, r in table.iterrows()]
+    out["seconds_per_game"] = [f"{v:.3f}" if math.isfinite(v) else "-"
+                               for v in table["seconds_per_game"]]
+    out["cost_vs_reference"] = [f"{v:.2f}x" if math.isfinite(v) else "-"
+                                for v in table["cost_vs_reference"]]
+    return out
+
+
+def cmd_populations(args: argparse.Namespace) -> int:
+    """Ask the seat and tip questions of every population; print the table and the line."""
+    from hansa_lab.sim.populations import PopulationStudy, compare_populations
+    from hansa_lab.sim.results import format_table
+
+    questions = _names("--questions", args.questions)
+    tips = _names("--tips", args.tips)
+
+    def run() -> PopulationStudy:
+        try:
+            return compare_populations(
+                args.populations, questions=questions, tips=tips, games=args.games,
+                tip_games=args.tip_games, players=args.players, board=args.board,
+                edition=args.edition, seed=args.seed, reference=args.reference,
+                out=args.out, n_jobs=args.jobs, progress=not args.no_progress,
+                force=args.force)
+        except ValueError as e:
+            raise CliError(str(e)) from None
+
+    study = run_guarded(run)
+    assert isinstance(study, PopulationStudy)
+    table = study.answers
+    print(format_table(_readable(table)))
+    print(f"\ncost: seconds of play per game; cost_vs_reference against all-{study.reference} "
+          f"tables of this study ({study.reference_seconds:.3f} s per game)")
+    print(f"methods: {'; '.join(dict.fromkeys(table['method']))}")
+    print(f"\n{study.agreement}")
+    out = Path(args.out)
+    table.to_csv(out / "answers.csv", index=False)
+    (out / "agreement.txt").write_text(study.agreement + "\n", "utf-8")
+    print(f"\nanswers.csv, agreement.txt and one results folder per population in {out}")
+    return 0
+
+
+def add_populations(sub: Subcommands) -> None:
+    p = sub.add_parser("populations", help="seat balance and strategy tips for several "
+                       "populations side by side: which answers hold for which players")
+    p.add_argument("--populations", default="greedy,planner",
+                   help="comma-separated strategy specs, each played in every seat "
+                        "(default greedy,planner)")
+    p.add_argument("--questions", default="seats,tips", help="seats and/or tips")
+    p.add_argument("--tips", default="actions_first,blocker,network_keys,keep_supply",
+                   help="the tips to test (on each population's evaluation weights)")
+    p.add_argument("--games", type=positive_int("--games"), default=400,
+                   help="games per seat study (default 400)")
+    p.add_argument("--tip-games", type=positive_int("--tip-games"), default=None,
+                   help="games per tip arm (default: --games)")
+    p.add_argument("--players", type=PLAYERS, default=4)
+    p.add_argument("--board", default="base")
+    p.add_argument("--edition", default="bigbox")
+    p.add_argument("--seed", type=SEED, default=0, help="first seed")
+    p.add_argument("--reference", default="greedy",
+                   help="the population costs are relative to (default greedy)")
+    p.add_argument("--jobs", type=worker_count, default=-1,
+                   help="worker processes (default: all)")
+    p.add_argument("--out", default="results/populations", help="results folder")
+    p.add_argument("--force", action="store_true", help="replay instead of resuming")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_populations)
