@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use crate::actions::*;
+use crate::decisions::Decision;
 use crate::rng::Rng;
 use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::score_rows;
@@ -18,7 +19,7 @@ use super::evaluation::{evaluate, Weights};
 use super::features::{
     assemble, feature_names, global_features, seat_blocks_with, FeatureMemo, N_FEATURES,
 };
-use super::greedy::{best_of, worth};
+use super::greedy::{best_of, worth, Greedy, Tip};
 use super::lookahead::{opens_decision, py_max};
 
 /// `value = bias + Σ weight_i · (x_i − mean_i) / scale_i` over the features; for a model
@@ -119,13 +120,17 @@ pub struct Scratch {
 
 /// The one-ply learned player: a position is worth `model_weight` times the model's
 /// value plus `greedy_weight` times `greedy`'s evaluation (with `weights`; 0: the model
-/// alone).
+/// alone). When no candidate is worth more than the position itself it plays what
+/// `greedy` (with `weights` and `explore`) plays there: the blend values a pass (a Move
+/// that moves nothing, an early End) at the position's own worth and most building steps
+/// below it, so without this all-learned tables pass until the action cap.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Learned {
     pub model: Arc<LinearModel>,
     pub model_weight: f64,
     pub greedy_weight: f64,
     pub weights: Weights,
+    pub explore: f64,
 }
 
 impl Learned {
@@ -136,6 +141,7 @@ impl Learned {
             model_weight: 1.0,
             greedy_weight: 0.0,
             weights: Weights::default(),
+            explore: 0.0,
         }
     }
 
@@ -153,10 +159,22 @@ impl Learned {
 }
 
 impl Learned {
+    /// The `greedy` player this one defers to when nothing improves the position.
+    pub fn fallback(&self) -> Greedy {
+        Greedy {
+            depth: 1,
+            explore: self.explore,
+            weights: self.weights,
+            kind: Tip::Plain,
+            tip: 0.0,
+        }
+    }
+
     /// The value of every candidate of `legal` for `player`, in order (as
     /// `Greedy::candidate_values` at depth 1, with the model).
     pub fn candidate_values(&self, s: &State, legal: &[Action], player: usize) -> Vec<f64> {
         let mut scratch = Scratch::default();
+        let greedy = self.fallback();
         let mut value = |t: &State| self.value(t, player, &mut scratch);
         let mut out = Vec::with_capacity(legal.len());
         let mut follow: Vec<Action> = Vec::new();
@@ -165,19 +183,34 @@ impl Learned {
         for a in legal {
             nxt.clone_from(s);
             apply_unchecked(&mut nxt, a);
-            let v =
-                if opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player {
-                    legal_actions(&nxt, &mut follow);
-                    let mut v = f64::NEG_INFINITY;
-                    for b in &follow {
+            let opened =
+                opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player;
+            let v = if opened && a.kind == K_MOVE {
+                // a Move is worth the relocation greedy would make first (its first best
+                // step; a Stop: the position itself), since greedy makes the relocations
+                legal_actions(&nxt, &mut follow);
+                let steps = greedy.candidate_values(&nxt, &follow, player);
+                let (best, _) = best_of(&follow, &steps);
+                match best.first() {
+                    Some(b) => {
                         after.clone_from(&nxt);
                         apply_unchecked(&mut after, b);
-                        v = py_max(v, worth(&after, b, player, &mut value));
+                        worth(&after, b, player, &mut value)
                     }
-                    v
-                } else {
-                    worth(&nxt, a, player, &mut value)
-                };
+                    None => value(&nxt),
+                }
+            } else if opened {
+                legal_actions(&nxt, &mut follow);
+                let mut v = f64::NEG_INFINITY;
+                for b in &follow {
+                    after.clone_from(&nxt);
+                    apply_unchecked(&mut after, b);
+                    v = py_max(v, worth(&after, b, player, &mut value));
+                }
+                v
+            } else {
+                worth(&nxt, a, player, &mut value)
+            };
             out.push(v);
         }
         out
@@ -189,10 +222,19 @@ impl Learned {
             return legal[0];
         }
         let player = s.current_player();
+        if matches!(s.pending.last(), Some(Decision::Move { player: q, .. }) if *q == player) {
+            // inside a Move, greedy relocates: the model's small gains of moving a piece
+            // from route to route are noise that all-learned tables chased for ever
+            return self.fallback().choose(s, legal, rng);
+        }
         let values = self.candidate_values(s, legal, player);
-        let (best, _) = best_of(legal, &values);
+        let (best, best_v) = best_of(legal, &values);
         if best.is_empty() {
             return legal[0];
+        }
+        if best_v <= self.value(s, player, &mut Scratch::default()) + 1e-9 {
+            // nothing improves the position (a pass is the best): play greedy's choice
+            return self.fallback().choose(s, legal, rng);
         }
         if best.len() == 1 {
             best[0]
@@ -235,6 +277,29 @@ mod tests {
         assert!(e.unwrap_err().contains("model feature 3"));
         let short = &feature_names()[..5];
         assert!(LinearModel::new(short, vec![], vec![], vec![], 0.0).is_err());
+    }
+
+    #[test]
+    fn defers_to_greedy_when_nothing_improves_the_position() {
+        // a model that values every position alike, no greedy term: nothing ever improves,
+        // so every choice is greedy's, drawn from the same stream
+        let names = feature_names();
+        let n = N_FEATURES;
+        let flat = LinearModel::new(&names, vec![0.0; n], vec![1.0; n], vec![0.0; n], 0.0);
+        let mut p = Learned::model_only(flat.unwrap());
+        p.explore = 0.5;
+        let g = p.fallback();
+        let mut s = new_game(&Config::printed(4, "base_45p", 21)).unwrap();
+        let (mut r1, mut r2) = (Rng::new(8), Rng::new(8));
+        let mut steps = 0;
+        while !s.is_over() && steps < 400 {
+            let acts = legal(&s);
+            let a = p.choose(&s, &acts, &mut r1);
+            assert_eq!(a, g.choose(&s, &acts, &mut r2));
+            apply_unchecked(&mut s, &a);
+            steps += 1;
+        }
+        assert!(steps > 100);
     }
 
     #[test]
