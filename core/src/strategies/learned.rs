@@ -15,9 +15,10 @@ use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::score_rows;
 use crate::state::State;
 
-use super::evaluation::{evaluate, Weights};
+use super::evaluation::{evaluate, intent_factor, Weights};
 use super::features::{
     assemble, feature_names, global_features, seat_blocks_with, FeatureMemo, N_FEATURES,
+    SEAT_FEATURES,
 };
 use super::greedy::{best_of, worth, Greedy, Tip};
 use super::lookahead::{opens_decision, py_max};
@@ -110,6 +111,54 @@ impl LinearModel {
     }
 }
 
+/// Greedy's evaluation (`evaluation::evaluate_with`, the same terms in the same order)
+/// from `row`, the feature vector of `player` in the running position `s`: every term
+/// it reads is a feature (score totals, route progress, supply, stock, ability value,
+/// plan terms).
+pub fn greedy_from_features(row: &[f64], s: &State, player: usize, w: &Weights) -> f64 {
+    let rival = SEAT_FEATURES.len();
+    let f = intent_factor(s, w);
+    let mut value = w.score * row[7];
+    if w.opponents != 0.0 && s.n_players() > 1 {
+        value -= w.opponents * row[rival + 7];
+    }
+    if w.route != 0.0 {
+        value += w.route * row[21] * f;
+    }
+    let supply = (s.supply_t[player] + s.supply_m[player]) as i64;
+    if w.supply != 0.0 {
+        value += w.supply * supply.min(w.supply_cap) as f64;
+    }
+    let stock = (s.stock_t[player] + s.stock_m[player]) as i64;
+    if w.stock != 0.0 {
+        value += w.stock * stock as f64;
+    }
+    if w.reserve != 0.0 {
+        value += w.reserve * (stock + supply).min(2) as f64;
+    }
+    if w.ability != 0.0 {
+        value += w.ability * row[14];
+    }
+    if w.actions_left != 0.0 && s.active == player && s.end_reason.is_none() {
+        value += w.actions_left * s.actions_left as f64;
+    }
+    for (k, wk) in [
+        w.plan_actions,
+        w.plan_bank,
+        w.plan_keys,
+        w.plan_coellen,
+        w.plan_control,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if wk != 0.0 {
+            value += wk * row[22 + k] * f;
+        }
+    }
+    value
+}
+
 /// What one decision reuses from candidate to candidate: the feature vector's buffer and
 /// the Kontor part of the features.
 #[derive(Clone, Debug, Default)]
@@ -145,11 +194,17 @@ impl Learned {
         }
     }
 
-    /// The player's value of `s` for `player`.
+    /// The player's value of `s` for `player`. Greedy's evaluation is read off the
+    /// feature vector the model has just computed (`greedy_from_features`, equal to
+    /// `evaluate`) instead of being computed a second time.
     pub fn value(&self, s: &State, player: usize, scratch: &mut Scratch) -> f64 {
         let mut v = 0.0;
         if self.model_weight != 0.0 {
             v += self.model_weight * self.model.value(s, player, scratch);
+            if self.greedy_weight != 0.0 && !s.is_over() {
+                let g = greedy_from_features(&scratch.row, s, player, &self.weights);
+                return v + self.greedy_weight * g;
+            }
         }
         if self.greedy_weight != 0.0 {
             v += self.greedy_weight * evaluate(s, player, &self.weights);
@@ -277,6 +332,31 @@ mod tests {
         assert!(e.unwrap_err().contains("model feature 3"));
         let short = &feature_names()[..5];
         assert!(LinearModel::new(short, vec![], vec![], vec![], 0.0).is_err());
+    }
+
+    #[test]
+    fn greedy_read_off_the_features_is_greedys_evaluation() {
+        use crate::strategies::random_policy;
+        let w = Weights::default();
+        let mut s = new_game(&Config::printed(4, "base_45p", 13)).unwrap();
+        let mut rng = Rng::new(3);
+        let mut steps = 0;
+        while !s.is_over() && steps < 1200 {
+            for p in 0..4 {
+                let row = super::super::features::features(&s, p);
+                let want = evaluate(&s, p, &w);
+                let got = greedy_from_features(&row, &s, p, &w);
+                assert!(
+                    (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                    "{got} {want}"
+                );
+            }
+            let acts = legal(&s);
+            let a = random_policy::choose(&s, &acts, &mut rng);
+            apply_unchecked(&mut s, &a);
+            steps += 1;
+        }
+        assert!(steps > 200);
     }
 
     #[test]
