@@ -41,3 +41,16 @@ def test_without_exploration_the_fallback_still_ends_the_game():
     rec = play_game(GameConfig(4, seed=7_100_020), ["learned:explore=0"] * 4,
                     max_actions=5_000)
     assert rec.final.end_reason is not None and rec.final.round <= MAX_ROUNDS
+
+
+def test_the_generation_1_model_is_shipped_and_records_its_self_play():
+    from hansa_lab.strategies.learned import find_model, load_model, shipped_models
+
+    assert "learned_base4p_g1" in shipped_models()
+    m = load_model(find_model("learned_base4p_g1"))
+    command = m.meta["training"]["command"]
+    assert command.startswith("hansa-lab learn") and "--lineup learned" in command
+    assert m.meta["training"]["data"]["lineups"][0] == "learned,learned,learned,learned"
+    spec = "learned:model=learned_base4p_g1"
+    rec = play_game(GameConfig(4, seed=7_100_030), [spec, "greedy", "greedy", spec])
+    assert rec.final.end_reason is not None
