@@ -169,7 +169,8 @@ def test_the_shipped_model_is_found_by_name_and_matches_the_core():
     assert m.meta["training"]["command"].startswith("hansa-lab learn")
     assert "winner_accuracy" in m.meta["heldout"]
     s = make_strategy("learned")
-    assert s.params == {"model": "learned_base4p", "model_weight": 1.5, "greedy_weight": 1.0}
+    assert s.params == {"model": "learned_base4p", "model_weight": 1.5, "greedy_weight": 1.0,
+                        "explore": 0.5}
     core.learned_policy(*m.core_args())  # accepted by the core
 
 

@@ -130,9 +130,12 @@ fn model_forward(
 
 /// The `learned` player on a linear model (ValueError if its features are not the
 /// core's): `model_weight` × the model's value + `greedy_weight` × greedy's evaluation
-/// with its default weights.
+/// with its default weights; `explore`: the chance of a random active action when
+/// nothing improves the position.
 #[pyfunction]
-#[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0))]
+#[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
+    explore=0.0))]
+#[allow(clippy::too_many_arguments)]
 fn learned_policy(
     names: &Bound<'_, PyAny>,
     mean: &Bound<'_, PyAny>,
@@ -141,10 +144,12 @@ fn learned_policy(
     bias: f64,
     model_weight: f64,
     greedy_weight: f64,
+    explore: f64,
 ) -> PyResult<PyPolicy> {
     for (name, v) in [
         ("model_weight", model_weight),
         ("greedy_weight", greedy_weight),
+        ("explore", explore),
     ] {
         let limit = crate::limits::parameter_limit(crate::limits::policy_groups("learned"), name)
             .expect("limits.json declares the learned player's weights");
@@ -159,6 +164,7 @@ fn learned_policy(
             model_weight,
             greedy_weight,
             weights: Weights::default(),
+            explore,
         }),
     })
 }

@@ -9,8 +9,12 @@ run, greedy's terms tell apart the small steps inside a turn that the model, fit
 final outcomes, barely separates (measured: the model alone won none of 16 games against
 three greedy; with greedy_weight 1 and model_weight 1.5 it won 40 of 40; see
 ``docs/guides/learned_players.md``). A Move or a move/remove marker is worth its best first
-step, an action that fills a route is worth its best establishment; ties are broken
-from the seat's stream, so a game is reproducible from its seed. ``model`` names the
+step, an action that fills a route is worth its best establishment. When no action is
+worth more than the position itself, it plays what ``greedy`` (default weights, its
+``explore``) plays there: the blend values a pass (a Move that moves nothing) at the
+position's own worth and most building steps below it, so without this all-learned
+tables passed until the action cap. Ties and greedy's draws come from the seat's
+stream, so a game is reproducible from its seed. ``model`` names the
 model: a file shipped in ``hansa_lab/strategies/data/`` (``learned_*.json``) by name, or
 any model file by its path.
 
@@ -136,13 +140,15 @@ class Learned(Strategy):
 
     trusted: ClassVar[bool] = True
     defaults: ClassVar[dict[str, Any]] = {"model": "learned_base4p", "model_weight": 1.5,
-                                          "greedy_weight": 1.0}
+                                          "greedy_weight": 1.0, "explore": 0.5}
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"model_weight": (0.0, 100.0),
-                                                       "greedy_weight": (0.0, 100.0)}
+                                                       "greedy_weight": (0.0, 100.0),
+                                                       "explore": (0.0, 1.0)}
     limits: ClassVar[dict[str, Limit]] = parameter_limits("learned")
     model: str
     model_weight: float
     greedy_weight: float
+    explore: float
 
     def setup(self) -> None:
         path = find_model(self.model)
@@ -157,7 +163,7 @@ class Learned(Strategy):
         """The core's ``CorePolicy`` playing this model (ValueError if its features are
         not the core's)."""
         return core_module().learned_policy(*self._model.core_args(), self.model_weight,
-                                            self.greedy_weight)
+                                            self.greedy_weight, self.explore)
 
     def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:

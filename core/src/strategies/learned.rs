@@ -9,16 +9,18 @@
 use std::sync::Arc;
 
 use crate::actions::*;
+use crate::decisions::Decision;
 use crate::rng::Rng;
 use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::score_rows;
 use crate::state::State;
 
-use super::evaluation::{evaluate, Weights};
+use super::evaluation::{evaluate, intent_factor, Weights};
 use super::features::{
     assemble, feature_names, global_features, seat_blocks_with, FeatureMemo, N_FEATURES,
+    SEAT_FEATURES,
 };
-use super::greedy::{best_of, worth};
+use super::greedy::{best_of, worth, Greedy, Tip};
 use super::lookahead::{opens_decision, py_max};
 
 /// `value = bias + Σ weight_i · (x_i − mean_i) / scale_i` over the features; for a model
@@ -109,6 +111,54 @@ impl LinearModel {
     }
 }
 
+/// Greedy's evaluation (`evaluation::evaluate_with`, the same terms in the same order)
+/// from `row`, the feature vector of `player` in the running position `s`: every term
+/// it reads is a feature (score totals, route progress, supply, stock, ability value,
+/// plan terms).
+pub fn greedy_from_features(row: &[f64], s: &State, player: usize, w: &Weights) -> f64 {
+    let rival = SEAT_FEATURES.len();
+    let f = intent_factor(s, w);
+    let mut value = w.score * row[7];
+    if w.opponents != 0.0 && s.n_players() > 1 {
+        value -= w.opponents * row[rival + 7];
+    }
+    if w.route != 0.0 {
+        value += w.route * row[21] * f;
+    }
+    let supply = (s.supply_t[player] + s.supply_m[player]) as i64;
+    if w.supply != 0.0 {
+        value += w.supply * supply.min(w.supply_cap) as f64;
+    }
+    let stock = (s.stock_t[player] + s.stock_m[player]) as i64;
+    if w.stock != 0.0 {
+        value += w.stock * stock as f64;
+    }
+    if w.reserve != 0.0 {
+        value += w.reserve * (stock + supply).min(2) as f64;
+    }
+    if w.ability != 0.0 {
+        value += w.ability * row[14];
+    }
+    if w.actions_left != 0.0 && s.active == player && s.end_reason.is_none() {
+        value += w.actions_left * s.actions_left as f64;
+    }
+    for (k, wk) in [
+        w.plan_actions,
+        w.plan_bank,
+        w.plan_keys,
+        w.plan_coellen,
+        w.plan_control,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if wk != 0.0 {
+            value += wk * row[22 + k] * f;
+        }
+    }
+    value
+}
+
 /// What one decision reuses from candidate to candidate: the feature vector's buffer and
 /// the Kontor part of the features.
 #[derive(Clone, Debug, Default)]
@@ -119,13 +169,17 @@ pub struct Scratch {
 
 /// The one-ply learned player: a position is worth `model_weight` times the model's
 /// value plus `greedy_weight` times `greedy`'s evaluation (with `weights`; 0: the model
-/// alone).
+/// alone). When no candidate is worth more than the position itself it plays what
+/// `greedy` (with `weights` and `explore`) plays there: the blend values a pass (a Move
+/// that moves nothing, an early End) at the position's own worth and most building steps
+/// below it, so without this all-learned tables pass until the action cap.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Learned {
     pub model: Arc<LinearModel>,
     pub model_weight: f64,
     pub greedy_weight: f64,
     pub weights: Weights,
+    pub explore: f64,
 }
 
 impl Learned {
@@ -136,14 +190,21 @@ impl Learned {
             model_weight: 1.0,
             greedy_weight: 0.0,
             weights: Weights::default(),
+            explore: 0.0,
         }
     }
 
-    /// The player's value of `s` for `player`.
+    /// The player's value of `s` for `player`. Greedy's evaluation is read off the
+    /// feature vector the model has just computed (`greedy_from_features`, equal to
+    /// `evaluate`) instead of being computed a second time.
     pub fn value(&self, s: &State, player: usize, scratch: &mut Scratch) -> f64 {
         let mut v = 0.0;
         if self.model_weight != 0.0 {
             v += self.model_weight * self.model.value(s, player, scratch);
+            if self.greedy_weight != 0.0 && !s.is_over() {
+                let g = greedy_from_features(&scratch.row, s, player, &self.weights);
+                return v + self.greedy_weight * g;
+            }
         }
         if self.greedy_weight != 0.0 {
             v += self.greedy_weight * evaluate(s, player, &self.weights);
@@ -153,10 +214,22 @@ impl Learned {
 }
 
 impl Learned {
+    /// The `greedy` player this one defers to when nothing improves the position.
+    pub fn fallback(&self) -> Greedy {
+        Greedy {
+            depth: 1,
+            explore: self.explore,
+            weights: self.weights,
+            kind: Tip::Plain,
+            tip: 0.0,
+        }
+    }
+
     /// The value of every candidate of `legal` for `player`, in order (as
     /// `Greedy::candidate_values` at depth 1, with the model).
     pub fn candidate_values(&self, s: &State, legal: &[Action], player: usize) -> Vec<f64> {
         let mut scratch = Scratch::default();
+        let greedy = self.fallback();
         let mut value = |t: &State| self.value(t, player, &mut scratch);
         let mut out = Vec::with_capacity(legal.len());
         let mut follow: Vec<Action> = Vec::new();
@@ -165,19 +238,34 @@ impl Learned {
         for a in legal {
             nxt.clone_from(s);
             apply_unchecked(&mut nxt, a);
-            let v =
-                if opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player {
-                    legal_actions(&nxt, &mut follow);
-                    let mut v = f64::NEG_INFINITY;
-                    for b in &follow {
+            let opened =
+                opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player;
+            let v = if opened && a.kind == K_MOVE {
+                // a Move is worth the relocation greedy would make first (its first best
+                // step; a Stop: the position itself), since greedy makes the relocations
+                legal_actions(&nxt, &mut follow);
+                let steps = greedy.candidate_values(&nxt, &follow, player);
+                let (best, _) = best_of(&follow, &steps);
+                match best.first() {
+                    Some(b) => {
                         after.clone_from(&nxt);
                         apply_unchecked(&mut after, b);
-                        v = py_max(v, worth(&after, b, player, &mut value));
+                        worth(&after, b, player, &mut value)
                     }
-                    v
-                } else {
-                    worth(&nxt, a, player, &mut value)
-                };
+                    None => value(&nxt),
+                }
+            } else if opened {
+                legal_actions(&nxt, &mut follow);
+                let mut v = f64::NEG_INFINITY;
+                for b in &follow {
+                    after.clone_from(&nxt);
+                    apply_unchecked(&mut after, b);
+                    v = py_max(v, worth(&after, b, player, &mut value));
+                }
+                v
+            } else {
+                worth(&nxt, a, player, &mut value)
+            };
             out.push(v);
         }
         out
@@ -189,10 +277,19 @@ impl Learned {
             return legal[0];
         }
         let player = s.current_player();
+        if matches!(s.pending.last(), Some(Decision::Move { player: q, .. }) if *q == player) {
+            // inside a Move, greedy relocates: the model's small gains of moving a piece
+            // from route to route are noise that all-learned tables chased for ever
+            return self.fallback().choose(s, legal, rng);
+        }
         let values = self.candidate_values(s, legal, player);
-        let (best, _) = best_of(legal, &values);
+        let (best, best_v) = best_of(legal, &values);
         if best.is_empty() {
             return legal[0];
+        }
+        if best_v <= self.value(s, player, &mut Scratch::default()) + 1e-9 {
+            // nothing improves the position (a pass is the best): play greedy's choice
+            return self.fallback().choose(s, legal, rng);
         }
         if best.len() == 1 {
             best[0]
@@ -235,6 +332,54 @@ mod tests {
         assert!(e.unwrap_err().contains("model feature 3"));
         let short = &feature_names()[..5];
         assert!(LinearModel::new(short, vec![], vec![], vec![], 0.0).is_err());
+    }
+
+    #[test]
+    fn greedy_read_off_the_features_is_greedys_evaluation() {
+        use crate::strategies::random_policy;
+        let w = Weights::default();
+        let mut s = new_game(&Config::printed(4, "base_45p", 13)).unwrap();
+        let mut rng = Rng::new(3);
+        let mut steps = 0;
+        while !s.is_over() && steps < 1200 {
+            for p in 0..4 {
+                let row = super::super::features::features(&s, p);
+                let want = evaluate(&s, p, &w);
+                let got = greedy_from_features(&row, &s, p, &w);
+                assert!(
+                    (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                    "{got} {want}"
+                );
+            }
+            let acts = legal(&s);
+            let a = random_policy::choose(&s, &acts, &mut rng);
+            apply_unchecked(&mut s, &a);
+            steps += 1;
+        }
+        assert!(steps > 200);
+    }
+
+    #[test]
+    fn defers_to_greedy_when_nothing_improves_the_position() {
+        // a model that values every position alike, no greedy term: nothing ever improves,
+        // so every choice is greedy's, drawn from the same stream
+        let names = feature_names();
+        let n = N_FEATURES;
+        let flat = LinearModel::new(&names, vec![0.0; n], vec![1.0; n], vec![0.0; n], 0.0);
+        let mut p = Learned::model_only(flat.unwrap());
+        p.explore = 0.5;
+        let g = p.fallback();
+        let mut s = new_game(&Config::printed(4, "base_45p", 21)).unwrap();
+        let (mut r1, mut r2) = (Rng::new(8), Rng::new(8));
+        let mut steps = 0;
+        while !s.is_over() && steps < 400 {
+            let acts = legal(&s);
+            let a = p.choose(&s, &acts, &mut r1);
+            assert_eq!(a, g.choose(&s, &acts, &mut r2));
+            apply_unchecked(&mut s, &a);
+            steps += 1;
+        }
+        assert!(steps > 100);
     }
 
     #[test]

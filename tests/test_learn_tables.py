@@ -1,0 +1,56 @@
+"""All-``learned`` tables: they finish their games within the usual length on every board
+and player count (they used to pass and shuffle pieces until the action cap), and the
+player's fallback to greedy is reproducible from the seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from hansa_lab.core import play_game
+from hansa_lab.engine.state import GameConfig
+
+#: a game of the usual length ends well before this round (`hansa-lab lengths`; the
+#: issue's bound for any board and player count)
+MAX_ROUNDS = 60
+
+
+@pytest.mark.parametrize("n_players,board,seed", [
+    (3, "base", 7_100_000), (4, "base", 7_100_001), (5, "base", 7_100_002),
+    (4, "east", 7_100_003), (4, "britannia", 7_100_004),
+])
+def test_an_all_learned_table_ends_within_the_usual_length(n_players, board, seed):
+    config = GameConfig(n_players, board=board, seed=seed)
+    rec = play_game(config, ["learned"] * n_players, max_actions=5_000)
+    assert rec.final.end_reason is not None, f"no end after {len(rec.actions)} actions"
+    assert rec.final.round <= MAX_ROUNDS
+    # building, not only moving: the stalled tables spent 90% of their actions on Moves,
+    # their steps, Stops and Ends (greedy tables on these deals: 20-47%)
+    moves = sum(a.kind in ("move", "move_piece", "stop", "end") for a in rec.actions)
+    assert moves < 0.6 * len(rec.actions)
+
+
+def test_an_all_learned_table_is_reproducible_from_its_seed():
+    config = GameConfig(4, seed=7_100_010)
+    lineup = ["learned"] * 4
+    a = play_game(config, lineup)
+    assert play_game(config, lineup).actions == a.actions
+    assert play_game(GameConfig(4, seed=7_100_011), lineup).actions != a.actions
+
+
+def test_without_exploration_the_fallback_still_ends_the_game():
+    rec = play_game(GameConfig(4, seed=7_100_020), ["learned:explore=0"] * 4,
+                    max_actions=5_000)
+    assert rec.final.end_reason is not None and rec.final.round <= MAX_ROUNDS
+
+
+def test_the_generation_1_model_is_shipped_and_records_its_self_play():
+    from hansa_lab.strategies.learned import find_model, load_model, shipped_models
+
+    assert "learned_base4p_g1" in shipped_models()
+    m = load_model(find_model("learned_base4p_g1"))
+    command = m.meta["training"]["command"]
+    assert command.startswith("hansa-lab learn") and "--lineup learned" in command
+    assert m.meta["training"]["data"]["lineups"][0] == "learned,learned,learned,learned"
+    spec = "learned:model=learned_base4p_g1"
+    rec = play_game(GameConfig(4, seed=7_100_030), [spec, "greedy", "greedy", spec])
+    assert rec.final.end_reason is not None
