@@ -27,8 +27,6 @@ pub const BOARD_SIDES: [&str; 5] = [
 ];
 /// Country 0 of every board: routes and cities without a region.
 pub const HOME_COUNTRY: &str = "England";
-/// Points of the regional majorities, first to third place.
-pub const REGION_POINTS: [i32; 3] = [7, 4, 2];
 /// Permanent markers of maritime routes, as named in boards.json.
 pub const PERMANENT_MARKERS: [&str; 5] = [
     "move2",
