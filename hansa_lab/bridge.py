@@ -352,6 +352,7 @@ def core_from_text(text: str, config: GameConfig | None = None) -> CoreGame:
     config = read_config(text, config)
     try:
         state = core_module().position_from_text(core_config(config), text)
+        state.set_fields(state.to_dict())  # the core's full check of a position from outside
     except ValueError as e:
         raise PositionError(str(e)) from None
     return CoreGame(config, state)

@@ -64,6 +64,10 @@ def _column_of(text: str, field: str) -> int:
     return text.index(f" {field}=") + len(field) + 3
 
 
+def _token(text: str, field: str) -> str:
+    return next(t for t in text.split() if t.startswith(field + "="))
+
+
 BASE = to_text(new_game(GameConfig(3, seed=1)))
 #: (field, the token's new text): each makes the text malformed in that field
 MALFORMED = [
@@ -72,6 +76,9 @@ MALFORMED = [
     ("pending", "pending=move:0"), ("route_marker", "route_marker=..."),
     ("options", "options={nope"), ("end_reason", "end_reason=boredom"),
     ("active", "active=3"), ("offices", "offices=0x"), ("neutral_pool", "neutral_pool=4"),
+    ("levels", "levels=00009/00000/00000"), ("pending", "pending=relocate:0:999:0:1"),
+    ("extras", "extras=." + _token(BASE, "extras")[len("extras=-"):]),
+    ("special_points", "special_points=1,2"),
 ]
 
 

@@ -2,7 +2,7 @@
 //! the check of the text's configuration against the game's.
 
 use super::{PositionError, EDITIONS, FIELDS, MARKER_LETTERS, VERSION};
-use crate::board::PERMANENT_MARKERS;
+use crate::board::{ABILITIES, PERMANENT_MARKERS, PLAYER_BOARD};
 use crate::decisions::Decision;
 use crate::state::{Config, State, EMPTY, END_REASONS, FAVOUR_TILES};
 use std::fmt;
@@ -228,7 +228,7 @@ fn decision_fields(kind: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-fn decision(t: &Token<'_>, text: &str, n: usize) -> Result<Decision, PositionError> {
+fn decision(t: &Token<'_>, text: &str, n: usize, routes: usize) -> Result<Decision, PositionError> {
     let mut parts = text.split(':');
     let kind = parts.next().unwrap_or("");
     let values: Vec<&str> = parts.collect();
@@ -251,7 +251,7 @@ fn decision(t: &Token<'_>, text: &str, n: usize) -> Result<Decision, PositionErr
         v.push(match *name {
             "kind" => i64::from(t.name(&PERMANENT_MARKERS, value)?),
             "player" => t.int(value, 0, n as i64 - 1)?,
-            "origin" => t.int(value, 0, 999)?,
+            "origin" => t.int(value, 0, routes as i64 - 1)?,
             _ => t.int(value, -1, 999)?,
         });
     }
@@ -354,6 +354,9 @@ pub fn from_text(text: &str, config: &Config) -> Result<State, PositionError> {
         .iter()
         .map(|g| extras.occupants(g, colours, None))
         .collect::<Result<_, _>>()?;
+    if s.extras.iter().flatten().any(|o| *o == EMPTY) {
+        return Err(extras.fail("an extra Kontor always holds a piece ('.' is not one)"));
+    }
     let special = t("special");
     s.special = special.occupants(special.maybe_empty(), colours, Some(b.special_spaces.len()))?;
     let per_player = |name: &str, hi: i64| -> Result<Vec<i32>, PositionError> {
@@ -376,6 +379,13 @@ pub fn from_text(text: &str, config: &Config) -> Result<State, PositionError> {
         let mut lv = [0u8; 5];
         for (k, ch) in g.bytes().enumerate() {
             lv[k] = ch - b'0';
+            let most = PLAYER_BOARD.track_max[k];
+            if lv[k] > most {
+                return Err(levels.fail(format!(
+                    "{} developed {} times, beyond the player board (at most {most})",
+                    ABILITIES[k], lv[k]
+                )));
+            }
         }
         s.levels.push(lv);
     }
@@ -403,7 +413,8 @@ pub fn from_text(text: &str, config: &Config) -> Result<State, PositionError> {
     s.discarded = marker_field("discarded")?;
     let as_i32 = |v: Vec<i64>| v.into_iter().map(|x| x as i32).collect::<Vec<i32>>();
     let as_u8 = |v: Vec<i64>| v.into_iter().map(|x| x as u8).collect::<Vec<u8>>();
-    s.special_points = as_i32(t("special_points").int_list(-99, 99, None)?);
+    let points = t("special_points").int_list(-99, 99, Some(b.special_spaces.len()))?;
+    s.special_points = as_i32(points);
     s.east_west = as_u8(t("east_west").int_list(0, n as i64 - 1, None)?);
     s.permits_used = as_u8(t("permits_used").int_list(0, b.n_cities as i64 - 1, None)?);
     let tiles = |t: &Token<'_>, g: &str| -> Result<Vec<u8>, PositionError> {
@@ -438,7 +449,7 @@ pub fn from_text(text: &str, config: &Config) -> Result<State, PositionError> {
         pending
             .split(None)?
             .iter()
-            .map(|g| decision(pending, g, n))
+            .map(|g| decision(pending, g, n, b.n_routes))
             .collect::<Result<_, _>>()?
     };
     s.end_reason = t("end_reason").end()?;

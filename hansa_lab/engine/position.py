@@ -37,6 +37,7 @@ from hansa_lab.engine.decisions import (
     RemoveOpponents,
 )
 from hansa_lab.engine.options import MARKER_SETS
+from hansa_lab.engine.scoring import TRACK_MAX
 from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
 from hansa_lab.engine.variants.permanent import PermanentMarker
@@ -276,7 +277,7 @@ def _config(tok: dict[str, _Token], config: GameConfig | None) -> GameConfig:
     return config
 
 
-def _decision(t: _Token, text: str, n: int) -> Decision:
+def _decision(t: _Token, text: str, n: int, routes: int) -> Decision:
     kind, *values = text.split(":")
     cls = DECISIONS.get(kind)
     if cls is None:
@@ -290,8 +291,8 @@ def _decision(t: _Token, text: str, n: int) -> Decision:
         if name == "kind":
             args.append(_name(t, PERMANENT_MARKERS, v))
         else:
-            args.append(_int(t, 0 if name == "player" else -1, n - 1 if name == "player"
-                             else 999, v))
+            lo, hi = {"player": (0, n - 1), "origin": (0, routes - 1)}.get(name, (-1, 999))
+            args.append(_int(t, lo, hi, v))
     return cls(*args)
 
 
@@ -328,8 +329,16 @@ def from_text(text: str, config: GameConfig | None = None) -> State:
         if len(g) != len(ABILITIES) or not (g.isascii() and g.isdigit()):
             raise t.fail(f"expected {len(ABILITIES)} digits per player "
                          f"({', '.join(ABILITIES)}), got {g!r}")
+        for ability, ch, most in zip(ABILITIES, g, TRACK_MAX, strict=True):
+            if int(ch) > most:
+                raise t.fail(f"{ability} developed {ch} times, beyond the player board "
+                             f"(at most {most})")
         return [int(ch) for ch in g]
 
+    ex = tok["extras"]
+    extras = [tuple(_occupant_list(ex, g, colours, None)) for g in _split(ex, b.n_cities)]
+    if any(o == EMPTY for x in extras for o in x):
+        raise ex.fail("an extra Kontor always holds a piece ('.' is not one)")
     rm = tok["route_marker"]
     if len(rm.value) != b.n_routes:
         raise rm.fail(f"expected one character per route ({b.n_routes})")
@@ -346,8 +355,7 @@ def from_text(text: str, config: GameConfig | None = None) -> State:
         board=b,
         posts=occupants_by("posts", b.post_start),
         offices=occupants_by("offices", b.office_start),
-        extras=[tuple(_occupant_list(tok["extras"], g, colours, None))
-                for g in _split(tok["extras"], b.n_cities)],
+        extras=extras,
         supply_t=_int_list(tok["supply_t"], 0, 99, n),
         supply_m=_int_list(tok["supply_m"], 0, 99, n),
         stock_t=_int_list(tok["stock_t"], 0, 99, n),
@@ -361,7 +369,8 @@ def from_text(text: str, config: GameConfig | None = None) -> State:
         drawn=_marker_list(tok["drawn"], _maybe_empty(tok["drawn"])),
         special=_occupant_list(tok["special"], _maybe_empty(tok["special"]), colours,
                                len(b.special_spaces)),
-        special_points=tuple(_int_list(tok["special_points"], -99, 99)),
+        special_points=tuple(_int_list(tok["special_points"], -99, 99,
+                                       len(b.special_spaces))),
         east_west=tuple(_int_list(tok["east_west"], 0, n - 1)),
         discarded=_marker_list(tok["discarded"], _maybe_empty(tok["discarded"])),
         permits_used=tuple(_int_list(tok["permits_used"], 0, b.n_cities - 1)),
@@ -377,7 +386,7 @@ def from_text(text: str, config: GameConfig | None = None) -> State:
         n_actions=_int(tok["n_actions"], 0, 10**9),
         completed=_int(tok["completed"], 0, 999),
         pending=() if pend.value == "-" else tuple(
-            _decision(pend, g, n) for g in _split(pend, None)),
+            _decision(pend, g, n, b.n_routes) for g in _split(pend, None)),
         end_reason=end["end_reason"],
         end_after_action=end["end_after_action"],
     )
