@@ -18,6 +18,9 @@ def test_env_benchmark_reports_its_figures(capsys: pytest.CaptureFixture[str]) -
         assert out[key] > 0 or key == "load_average_1min"
     assert out["vector_vs_reference"] == pytest.approx(
         out["vector_steps_per_s"] / out["reference_core_random_actions_per_s"], rel=0.01)
+    assert out["vector_vs_reference_per_cpu_s"] == pytest.approx(
+        out["vector_steps_per_cpu_s"] / out["reference_actions_per_cpu_s"], rel=0.02)
+    assert out["vector_envs"] == 256
     assert out["aec_vs_reference"] == pytest.approx(
         out["aec_steps_per_s"] / out["reference_core_random_actions_per_s"], rel=0.01)
     assert (out["observation_size"], out["action_index_size"]) == (1439, 28174)
