@@ -55,6 +55,7 @@ from hansa_lab.strategies import (
     Ismcts,
     KeepSupply,
     Learned,
+    LearnedRollout,
     NetworkKeys,
     RandomStrategy,
     Rollout,
@@ -92,6 +93,7 @@ CORE_STRATEGIES: dict[str, type[Strategy]] = {
     "ismcts": Ismcts,
     "strong": Strong,
     "learned": Learned,
+    "learned_rollout": LearnedRollout,
     **ARCHETYPES,
 }
 def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,

@@ -54,3 +54,20 @@ def test_the_generation_1_model_is_shipped_and_records_its_self_play():
     spec = "learned:model=learned_base4p_g1"
     rec = play_game(GameConfig(4, seed=7_100_030), [spec, "greedy", "greedy", spec])
     assert rec.final.end_reason is not None
+
+
+def test_the_rollout_with_learned_leaves_is_legal_and_reproducible():
+    from hansa_lab.play import play_game as python_play_game
+    from hansa_lab.strategies import make_strategy
+
+    spec = "learned_rollout:candidates=3,samples=1,horizon=1"
+    config = GameConfig(3, seed=7_100_040)
+    lineup = [spec, "greedy", "greedy"]
+    a = play_game(config, lineup, check=True)  # every action checked by the rules
+    assert a.final.end_reason is not None
+    assert play_game(config, lineup).actions == a.actions
+    assert python_play_game(config, lineup).actions == a.actions  # the Python engine
+    assert play_game(GameConfig(3, seed=7_100_041), lineup).actions != a.actions
+    assert make_strategy("learned_rollout").params["samples"] == 2
+    with pytest.raises(ValueError, match="candidates"):
+        make_strategy("learned_rollout:candidates=0")

@@ -11,6 +11,7 @@ use super::{bounded_list, guard, PyConfig, PyPolicy, PyState, MAX_SEATS};
 use crate::strategies::evaluation::Weights;
 use crate::strategies::features::{feature_names, features, sample_game};
 use crate::strategies::learned::{Learned, LinearModel};
+use crate::strategies::learned_search::LearnedRollout;
 use crate::strategies::Policy;
 
 /// One self-play game's samples: (seed, rounds, features flattened sample × seat ×
@@ -169,11 +170,66 @@ fn learned_policy(
     })
 }
 
+/// `learned_rollout`: the `learned` player's `candidates` best actions, each played out
+/// `samples` times by greedy for the turn in progress and `horizon` more turns, the
+/// leaves valued by the learned player (ValueError: a parameter out of its range).
+#[pyfunction]
+#[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
+    explore=0.0, candidates=4.0, samples=2.0, horizon=2.0))]
+#[allow(clippy::too_many_arguments)]
+fn learned_rollout_policy(
+    names: &Bound<'_, PyAny>,
+    mean: &Bound<'_, PyAny>,
+    scale: &Bound<'_, PyAny>,
+    weights: &Bound<'_, PyAny>,
+    bias: f64,
+    model_weight: f64,
+    greedy_weight: f64,
+    explore: f64,
+    candidates: f64,
+    samples: f64,
+    horizon: f64,
+) -> PyResult<PyPolicy> {
+    for (name, v) in [
+        ("candidates", candidates),
+        ("samples", samples),
+        ("horizon", horizon),
+    ] {
+        let limit = crate::limits::parameter_limit(&["learned_rollout"], name)
+            .expect("limits.json declares the learned rollout's parameters");
+        limit
+            .check(&format!("learned_rollout: {name}"), v)
+            .map_err(PyValueError::new_err)?;
+    }
+    let one_ply = learned_policy(
+        names,
+        mean,
+        scale,
+        weights,
+        bias,
+        model_weight,
+        greedy_weight,
+        explore,
+    )?;
+    let Policy::Learned(learned) = one_ply.p else {
+        unreachable!("learned_policy builds a Learned policy")
+    };
+    Ok(PyPolicy {
+        p: Policy::LearnedRollout(LearnedRollout {
+            learned,
+            candidates: candidates as usize,
+            samples: samples as usize,
+            horizon: horizon as i32,
+        }),
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FEATURE_NAMES", feature_names())?;
     m.add_function(wrap_pyfunction!(position_features, m)?)?;
     m.add_function(wrap_pyfunction!(sample_games, m)?)?;
     m.add_function(wrap_pyfunction!(model_forward, m)?)?;
     m.add_function(wrap_pyfunction!(learned_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(learned_rollout_policy, m)?)?;
     Ok(())
 }

@@ -35,6 +35,7 @@ from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
 from hansa_lab.strategies.ismcts import Ismcts
 from hansa_lab.strategies.learned import Learned
+from hansa_lab.strategies.learned_search import LearnedRollout
 from hansa_lab.strategies.lineup import parse_lineup, split_specs
 from hansa_lab.strategies.mcts import MCTS
 from hansa_lab.strategies.random_policy import RandomStrategy
@@ -55,6 +56,7 @@ __all__ = [
     "KeepSupply",
     "KeysNetwork",
     "Learned",
+    "LearnedRollout",
     "NetworkKeys",
     "RandomStrategy",
     "Rollout",

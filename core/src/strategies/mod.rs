@@ -9,6 +9,7 @@ pub mod features;
 pub mod greedy;
 pub mod ismcts;
 pub mod learned;
+pub mod learned_search;
 pub mod lookahead;
 pub mod random_policy;
 pub mod rollout;
@@ -20,6 +21,7 @@ use evaluation::Weights;
 use greedy::{Greedy, Tip};
 use ismcts::Ismcts;
 use learned::Learned;
+use learned_search::LearnedRollout;
 use random_policy::Random;
 use rollout::Rollout;
 
@@ -74,6 +76,8 @@ pub enum Policy {
     Ismcts(Ismcts),
     /// built from a model file (`learned::LinearModel`), not from named numbers
     Learned(Learned),
+    /// a rollout with learned leaves, built from a model file like `Learned`
+    LearnedRollout(LearnedRollout),
 }
 
 impl Policy {
@@ -85,6 +89,7 @@ impl Policy {
             Policy::Rollout(p) => p.choose(s, legal, rng),
             Policy::Ismcts(p) => p.choose(s, legal, rng),
             Policy::Learned(p) => p.choose(s, legal, rng),
+            Policy::LearnedRollout(p) => p.choose(s, legal, rng),
         }
     }
 

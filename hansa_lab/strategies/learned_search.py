@@ -1,0 +1,52 @@
+"""``learned_rollout``: a flat rollout whose leaves the learned evaluation values after a
+short horizon.
+
+For each decision it takes the ``candidates`` best actions of the one-ply ``learned``
+player, plays each ``samples`` times into the future (the hidden bonus-marker bag
+re-dealt, then every player playing ``greedy`` through the turn in progress and
+``horizon`` more turns) and keeps the candidate whose futures the ``learned`` player
+(the model blended with greedy's evaluation) values most on average. Short playouts, a
+learned judgement of where they lead: the alternative to ``strong``'s long greedy
+playouts. Inside a Move it plays as ``learned`` does. Every knob is a parameter with
+its range in the shared table (``hansa_lab/engine/data/limits.json``, groups
+``learned`` and ``learned_rollout``); one draw from the seat's stream per searched
+decision, so a game is reproducible from its seed. Like ``learned`` it is played by the
+compiled core in both engines (``core/src/strategies/learned_search.rs``).
+
+>>> make_strategy("learned_rollout").params["horizon"]
+2
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from hansa_lab.bridge import core_module
+from hansa_lab.engine.limits import Limit, parameter_limits
+from hansa_lab.strategies.base import make_strategy, register
+from hansa_lab.strategies.learned import Learned
+
+__all__ = ["LearnedRollout", "make_strategy"]
+
+
+@register("learned_rollout")
+class LearnedRollout(Learned):
+    """The rollout with learned leaves (see the module doc)."""
+
+    defaults: ClassVar[dict[str, Any]] = {**Learned.defaults, "candidates": 4, "samples": 2,
+                                          "horizon": 2}
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {**Learned.ranges,
+                                                       "candidates": (1, 64),
+                                                       "samples": (1, 64),
+                                                       "horizon": (0, 200)}
+    limits: ClassVar[dict[str, Limit]] = parameter_limits("learned", "learned_rollout")
+    candidates: int
+    samples: int
+    horizon: int
+
+    def core_twin(self) -> Any:
+        """The core's ``CorePolicy`` playing this search (ValueError: a parameter out of
+        its range, or a model whose features are not the core's)."""
+        return core_module().learned_rollout_policy(
+            *self._model.core_args(), self.model_weight, self.greedy_weight, self.explore,
+            self.candidates, self.samples, self.horizon)
