@@ -343,8 +343,42 @@ def run(examples: int) -> None:
             GOOD_CONFIG, [rnd] * (3 if which % 2 else which), seeds, w,
             x if which == 5 else 50))
 
+    @common
+    @given(st.one_of(st.text(max_size=300), st.binary(max_size=60).map(repr), ANY),
+           st.integers(0, 400), st.one_of(st.integers(-3, 2), st.integers(9, 12), HUGE, ANY),
+           st.one_of(st.text(max_size=40), ANY))
+    def position_text(junk: Any, cut: int, depth: Any, options: Any) -> None:
+        s = _state()
+        good = call("position_to_text", lambda: _core.position_to_text(s, "{}"))
+        call("position_to_text", lambda: _core.position_to_text(s, options))
+        texts = [junk]
+        if isinstance(good, str) and isinstance(junk, str):
+            texts += [good[:cut] + junk + good[cut:], good[:cut], good.replace("=", junk, 1)]
+        for text in texts:
+            t = call("position_from_text", lambda: _core.position_from_text(GOOD_CONFIG, text))
+            if t is not FAILED:
+                call("position_to_text", lambda: _core.position_to_text(t, "{}"))
+        call("position_perft", lambda: _core.position_perft(s, depth if depth != 2 else 1))
+        call("position_divide", lambda: _core.position_divide(s, depth if depth != 2 else 1))
+        if isinstance(depth, int) and 0 <= depth <= 2:
+            call("position_perft", lambda: _core.position_perft(s, depth))
+
+    @common
+    @given(st.integers(0, 3), st.one_of(st.floats(allow_nan=True, allow_infinity=True), NUMBER),
+           st.one_of(st.floats(allow_nan=True, allow_infinity=True), NUMBER), SEED)
+    def learned_rollout(which: int, x: Any, w: Any, rng: Any) -> None:
+        knobs: list[Any] = [4.0, 2.0, 1.0]
+        if which < 3:
+            knobs[which] = x
+        p = call("learned_rollout_policy",
+                 lambda: _core.learned_rollout_policy(*MODEL, w, 1.0, 0.5, *knobs))
+        if p is not FAILED:
+            s = _state()
+            call("CorePolicy.choose", lambda: p.choose(s, rng))
+
     for test in (module_functions, config, positions, actions, policies, action_index,
-                 env_positions, vector_env, learned):
+                 env_positions, vector_env, learned, position_text,
+                 learned_rollout):
         test()
 
 

@@ -40,6 +40,9 @@ BINDINGS = {
     "CoreVectorEnv.reset", "CoreVectorEnv.step",
     # the learned evaluation (core/src/python_learned.rs)
     "position_features", "sample_games", "model_forward", "learned_policy",
+    "learned_rollout_policy",
+    # position text and perft (core/src/python_position.rs)
+    "position_from_text", "position_to_text", "position_perft", "position_divide",
 }
 
 

@@ -1,7 +1,7 @@
 //! `learned_rollout`: a flat rollout whose leaves the learned evaluation values after a
 //! short horizon. For each decision it takes the `candidates` best actions of the
 //! one-ply `learned` player, plays each `samples` times a little into the future — the
-//! hidden bonus-marker bag re-dealt (a determinisation, as in `rollout.rs`), then every
+//! hidden bonus-marker bag re-dealt (`crate::determinise`, the one determinisation every search uses), then every
 //! player playing `greedy` through the turn in progress and `horizon` more turns — and
 //! keeps the candidate whose futures the learned player values most on average (the
 //! model blended with greedy's evaluation, `Learned::value`). The playouts are short:
@@ -13,6 +13,7 @@
 
 use crate::actions::Action;
 use crate::decisions::Decision;
+use crate::determinise::determinise;
 use crate::rng::{mix64, Rng};
 use crate::rules::apply_unchecked;
 use crate::state::State;
@@ -60,7 +61,7 @@ impl LearnedRollout {
             for r in 0..self.samples as u64 {
                 let stream = mix64(seed ^ mix64(r + 1));
                 t.clone_from(s);
-                Rng::new(stream).shuffle(&mut t.bag);
+                determinise(&mut t, &mut Rng::new(stream));
                 apply_unchecked(&mut t, &legal[i]);
                 let end_turn = t.turn + self.horizon;
                 greedy.play_out(&mut t, stream, end_turn, &mut buf);
