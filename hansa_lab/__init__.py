@@ -15,7 +15,7 @@ light (no pandas, numpy or widgets until they are needed).
 
 The package in layers, each importing only the ones before it: :mod:`hansa_lab.errors`,
 :mod:`hansa_lab.engine` (rules; its compiled twin ``hansa_lab._core``),
-:mod:`hansa_lab.strategies` (players), :mod:`hansa_lab.play`, :mod:`hansa_lab.core` and
+:mod:`hansa_lab.strategies` (players), :mod:`hansa_lab.play`, :mod:`hansa_lab.compiled.games` and
 :mod:`hansa_lab.golden` (games), :mod:`hansa_lab.stats`
 (statistics and plots of game tables), :mod:`hansa_lab.sim` (runs: experiments, runner,
 logs, results), :mod:`hansa_lab.viz` (pictures and viewers), :mod:`hansa_lab.tools`

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from hansa_lab.bridge import CoreGame
+from hansa_lab.compiled.bridge import CoreGame
 from hansa_lab.engine.actions import Action, format_action, parse_action
 from hansa_lab.engine.board import Board
 from hansa_lab.engine.rules import apply, legal_actions

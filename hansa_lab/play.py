@@ -180,7 +180,7 @@ def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
 class Game(Protocol):
     """A game in progress in one rules engine: what the game loop (:func:`run_game`)
     needs. :class:`PythonGame` is the Python engine's; the compiled core's are in
-    :mod:`hansa_lab.core` (its fast inner step is :meth:`advance`: the seats the core
+    :mod:`hansa_lab.compiled.games` (its fast inner step is :meth:`advance`: the seats the core
     plays itself decide there, without a call per decision)."""
 
     config: GameConfig

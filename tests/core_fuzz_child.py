@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hansa_lab import _core
-from hansa_lab.bridge import core_config, core_options, state_fields
+from hansa_lab.compiled.bridge import core_config, core_options, state_fields
 from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.strategies import make_strategy
 
@@ -355,9 +355,10 @@ def run(examples: int) -> None:
         if isinstance(good, str) and isinstance(junk, str):
             texts += [good[:cut] + junk + good[cut:], good[:cut], good.replace("=", junk, 1)]
         for text in texts:
-            t = call("position_from_text", lambda: _core.position_from_text(GOOD_CONFIG, text))
+            t = call("position_from_text",
+                     lambda text=text: _core.position_from_text(GOOD_CONFIG, text))
             if t is not FAILED:
-                call("position_to_text", lambda: _core.position_to_text(t, "{}"))
+                call("position_to_text", lambda t=t: _core.position_to_text(t, "{}"))
         call("position_perft", lambda: _core.position_perft(s, depth if depth != 2 else 1))
         call("position_divide", lambda: _core.position_divide(s, depth if depth != 2 else 1))
         if isinstance(depth, int) and 0 <= depth <= 2:

@@ -10,7 +10,7 @@ import pytest
 from tiers import sample, size
 
 from hansa_lab import _core
-from hansa_lab.core import CoreGame, play_random_game, state_fields
+from hansa_lab.compiled.games import CoreGame, play_random_game, state_fields
 from hansa_lab.engine.actions import ACTION_KINDS, Action
 from hansa_lab.engine.rng import Rng, seat_stream
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions

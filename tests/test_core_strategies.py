@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from hansa_lab import _core, core
+from hansa_lab import _core, compiled
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import StateModified, StrategyError
 from hansa_lab.play import play_game
@@ -26,13 +26,13 @@ SIX = ["greedy", "actions_first", "blocker", "network_keys", "keep_supply", "ran
 
 def _same_game(config: GameConfig, lineup: list[str], max_actions: int = 1500) -> int:
     py = play_game(config, lineup, max_actions=max_actions)
-    compiled = core.play_game(config, lineup, max_actions=max_actions)
-    first = next((i for i, (a, b) in enumerate(zip(py.actions, compiled.actions,
+    in_core = compiled.play_game(config, lineup, max_actions=max_actions)
+    first = next((i for i, (a, b) in enumerate(zip(py.actions, in_core.actions,
                                                    strict=False)) if a != b), None)
     assert first is None, f"first different action: {first}"
-    assert compiled.actions == py.actions
-    assert compiled.final == py.final
-    assert compiled.result() == py.result()
+    assert in_core.actions == py.actions
+    assert in_core.final == py.final
+    assert in_core.result() == py.result()
     return len(py.actions)
 
 
@@ -76,9 +76,9 @@ def test_the_plan_weights_decide_as_in_python(board, n):
 
 def test_the_core_strategy_is_reproducible_and_the_seat_stream_matters():
     config = GameConfig(n_players=4, seed=3)
-    a = core.play_game(config, ["greedy"] * 4)
-    b = core.play_game(config, ["greedy"] * 4)
-    c = core.play_game(GameConfig(n_players=4, seed=4), ["greedy"] * 4)
+    a = compiled.play_game(config, ["greedy"] * 4)
+    b = compiled.play_game(config, ["greedy"] * 4)
+    c = compiled.play_game(GameConfig(n_players=4, seed=4), ["greedy"] * 4)
     assert a.actions == b.actions and a.actions != c.actions
 
 
@@ -86,10 +86,10 @@ def test_only_the_package_classes_have_a_core_twin():
     class Mine(Greedy):  # a user's subclass may decide differently: called back
         pass
 
-    assert core.core_policy(make_strategy("greedy:depth=2")) is not None
-    assert core.core_policy(make_strategy("random:gather=false")) is not None
-    assert core.core_policy(make_strategy("mcts")) is None
-    assert core.core_policy(Mine()) is None
+    assert compiled.core_policy(make_strategy("greedy:depth=2")) is not None
+    assert compiled.core_policy(make_strategy("random:gather=false")) is not None
+    assert compiled.core_policy(make_strategy("mcts")) is None
+    assert compiled.core_policy(Mine()) is None
 
 
 def test_the_core_names_a_missing_or_unknown_parameter():
@@ -130,22 +130,22 @@ def test_a_python_strategy_beside_core_ones_plays_the_same_game():
     config = GameConfig(n_players=3, seed=12)
     lineup = [Mine(), make_strategy("greedy"), make_strategy("blocker")]
     py = play_game(config, lineup)
-    compiled = core.play_game(config, [Mine(), "greedy", "blocker"])
-    assert compiled.actions == py.actions and compiled.final == py.final
+    in_core = compiled.play_game(config, [Mine(), "greedy", "blocker"])
+    assert in_core.actions == py.actions and in_core.final == py.final
 
 
 def test_a_failing_python_strategy_fails_its_game_with_the_game_so_far():
     config = GameConfig(n_players=3, seed=5)
     lineup = ["greedy", "test_core_meddler", "random"]
     errors = []
-    for play in (play_game, core.play_game):
+    for play in (play_game, compiled.play_game):
         with pytest.raises(StrategyError) as e:
             play(config, lineup)
         errors.append(e.value)
-    py, compiled = errors
-    assert isinstance(compiled.error, StateModified) and "prestige" in str(compiled.error)
-    assert (compiled.seat, compiled.n_actions) == (py.seat, py.n_actions) == (1, py.n_actions)
-    assert compiled.actions == py.actions and len(py.actions) == py.n_actions
+    py, in_core = errors
+    assert isinstance(in_core.error, StateModified) and "prestige" in str(in_core.error)
+    assert (in_core.seat, in_core.n_actions) == (py.seat, py.n_actions) == (1, py.n_actions)
+    assert in_core.actions == py.actions and len(py.actions) == py.n_actions
     rows = [record_game(config, lineup, 0, engine=e) for e in ("core", "python")]
     assert rows[0] == rows[1] and list(rows[0]) == ["failures"]
 
@@ -196,11 +196,11 @@ def test_a_what_if_from_the_middle_of_a_game_is_the_same_in_the_core():
     from hansa_lab.play import play_on, states_of
 
     config = GameConfig(n_players=4, board="east", seed=21)
-    real = core.play_game(config, ["greedy", "random", "blocker", "random"])
+    real = compiled.play_game(config, ["greedy", "random", "blocker", "random"])
     mid = states_of(config, real.actions[:150])[-1]
     for lineup, seed in ((["actions_first", "greedy", "random", "keep_supply"], 4),
                          (["greedy", "mcts:iterations=8", "random", "greedy"], None)):
-        py, compiled = play_on(mid, lineup, seed), core.play_on(mid, lineup, seed)
-        assert compiled.actions == py.actions and compiled.final == py.final
-        assert compiled.extra == py.extra == {"start_action": 150,
+        py, in_core = play_on(mid, lineup, seed), compiled.play_on(mid, lineup, seed)
+        assert in_core.actions == py.actions and in_core.final == py.final
+        assert in_core.extra == py.extra == {"start_action": 150,
                                               "seed": 21 if seed is None else seed}

@@ -10,7 +10,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test
 
-from hansa_lab.bridge import CoreGame
+from hansa_lab.compiled.bridge import CoreGame
 from hansa_lab.env.aec import HansaEnv
 
 #: every board side, each player count the side takes at least once across the list

@@ -13,8 +13,8 @@ import random
 import numpy as np
 import pytest
 
-from hansa_lab.bridge import CoreGame, core_module
-from hansa_lab.core import core_policy
+from hansa_lab.compiled.bridge import CoreGame, core_module
+from hansa_lab.compiled.games import core_policy
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import BOARD_SIDES, load_board
 from hansa_lab.engine.rules import apply_in_place, legal_actions

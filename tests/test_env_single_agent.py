@@ -83,7 +83,7 @@ def test_afterstates_are_the_observations_after_each_legal_action() -> None:
     assert env.game is not None and env.game.n_actions == 0  # the position is untouched
     k = len(legal) // 2
     game = env.game.copy()
-    from hansa_lab.bridge import core_module
+    from hansa_lab.compiled.bridge import core_module
     core = core_module()
     assert core.env_apply_index(game._s, int(legal[k]))
     want = np.zeros(after.shape[1], np.float32)

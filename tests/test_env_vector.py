@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from hansa_lab.bridge import core_config, core_module
+from hansa_lab.compiled.bridge import core_config, core_module
 from hansa_lab.engine.rules import apply_in_place, legal_actions
 from hansa_lab.engine.scoring import ranking
 from hansa_lab.engine.state import new_game

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab import _core, core
-from hansa_lab.bridge import CoreGame, core_module
+from hansa_lab import _core, compiled
+from hansa_lab.compiled.bridge import CoreGame, core_module
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import play_game, states_of, strategy_rng
@@ -21,7 +21,7 @@ def _policy(spec: str):
 
 def _positions(config: GameConfig, every: int = 10, max_actions: int = 150):
     """Positions of a greedy game with a choice to make, every ``every`` actions."""
-    actions = core.play_game(config, ["greedy"] * config.n_players,
+    actions = compiled.play_game(config, ["greedy"] * config.n_players,
                              max_actions=max_actions).actions
     states = states_of(config, actions)[::every]
     return [s for s in states if not s.is_over and len(legal_actions(s)) > 1]
@@ -32,7 +32,7 @@ def _positions(config: GameConfig, every: int = 10, max_actions: int = 150):
 def test_every_choice_is_legal_over_whole_games(board, n):
     config = GameConfig(n_players=n, board=board, seed=60 + n)
     lineup = [SMALL, "ismcts:iterations=3,horizon=0,paranoid=true", *["greedy"] * (n - 2)]
-    rec = core.play_game(config, lineup)
+    rec = compiled.play_game(config, lineup)
     assert rec.end_reason not in (None, "cap")
     state = states_of(config, [])[0]
     for action in rec.actions:  # replayed with the legality check of the Python engine
@@ -44,8 +44,8 @@ def test_every_choice_is_legal_over_whole_games(board, n):
 def test_the_same_seed_plays_the_same_game_and_the_seat_stream_matters():
     config = GameConfig(n_players=4, seed=8)
     lineup = [SMALL, "greedy", "random", "greedy"]
-    a = core.play_game(config, lineup, max_actions=300)
-    assert core.play_game(config, lineup, max_actions=300).actions == a.actions
+    a = compiled.play_game(config, lineup, max_actions=300)
+    assert compiled.play_game(config, lineup, max_actions=300).actions == a.actions
     policy = _policy("ismcts:iterations=20,horizon=2")
     picks = {
         seat: [policy.choose(CoreGame.from_state(s)._s, strategy_rng(8, seat).state)[0]
@@ -90,8 +90,8 @@ def test_parameters_are_checked_by_name():
         make_strategy("ismcts:iterations=0")
     with pytest.raises(ValueError, match="depth"):
         make_strategy("ismcts:depth=3")
-    assert core.CORE_STRATEGIES["ismcts"] is Ismcts
-    assert core.core_policy(make_strategy("ismcts")) is not None
+    assert compiled.CORE_STRATEGIES["ismcts"] is Ismcts
+    assert compiled.core_policy(make_strategy("ismcts")) is not None
 
 
 @pytest.mark.parametrize(("board", "n", "paranoid"), [("base", 3, False), ("east", 4, True)])
@@ -100,5 +100,5 @@ def test_ismcts_plays_the_same_game_in_both_engines(board, n, paranoid):
     lineup = [f"{SMALL},paranoid={paranoid}", "rollout:candidates=3,horizon=2",
               *["greedy"] * (n - 2)]
     py = play_game(config, lineup, max_actions=120)
-    compiled = core.play_game(config, lineup, max_actions=120)
-    assert compiled.actions == py.actions and compiled.final == py.final
+    in_core = compiled.play_game(config, lineup, max_actions=120)
+    assert in_core.actions == py.actions and in_core.final == py.final

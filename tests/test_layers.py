@@ -21,10 +21,12 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "engine": 1,
     "_core": 1,  # the compiled rules core (Rust), the engine's twin
-    "bridge": 1,  # a core position as seen from Python, and State <-> core conversion
+    # the compiled core's Python side, one subpackage on two levels:
+    "compiled.bridge": 1,  # a core position as seen from Python, State <-> core conversion
     "strategies": 2,
     "play": 3,
-    "core": 3,  # the compiled core's Python side: its games as play's records
+    "compiled": 3,  # the subpackage's own names: those of compiled.games, on first use
+    "compiled.games": 3,  # whole games through the core, as play's records
     "golden": 3,
     "stats": 4,
     "env": 4,  # environments for learning agents: the core's games and shipped strategies
@@ -32,6 +34,8 @@ LAYERS: dict[str, int] = {
     "viz": 6,
     "tools": 7,
 }
+#: subpackages whose modules sit on different layers (each module is its own unit)
+SPLIT_UNITS = ("compiled",)
 ROOT = Path(hansa_lab.__file__).parent
 NO_NUMERICS = ("engine",)  # pure Python: the readable rules reference
 
@@ -39,6 +43,8 @@ NO_NUMERICS = ("engine",)  # pure Python: the readable rules reference
 def unit(module: str) -> str:
     """The layer unit of a dotted module name inside the package."""
     parts = module.split(".")
+    if len(parts) > 2 and parts[1] in SPLIT_UNITS:  # a subpackage spanning two layers
+        return f"{parts[1]}.{parts[2]}"
     return parts[1] if len(parts) > 1 else ""
 
 

@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from hansa_lab.bridge import CoreGame, core_module
-from hansa_lab.core import play_game as core_play_game
+from hansa_lab.compiled.bridge import CoreGame, core_module
+from hansa_lab.compiled.games import play_game as core_play_game
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import largest_network, score_rows
 from hansa_lab.engine.state import GameConfig, new_game

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab.core import play_game
+from hansa_lab.compiled.games import play_game
 from hansa_lab.engine.state import GameConfig
 
 #: a game of the usual length ends well before this round (`hansa-lab lengths`; the

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.engine.observe import (
     HiddenBag,
     HiddenInformationError,
@@ -89,7 +89,7 @@ if "test_bag_reader" not in registry():
     register("test_bag_reader")(BagReader)
 
 
-@pytest.mark.parametrize("play", [play_game, core.play_game], ids=["python", "core"])
+@pytest.mark.parametrize("play", [play_game, compiled.play_game], ids=["python", "core"])
 def test_reading_the_bag_order_in_a_game_is_a_failure_of_the_strategy(play) -> None:
     with pytest.raises(StrategyError, match=r"HiddenInformationError.*draw order") as e:
         play(CONFIG, ["random", "test_bag_reader", "random"])
@@ -104,7 +104,7 @@ def test_the_package_strategies_see_views_and_decide_as_before() -> None:
     ``determinise`` ignores the order it is given): both engines play the same game."""
     lineup = ["greedy", "blocker", "rollout:candidates=3,horizon=2"]
     py = play_game(GameConfig(3, seed=8), lineup, max_actions=150)
-    assert py.actions == core.play_game(GameConfig(3, seed=8), lineup,
+    assert py.actions == compiled.play_game(GameConfig(3, seed=8), lineup,
                                         max_actions=150).actions
     s = states_of(GameConfig(3, seed=8), py.actions)[-1]
     view = observe(s, s.current_player)

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from hansa_lab import core
-from hansa_lab.bridge import core_config, core_module, core_options
+from hansa_lab import compiled
+from hansa_lab.compiled.bridge import core_config, core_module, core_options
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import load_board
 from hansa_lab.engine.limits import (
@@ -36,7 +36,7 @@ from hansa_lab.engine.vocabulary import vocabulary
 from hansa_lab.play import play_game, strategy_rng
 from hansa_lab.strategies import make_strategy, registry
 
-pytestmark = pytest.mark.skipif(not core.available(), reason="compiled core not built")
+pytestmark = pytest.mark.skipif(not compiled.available(), reason="compiled core not built")
 
 #: the core's strategies and the groups of the table their parameters come from (the
 #: same list is in core/src/limits.rs, policy_groups; test_core_groups_match checks it)
@@ -57,7 +57,7 @@ COSTLY_HIGH = {("rollout", "candidates"), ("rollout", "samples"), ("rollout", "h
 
 def _both_engines(config: GameConfig, lineup: list[Any], max_actions: int) -> None:
     py = play_game(config, lineup, max_actions=max_actions)
-    co = core.play_game(config, lineup, max_actions=max_actions)
+    co = compiled.play_game(config, lineup, max_actions=max_actions)
     assert py.actions == co.actions
     assert py.final.prestige == co.final.prestige
     assert py.end_reason == co.end_reason
@@ -143,7 +143,7 @@ def test_one_decision_at_the_high_end_of_each_search_budget(strategy: str, key: 
     state = new_game(GameConfig(n_players=3, seed=5))
     legal = legal_actions(state)
     in_python = me.choose(state, list(legal), strategy_rng(5, 0))
-    out = core.core_policy(me).choose(core.CoreGame.from_state(state)._s,
+    out = compiled.core_policy(me).choose(compiled.CoreGame.from_state(state)._s,
                                       strategy_rng(5, 0).state)
     assert out is not None and Action(*out[0]) == in_python and in_python in legal
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from tiers import FULL
 
-from hansa_lab.bridge import core_divide, core_from_text, core_perft
+from hansa_lab.compiled.bridge import core_divide, core_from_text, core_perft
 from hansa_lab.engine.perft import divide, perft
 from hansa_lab.engine.position import from_text
 from hansa_lab.engine.state import GameConfig, new_game

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab.bridge import CoreGame, core_config, core_from_text, core_module, core_to_text
+from hansa_lab.compiled.bridge import (
+    CoreGame,
+    core_config,
+    core_from_text,
+    core_module,
+    core_to_text,
+)
 from hansa_lab.engine.position import FIELDS, VERSION, PositionError, from_text, to_text
 from hansa_lab.engine.rules import apply
 from hansa_lab.engine.state import GameConfig, State, new_game

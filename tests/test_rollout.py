@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab import core
-from hansa_lab.bridge import CoreGame, core_module
+from hansa_lab import compiled
+from hansa_lab.compiled.bridge import CoreGame, core_module
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import play_game, states_of, strategy_rng
@@ -18,21 +18,21 @@ def test_rollout_plays_the_same_game_in_both_engines(board, n):
     config = GameConfig(n_players=n, board=board, seed=40 + n)
     lineup = ["strong", "rollout:candidates=3,horizon=2", *["greedy"] * (n - 2)]
     py = play_game(config, lineup, max_actions=120)
-    compiled = core.play_game(config, lineup, max_actions=120)
-    assert compiled.actions == py.actions and compiled.final == py.final
+    in_core = compiled.play_game(config, lineup, max_actions=120)
+    assert in_core.actions == py.actions and in_core.final == py.final
 
 
 def test_every_choice_is_legal_and_reproducible_from_the_seed():
     config = GameConfig(n_players=4, seed=8)
     lineup = ["rollout:candidates=4,horizon=3", "greedy", "random", "greedy"]
-    a = core.play_game(config, lineup, max_actions=400)
-    b = core.play_game(config, lineup, max_actions=400)
+    a = compiled.play_game(config, lineup, max_actions=400)
+    b = compiled.play_game(config, lineup, max_actions=400)
     assert a.actions == b.actions
     state = states_of(config, [])[0]
     for action in a.actions:  # replayed with the legality check of the Python engine
         assert action in legal_actions(state)
         state = apply(state, action)
-    c = core.play_game(GameConfig(n_players=4, seed=9), lineup, max_actions=400)
+    c = compiled.play_game(GameConfig(n_players=4, seed=9), lineup, max_actions=400)
     assert c.actions != a.actions
 
 
@@ -42,7 +42,7 @@ def test_the_budget_is_what_the_parameters_say(candidates, samples, horizon):
     spec = f"rollout:candidates={candidates},samples={samples},horizon={horizon}"
     strategy = make_strategy(spec)
     policy = core_module().CorePolicy("rollout", strategy.core_params())
-    states = states_of(config, core.play_game(config, ["greedy"] * 4, max_actions=150).actions)
+    states = states_of(config, compiled.play_game(config, ["greedy"] * 4, max_actions=150).actions)
     seen = 0
     for state in states[::10]:
         if state.is_over:
@@ -68,7 +68,7 @@ def test_the_strong_player_beats_greedy():
         for seat in range(4):
             lineup = ["greedy"] * 4
             lineup[seat] = "strong"
-            rec = core.play_game(GameConfig(n_players=4, seed=300 + seed), lineup)
+            rec = compiled.play_game(GameConfig(n_players=4, seed=300 + seed), lineup)
             res = rec.result()
             if seat in res["winners"]:
                 wins += 1 / len(res["winners"])

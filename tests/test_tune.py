@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.sim import tune as tune_module
@@ -76,7 +76,7 @@ def test_a_run_writes_a_strategy_file_that_loads_and_plays(tuned):
     assert held["margin_lo"] <= held["margin"] <= held["margin_hi"]
     assert held["margin_gain_lo"] <= held["margin_gain"] <= held["margin_gain_hi"]
     assert len((res.state / "generations.jsonl").read_text().splitlines()) == 3
-    rec = core.play_game(GameConfig(2, seed=1), [str(res.out), "greedy"])
+    rec = compiled.play_game(GameConfig(2, seed=1), [str(res.out), "greedy"])
     assert rec.strategies == ["tuned_small_2p", "greedy"] and rec.final.end_reason
 
 
@@ -197,11 +197,11 @@ def test_a_file_strategy_plays_exactly_like_its_base_with_those_values_in_the_co
     path = write(tmp_path / "f.toml", 'name = "same_as_greedy"\nbase = "greedy"\n'
                  '[params]\nroute = 1.4\nsupply_cap = 6\nreserve = 0.8\n')
     strat = make_strategy(path)
-    assert core.core_policy(strat) is not None  # its base's twin: it decides in the core
+    assert compiled.core_policy(strat) is not None  # its base's twin: it decides in the core
     assert make_strategy(path + ":route=2.0").spec == "same_as_greedy:route=2.0"
     config = GameConfig(4, seed=11)
-    a = core.play_game(config, [path, "greedy", "random", "greedy"])
-    b = core.play_game(config, ["greedy:route=1.4,supply_cap=6,reserve=0.8", "greedy",
+    a = compiled.play_game(config, [path, "greedy", "random", "greedy"])
+    b = compiled.play_game(config, ["greedy:route=1.4,supply_cap=6,reserve=0.8", "greedy",
                                 "random", "greedy"])
     assert a.actions == b.actions and a.strategies[0] == "same_as_greedy"
 

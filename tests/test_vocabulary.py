@@ -90,7 +90,7 @@ def test_the_cores_tables_are_the_files() -> None:
 
 
 def test_the_core_strategies_map_to_the_files_policies() -> None:
-    from hansa_lab.core import CORE_STRATEGIES  # the core's strategy classes
+    from hansa_lab.compiled.games import CORE_STRATEGIES  # the core's strategy classes
 
     names = {getattr(cls, "core_name", cls.name) for cls in CORE_STRATEGIES.values()}
     # learned and learned_rollout: their twins are built from a model file, not by name

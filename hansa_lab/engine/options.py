@@ -14,7 +14,7 @@ the same values on its own. Integers may be numpy integers (stored as ints).
 The rules read the numbers through :class:`Tuning`, the configuration's options resolved
 against its board and edition (``config.tuning``), never from the option dict itself.
 The compiled core receives :class:`Tuning` itself, resolved here (by option name:
-:func:`hansa_lab.bridge.core_options`), and mirrors it in ``core/src/state.rs``; it
+:func:`hansa_lab.compiled.bridge.core_options`), and mirrors it in ``core/src/state.rs``; it
 resolves nothing again. The option names and their plain defaults come from the
 vocabulary both engines share (:mod:`hansa_lab.engine.vocabulary`).
 

@@ -24,7 +24,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from hansa_lab.bridge import CoreGame, core_module
+from hansa_lab.compiled.bridge import CoreGame, core_module
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.rng import mix64
 from hansa_lab.engine.state import MAX_SEED, GameConfig

@@ -24,8 +24,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from hansa_lab.bridge import CoreGame, core_module
-from hansa_lab.core import core_policy
+from hansa_lab.compiled.bridge import CoreGame, core_module
+from hansa_lab.compiled.games import core_policy
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.rng import MASK, seat_stream
 from hansa_lab.env.action_index import ActionIndex

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from hansa_lab.bridge import core_config, core_module
+from hansa_lab.compiled.bridge import core_config, core_module
 from hansa_lab.env.aec import make_config
 
 __all__ = ["VectorEnv", "VectorStep"]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.errors import ExperimentError, RunTerminated
 from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
 from hansa_lab.sim.experiment import (
@@ -122,7 +122,7 @@ def check_execution(ex: Execution, names: Mapping[str, str]) -> None:
     if ex.engine not in ENGINES:
         raise ExperimentError(n("engine"), f"must be one of {', '.join(ENGINES)}, got "
                                            f"{ex.engine!r}")
-    if ex.engine == "core" and not core.available():
+    if ex.engine == "core" and not compiled.available():
         raise ExperimentError(n("engine"), "the compiled core is not built (run `make "
                                            "core-build` or `maturin develop --release`), or "
                                            "choose engine='python'")

@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from hansa_lab.bridge import core_config, core_module
-from hansa_lab.core import core_policy
+from hansa_lab.compiled.bridge import core_config, core_module
+from hansa_lab.compiled.games import core_policy
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.strategies import make_strategy
@@ -444,7 +444,7 @@ def measure_seat(challenger: str, opponent: str, *, n_players: int = 4, board: s
     every seat on the same deals, for the cost ratio. Played in the compiled core."""
     import time
 
-    from hansa_lab.core import play_game
+    from hansa_lab.compiled.games import play_game
     from hansa_lab.engine.scoring import final_scores, winners
     from hansa_lab.stats.intervals import wilson_interval
 

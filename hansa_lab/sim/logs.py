@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.engine.actions import USES_AN_ACTION, format_action
 from hansa_lab.engine.board import A_KEYS, ABILITIES, Board
 from hansa_lab.engine.decisions import Relocate
@@ -502,11 +502,11 @@ class _CoreLogs:
     def __init__(self, config: GameConfig, players: list[Strategy], limit: int, key: tuple,
                  full: bool) -> None:
         self.key, self.full = key, full
-        self.game = core.CoreMatchGame(config, players, max_actions=limit, log=full)
+        self.game = compiled.CoreMatchGame(config, players, max_actions=limit, log=full)
 
     def rows(self) -> tuple[State, int, int, Rows, Rows]:
         """The final position, the actions, the longest quiet stretch, turns, events."""
-        match = core.MatchResult(self.game.config, self.game.match)
+        match = compiled.MatchResult(self.game.config, self.game.match)
         final = match.final()
         board = final.board
         turns: Rows = _core_turn_columns(match.turn_rows(), self.key) if self.full else []
@@ -634,7 +634,7 @@ def _result_rows(key: tuple, config: GameConfig, rotation: int, players: list[St
 def _core_turn_columns(raw: bytes, key: tuple) -> dict[str, np.ndarray]:
     """The ``turns`` columns from the rows the core built (:data:`TURN_COLUMNS` of
     ``hansa_lab._core``, little-endian int32)."""
-    names = core.turn_columns()
+    names = compiled.turn_columns()
     rows = np.frombuffer(raw, dtype="<i4").reshape(-1, len(names)).astype(np.int64)
     cols: dict[str, np.ndarray] = {name: rows[:, i] for i, name in enumerate(names)}
     cols["is_acting"] = cols["seat"] == cols["acting_seat"]

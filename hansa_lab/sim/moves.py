@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.observe import determinise
 from hansa_lab.engine.rng import MASK, Rng, mix64
@@ -67,7 +67,7 @@ def redeal(state: State, key: int | str) -> State:
 def _outcome(state: State, lineup: Sequence[str | Strategy], seed: int,
              redeal_key: int | None) -> tuple[list[int], list[float]]:
     start = redeal(state, redeal_key) if redeal_key is not None else state
-    final = core.play_on(start, lineup, seed=seed).final if not start.is_over else start
+    final = compiled.play_on(start, lineup, seed=seed).final if not start.is_over else start
     ranks = ranking(final)
     n_first = ranks.count(1)
     return final_scores(final), [1.0 / n_first if r == 1 else 0.0 for r in ranks]

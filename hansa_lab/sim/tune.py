@@ -74,7 +74,7 @@ from typing import Any
 
 import numpy as np
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.engine.scoring import ranking, score_breakdown
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
@@ -300,8 +300,9 @@ def _play_batch(batch: _Batch) -> list[list[tuple[float, float]]]:
     for seed, rotation, c in batch.games:
         lineup = [batch.candidates[c], *batch.opponents]
         players = [copy.deepcopy(lineup[(p - rotation) % n]) for p in range(n)]
-        run = core.play_match(s.config(seed), players, [strategy_rng(seed, p) for p in range(n)],
-                              max_actions=s.max_actions or DEFAULT_MAX_ACTIONS)
+        rngs = [strategy_rng(seed, p) for p in range(n)]
+        run = compiled.play_match(s.config(seed), players, rngs,
+                                  max_actions=s.max_actions or DEFAULT_MAX_ACTIONS)
         final = run.final()
         totals = [sum(b.values()) for b in score_breakdown(final)]
         ranks = ranking(final)

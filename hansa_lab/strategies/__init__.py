@@ -9,7 +9,7 @@ evaluation: Actions rush, City Keys network, Coellen, ability-city control, Bank
 ``mcts`` (search with an iteration budget), and the searches of the compiled core
 (``core_search``): ``rollout``/``strong`` (greedy candidates judged by short playouts) and
 ``ismcts`` (information-set MCTS). May import
-:mod:`hansa_lab.errors`, the engine and the core's bridge (:mod:`hansa_lab.bridge`) only.
+:mod:`hansa_lab.errors`, the engine and the core's bridge (:mod:`hansa_lab.compiled.bridge`) only.
 
 >>> s = make_strategy("random")
 >>> s.name

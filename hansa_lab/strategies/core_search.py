@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from hansa_lab.bridge import CoreGame, core_module
+from hansa_lab.compiled.bridge import CoreGame, core_module
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.rng import MASK, Rng
 from hansa_lab.engine.state import State

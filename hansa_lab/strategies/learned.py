@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from hansa_lab.bridge import CoreGame, core_module
+from hansa_lab.compiled.bridge import CoreGame, core_module
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.limits import Limit, parameter_limits
 from hansa_lab.engine.rng import MASK, Rng

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from hansa_lab.bridge import core_module
+from hansa_lab.compiled.bridge import core_module
 from hansa_lab.engine.limits import Limit, parameter_limits
 from hansa_lab.strategies.base import make_strategy, register
 from hansa_lab.strategies.learned import Learned

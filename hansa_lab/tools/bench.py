@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.engine.board import BOARD_FAMILIES
 from hansa_lab.engine.scoring import final_scores, ranking
 from hansa_lab.engine.state import GameConfig
@@ -71,7 +71,7 @@ def bench_core(
     Also: CPU seconds (the machine may be shared), nanoseconds per state copy, full
     legal-action list and score-if-ended-now (over the positions of 50 games), and the
     process's peak memory growth over 10,000 games in a row."""
-    from hansa_lab.core import play_random_games, timings
+    from hansa_lab.compiled.games import play_random_games, timings
 
     config = GameConfig(n_players, board, edition, first_seed)
     games = actions = capped = 0
@@ -133,15 +133,15 @@ def bench_engines(
     py = bench_engine(n_players, seconds, board, edition)
     py["cpu_seconds"] = round(time.process_time() - c0, 3)
     py["actions_per_cpu_s"] = round(py["actions"] / py["cpu_seconds"], 1)
-    compiled = bench_core(n_players, seconds, board, edition)
+    in_core = bench_core(n_players, seconds, board, edition)
     return {
         "engine": "both",
         "python": py,
-        "core": compiled,
+        "core": in_core,
         "python_actions_per_s": py["actions_per_s"],
-        "core_actions_per_s": compiled["actions_per_s"],
-        "core_vs_python": round(compiled["actions_per_s"] / py["actions_per_s"], 1),
-        "core_vs_python_cpu": round(compiled["actions_per_cpu_s"] / py["actions_per_cpu_s"],
+        "core_actions_per_s": in_core["actions_per_s"],
+        "core_vs_python": round(in_core["actions_per_s"] / py["actions_per_s"], 1),
+        "core_vs_python_cpu": round(in_core["actions_per_cpu_s"] / py["actions_per_cpu_s"],
                                     1),
     }
 
@@ -179,11 +179,11 @@ def bench_strategies(
             t0 = time.perf_counter()
             py = play_game(config, lineup)
             t1 = time.perf_counter()
-            compiled = core.play_game(config, lineup)
+            in_core = compiled.play_game(config, lineup)
             t2 = time.perf_counter()
             record_game(config, lineup, seed, engine="core")
             t3 = time.perf_counter()
-            if compiled.actions != py.actions:
+            if in_core.actions != py.actions:
                 raise RuntimeError(f"{name}: the engines played different games (seed {seed})")
             spent["python"] += t1 - t0
             spent["core"] += t2 - t1
@@ -233,7 +233,7 @@ def _engine_only(engine: str, config: GameConfig, lineup: list[str]) -> Any:
     from hansa_lab.play import seat_players
 
     players, rngs = seat_players(config, lineup, config.seed)
-    return core.play_match(config, players, rngs, log=False).final()
+    return compiled.play_match(config, players, rngs, log=False).final()
 
 
 def _logging_overhead(n_players: int, board: str, edition: str, n_seeds: int,
@@ -510,7 +510,7 @@ def bench_env(n_players: int = 3, seconds: float = 10.0, board: str = "base",
     and each beside the reference."""
     import random
 
-    from hansa_lab.core import play_random_games
+    from hansa_lab.compiled.games import play_random_games
     from hansa_lab.env.aec import HansaEnv
     from hansa_lab.env.vector import VectorEnv
 

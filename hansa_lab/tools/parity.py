@@ -1,7 +1,7 @@
 """Parity harness: the Python engine and the compiled core step the same random games.
 
 At every step both engines' legal action lists, states (every field, through
-:meth:`hansa_lab.core.CoreGame.to_state`), the applied action's events and scores if the
+:meth:`hansa_lab.compiled.games.CoreGame.to_state`), the applied action's events and scores if the
 game ended now are compared, and the core's random strategy must pick the
 same action as the Python one from the same SplitMix64 stream. After the last step the
 final states, scores and rankings are compared too. The report counts games, actions
@@ -22,7 +22,7 @@ import random
 import time
 from typing import Any
 
-from hansa_lab.core import CoreGame
+from hansa_lab.compiled.games import CoreGame
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.options import ALL, MARKER_KINDS, MARKER_SETS
 from hansa_lab.engine.rules import apply_in_place, legal_actions

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from hansa_lab.bridge import core_divide, core_from_text, core_perft
+from hansa_lab.compiled.bridge import core_divide, core_from_text, core_perft
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.perft import divide, perft
 from hansa_lab.engine.position import VERSION, from_text, to_text

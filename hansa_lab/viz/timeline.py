@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.board import ABILITIES
 from hansa_lab.engine.events import event_text
@@ -114,7 +114,7 @@ class Timeline:
         """Play the game of ``config`` (its seed) with a line-up and keep every position.
 
         ``strategies``: one per seat, or one for all, or a comma-separated line-up."""
-        return cls.from_record(core.play_game(config,
+        return cls.from_record(compiled.play_game(config,
                                               parse_lineup(strategies, config.n_players)))
 
     # ------------------------------------------------------------------ navigation
@@ -249,7 +249,7 @@ class Timeline:
         a table comparing its final scores with the real game's (:func:`compare_outcomes`).
         ``seed`` seeds the strategies' random streams (default: the game's seed)."""
         lineup = parse_lineup(strategies, self.config.n_players)
-        rec = core.play_on(self.states[i], lineup, seed)
+        rec = compiled.play_on(self.states[i], lineup, seed)
         table = compare_outcomes(self.final, rec.final, self.strategies, rec.strategies)
         return rec, table
 

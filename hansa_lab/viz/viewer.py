@@ -42,7 +42,7 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
-from hansa_lab import core
+from hansa_lab import compiled
 from hansa_lab.engine.narrate import END_REASONS, describe_action
 from hansa_lab.engine.scoring import final_scores
 from hansa_lab.engine.state import GameConfig
@@ -124,7 +124,7 @@ def record_from_results(results: Any, game_id: int, *, arm: str | None = None,
     row = find_game(results, game_id, arm, experiment)
     config = config_from_row(row)
     lineup = parse_lineup(str(row["lineup"]), config.n_players)
-    record = core.play_game(config, lineup)
+    record = compiled.play_game(config, lineup)
     if "actions" in row and int(row["actions"]) != len(record.actions):
         warnings.warn(f"game {game_id}: the replay has {len(record.actions)} actions, the "
                       f"table says {int(row['actions'])} (are the same strategies "

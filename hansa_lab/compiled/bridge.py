@@ -5,7 +5,7 @@ conversion both ways between a core position and a Python :class:`State`.
 
 On the level of the engine (it imports only the engine, the errors and the extension
 module), so that strategies can ask the core too; the games played through the core
-(:mod:`hansa_lab.core`) build on it.
+(:mod:`hansa_lab.compiled.games`) build on it.
 
 >>> from hansa_lab.engine.state import GameConfig, new_game
 >>> g = CoreGame(GameConfig(n_players=3, seed=7))

@@ -4,7 +4,7 @@ The Python engine (:mod:`hansa_lab.engine`) is the readable reference; the core 
 twin, module by module (``core/src/board.rs`` … ``variants/``), and the parity harness
 (:mod:`hansa_lab.tools.parity`, ``hansa-lab parity``) checks the two step by step. A
 single core position and its conversion to and from a Python :class:`State` are in
-:mod:`hansa_lab.bridge` (:class:`~hansa_lab.bridge.CoreGame`, re-exported here).
+:mod:`hansa_lab.compiled.bridge` (:class:`~hansa_lab.compiled.bridge.CoreGame`, re-exported here).
 
 The core plays every configuration of the Python engine: the five board
 sides, both editions, every rule option. Here: whole games (:func:`play_game`,
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hansa_lab.bridge import (
+from hansa_lab.compiled.bridge import (
     CoreGame,
     available,
     core_config,
@@ -63,7 +63,7 @@ from hansa_lab.strategies import (
     Strong,
 )
 
-__all__ = [  # CoreGame, available and state_fields live in hansa_lab.bridge
+__all__ = [  # CoreGame, available and state_fields live in hansa_lab.compiled.bridge
     "CORE_STRATEGIES",
     "CheckedCoreGame",
     "CoreGame",
