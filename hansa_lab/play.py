@@ -195,9 +195,11 @@ class Game(Protocol):
 
     def observe(self, seat: int) -> State:
         """What ``seat`` may know of the current position (:func:`observe`)."""
+        return observe(self.position(), seat)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the current position, in the engines' order."""
+        return legal_actions(self.position())
 
     def apply(self, action: Action) -> None:
         """Play ``action`` (one of :meth:`legal_actions`) for the deciding seat."""
@@ -212,7 +214,7 @@ class Game(Protocol):
         """The last position as a Python :class:`State`."""
 
 
-class PythonGame:
+class PythonGame(Game):
     """The Python engine behind the :class:`Game` protocol, from ``state`` (updated in
     place unless ``check`` or ``on_step`` asks for immutable states); see
     :func:`play_game` for ``check``, ``on_step`` and ``observer``. Stops after
@@ -244,12 +246,6 @@ class PythonGame:
 
     def position(self) -> State:
         return self.state
-
-    def observe(self, seat: int) -> State:
-        return observe(self.state, seat)
-
-    def legal_actions(self) -> list[Action]:
-        return legal_actions(self.state)
 
     def apply(self, action: Action) -> None:
         state = self.state

@@ -216,11 +216,11 @@ def test_parity_slow_tier(chunk):
                                               (2, ["random:establish=false", "random"]),
                                               (7, ["random"])])
 def test_core_play_game_is_play_game(seed, lineup):
-    from hansa_lab import core
+    from hansa_lab import compiled
 
     config = parity_configs(seed)
     a = play_game(config, lineup)
-    b = core.play_game(config, lineup, check=seed == 2)
+    b = compiled.play_game(config, lineup, check=seed == 2)
     assert b.actions == a.actions
     assert b.final == a.final
     assert b.result() == a.result()

@@ -14,7 +14,7 @@ from dataclasses import fields
 
 import pytest
 
-from hansa_lab import bridge
+from hansa_lab.compiled import bridge
 from hansa_lab.engine import actions, events, narrate, options, state, vocabulary
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.engine.vocabulary import vocabulary as file_table

@@ -129,6 +129,19 @@ fn model_forward(
     Ok(rows.iter().map(|r| m.forward(r)).collect())
 }
 
+/// Refuse a knob of `group` (a group of the range table, limits.json) outside its range,
+/// naming the player, the knob and the range.
+fn check_knobs(group: &str, knobs: &[(&str, f64)]) -> PyResult<()> {
+    for &(name, v) in knobs {
+        let limit = crate::limits::parameter_limit(&[group], name)
+            .expect("limits.json declares the learned players' knobs");
+        limit
+            .check(&format!("{group}: {name}"), v)
+            .map_err(PyValueError::new_err)?;
+    }
+    Ok(())
+}
+
 /// The `learned` player on a linear model (ValueError if its features are not the
 /// core's): `model_weight` × the model's value + `greedy_weight` × greedy's evaluation
 /// with its default weights; `explore`: the chance of a random active action when
@@ -147,17 +160,14 @@ fn learned_policy(
     greedy_weight: f64,
     explore: f64,
 ) -> PyResult<PyPolicy> {
-    for (name, v) in [
-        ("model_weight", model_weight),
-        ("greedy_weight", greedy_weight),
-        ("explore", explore),
-    ] {
-        let limit = crate::limits::parameter_limit(crate::limits::policy_groups("learned"), name)
-            .expect("limits.json declares the learned player's weights");
-        limit
-            .check(&format!("learned: {name}"), v)
-            .map_err(PyValueError::new_err)?;
-    }
+    check_knobs(
+        "learned",
+        &[
+            ("model_weight", model_weight),
+            ("greedy_weight", greedy_weight),
+            ("explore", explore),
+        ],
+    )?;
     let m = model("learned_policy", names, mean, scale, weights, bias)?;
     Ok(PyPolicy {
         p: Policy::Learned(Learned {
@@ -190,17 +200,14 @@ fn learned_rollout_policy(
     samples: f64,
     horizon: f64,
 ) -> PyResult<PyPolicy> {
-    for (name, v) in [
-        ("candidates", candidates),
-        ("samples", samples),
-        ("horizon", horizon),
-    ] {
-        let limit = crate::limits::parameter_limit(&["learned_rollout"], name)
-            .expect("limits.json declares the learned rollout's parameters");
-        limit
-            .check(&format!("learned_rollout: {name}"), v)
-            .map_err(PyValueError::new_err)?;
-    }
+    check_knobs(
+        "learned_rollout",
+        &[
+            ("candidates", candidates),
+            ("samples", samples),
+            ("horizon", horizon),
+        ],
+    )?;
     let one_ply = learned_policy(
         names,
         mean,

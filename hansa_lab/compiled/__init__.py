@@ -16,54 +16,23 @@ time, so that the engine-level ``bridge`` can be imported from below the strateg
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the names below, for type checkers; at run time see __getattr__
-    from hansa_lab.compiled.games import (
-        CORE_STRATEGIES,
-        CheckedCoreGame,
-        CoreGame,
-        CoreMatchGame,
-        MatchResult,
-        available,
-        core_policy,
-        play_game,
-        play_match,
-        play_on,
-        play_random_game,
-        play_random_games,
-        state_fields,
-        timings,
-        turn_columns,
-    )
-
-__all__ = [
-    "CORE_STRATEGIES",
-    "CheckedCoreGame",
-    "CoreGame",
-    "CoreMatchGame",
-    "MatchResult",
-    "available",
-    "core_policy",
-    "play_game",
-    "play_match",
-    "play_on",
-    "play_random_game",
-    "play_random_games",
-    "state_fields",
-    "timings",
-    "turn_columns",
-]
+if TYPE_CHECKING:  # games' names, for type checkers; at run time see __getattr__
+    from hansa_lab.compiled.games import *  # noqa: F403
 
 
 def __getattr__(name: str) -> Any:
-    """A name of :mod:`hansa_lab.compiled.games`, imported on first use."""
-    if name in __all__:
-        from hansa_lab.compiled import games
-
+    """A name of :mod:`hansa_lab.compiled.games` (its ``__all__``), imported on first use.
+    (``import_module``, not ``from hansa_lab.compiled import games``: that form asks this
+    function for ``games`` itself before the submodule is loaded.)"""
+    games = import_module("hansa_lab.compiled.games")
+    if name in games.__all__:
         return getattr(games, name)
     raise AttributeError(f"module 'hansa_lab.compiled' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+    games = import_module("hansa_lab.compiled.games")
+    return sorted([*globals(), *games.__all__])

@@ -24,26 +24,16 @@ from typing import Any
 
 from hansa_lab.engine.actions import MARKER_KINDS, Action
 from hansa_lab.engine.board import PERMANENT_MARKERS
-from hansa_lab.engine.decisions import (
-    Decision,
-    Move,
-    MoveOpponents,
-    PlaceMarkers,
-    Relocate,
-    RelocateNeutral,
-    RemoveOpponents,
-)
+from hansa_lab.engine.decisions import Decision
 from hansa_lab.engine.events import Event
 from hansa_lab.engine.explain import explain_illegal
 from hansa_lab.engine.invariants import check_state
 from hansa_lab.engine.observe import draw_order
-from hansa_lab.engine.position import PositionError, options_text, read_config
+from hansa_lab.engine.position import DECISIONS, PositionError, options_text, read_config
 from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.rules import check_types
 from hansa_lab.engine.scoring import CATEGORIES
 from hansa_lab.engine.state import FAVOUR_TILES, GameConfig, State
-from hansa_lab.engine.variants.favour import FavourIncome
-from hansa_lab.engine.variants.permanent import PermanentMarker
 from hansa_lab.engine.vocabulary import END_REASONS
 from hansa_lab.errors import IllegalActionError, InvariantError
 
@@ -59,17 +49,6 @@ except ImportError as e:  # pragma: no cover - only without a build
 __all__ = ["CoreGame", "available", "core_config", "core_divide", "core_from_text",
            "core_module", "core_options", "core_perft", "core_to_text",
            "state_fields"]
-
-_DECISIONS: dict[str, type[Decision]] = {
-    "relocate": Relocate,
-    "relocate_neutral": RelocateNeutral,
-    "move": Move,
-    "move3": MoveOpponents,
-    "remove3": RemoveOpponents,
-    "place_marker": PlaceMarkers,
-    "favour_income": FavourIncome,
-    "permanent": PermanentMarker,
-}
 
 
 def available() -> bool:
@@ -137,7 +116,7 @@ def _decision(t: tuple[Any, ...]) -> Decision:
     kind, *values = t
     if kind == "permanent":
         values[1] = PERMANENT_MARKERS[values[1]]
-    return _DECISIONS[kind](*values)
+    return DECISIONS[kind](*values)
 
 
 def _names(table: tuple[str, ...], codes: Any) -> tuple[str, ...]:
@@ -295,7 +274,7 @@ def state_fields(state: State) -> dict[str, Any]:
     pending = []
     for f in state.pending:
         kind = getattr(f, "KIND", None)
-        if kind not in _DECISIONS or type(f) is not _DECISIONS[kind]:
+        if kind not in DECISIONS or type(f) is not DECISIONS[kind]:
             raise NotImplementedError(
                 f"the compiled core has no pending decision like {f!s} yet"
             )

@@ -34,14 +34,13 @@ from hansa_lab.compiled.bridge import (
 )
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.invariants import check_state, check_transition
-from hansa_lab.engine.observe import observe
 from hansa_lab.engine.rng import Rng
-from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.errors import IllegalActionError
 from hansa_lab.play import (
     DEFAULT_DECISION_TIME_LIMIT,
     DEFAULT_MAX_ACTIONS,
+    Game,
     GameRecord,
     checked_seed,
     run_game,
@@ -177,7 +176,7 @@ class MatchResult:
         return out
 
 
-class CoreMatchGame:
+class CoreMatchGame(Game):
     """A game in the core's match loop behind the :class:`~hansa_lab.play.Game`
     protocol: :meth:`advance` plays every seat with a core twin (:func:`core_policy`)
     inside the core without a Python call (a whole game, when every seat has one), and
@@ -203,12 +202,6 @@ class CoreMatchGame:
             self._shown = CoreGame(self.config, self.match.state()).to_state()
         return self._shown
 
-    def observe(self, seat: int) -> State:
-        return observe(self.position(), seat)
-
-    def legal_actions(self) -> list[Action]:
-        return legal_actions(self.position())
-
     def apply(self, action: Action) -> None:
         self._shown = None
         if not self.match.apply(*action):
@@ -225,7 +218,7 @@ class CoreMatchGame:
         return CoreGame(self.config, self.match.state()).to_state()
 
 
-class CheckedCoreGame:
+class CheckedCoreGame(Game):
     """A game in the core one action at a time behind the
     :class:`~hansa_lab.play.Game` protocol, every position converted and checked by the
     invariant checker (``check=True``); the seats with a core twin choose through it
@@ -256,12 +249,6 @@ class CheckedCoreGame:
 
     def position(self) -> State:
         return self.before
-
-    def observe(self, seat: int) -> State:
-        return observe(self.before, seat)
-
-    def legal_actions(self) -> list[Action]:
-        return legal_actions(self.before)
 
     def apply(self, action: Action) -> None:
         self.game.apply(action)

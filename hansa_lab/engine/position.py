@@ -41,6 +41,7 @@ from hansa_lab.engine.scoring import TRACK_MAX
 from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
 from hansa_lab.engine.variants.permanent import PermanentMarker
+from hansa_lab.engine.vocabulary import END_REASONS
 
 __all__ = ["FIELDS", "MARKER_LETTERS", "VERSION", "PositionError", "from_text", "options_text",
            "read_config", "to_text"]
@@ -54,7 +55,7 @@ MARKER_LETTERS: dict[str, str] = {
 }
 _MARKER_OF = {v: k for k, v in MARKER_LETTERS.items()}
 _PIECE_LETTERS = "tm"
-END_REASONS = ("prestige", "markers", "cities")
+#: Each kind of pending decision, by its name (the core and the text use these names).
 DECISIONS: dict[str, type[Decision]] = {
     "relocate": Relocate,
     "relocate_neutral": RelocateNeutral,

@@ -224,17 +224,7 @@ pub fn evaluate_with(s: &State, player: usize, w: &Weights, memo: &mut EvalMemo)
         );
         value += w.route * progress * f;
     }
-    let supply = (s.supply_t[player] + s.supply_m[player]) as i64;
-    if w.supply != 0.0 {
-        value += w.supply * supply.min(w.supply_cap) as f64;
-    }
-    let stock = (s.stock_t[player] + s.stock_m[player]) as i64;
-    if w.stock != 0.0 {
-        value += w.stock * stock as f64;
-    }
-    if w.reserve != 0.0 {
-        value += w.reserve * (stock + supply).min(2) as f64;
-    }
+    add_piece_terms(&mut value, s, w, player);
     if w.ability != 0.0 {
         let lv = &s.levels[player];
         let sum: i32 = (0..5).map(|a| ABILITY_VALUE[a][lv[a] as usize]).sum();
@@ -543,5 +533,22 @@ impl EvalMemo {
         e.plans = PlanCache::default();
         e.valid = true;
         i
+    }
+}
+
+/// The pieces' terms of the evaluation, added to `value` in this order (supply up to its
+/// cap, stock, the reserve of two): the greedy evaluation and the learned player's
+/// reading of it from the features share them, so both add the same numbers alike.
+pub(crate) fn add_piece_terms(value: &mut f64, s: &State, w: &Weights, player: usize) {
+    let supply = (s.supply_t[player] + s.supply_m[player]) as i64;
+    if w.supply != 0.0 {
+        *value += w.supply * supply.min(w.supply_cap) as f64;
+    }
+    let stock = (s.stock_t[player] + s.stock_m[player]) as i64;
+    if w.stock != 0.0 {
+        *value += w.stock * stock as f64;
+    }
+    if w.reserve != 0.0 {
+        *value += w.reserve * (stock + supply).min(2) as f64;
     }
 }

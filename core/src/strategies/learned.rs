@@ -15,7 +15,7 @@ use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::score_rows;
 use crate::state::State;
 
-use super::evaluation::{evaluate, intent_factor, Weights};
+use super::evaluation::{add_piece_terms, evaluate, intent_factor, Weights};
 use super::features::{
     assemble, feature_names, global_features, seat_blocks_with, FeatureMemo, N_FEATURES,
     SEAT_FEATURES,
@@ -125,17 +125,7 @@ pub fn greedy_from_features(row: &[f64], s: &State, player: usize, w: &Weights) 
     if w.route != 0.0 {
         value += w.route * row[21] * f;
     }
-    let supply = (s.supply_t[player] + s.supply_m[player]) as i64;
-    if w.supply != 0.0 {
-        value += w.supply * supply.min(w.supply_cap) as f64;
-    }
-    let stock = (s.stock_t[player] + s.stock_m[player]) as i64;
-    if w.stock != 0.0 {
-        value += w.stock * stock as f64;
-    }
-    if w.reserve != 0.0 {
-        value += w.reserve * (stock + supply).min(2) as f64;
-    }
+    add_piece_terms(&mut value, s, w, player);
     if w.ability != 0.0 {
         value += w.ability * row[14];
     }

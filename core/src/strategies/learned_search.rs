@@ -13,12 +13,11 @@
 
 use crate::actions::Action;
 use crate::decisions::Decision;
-use crate::determinise::determinise;
-use crate::rng::{mix64, Rng};
-use crate::rules::apply_unchecked;
+use crate::rng::Rng;
 use crate::state::State;
 
 use super::learned::{Learned, Scratch};
+use super::rollout::best_by_playouts;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LearnedRollout {
@@ -52,27 +51,12 @@ impl LearnedRollout {
         let seed = rng.next_u64();
         let greedy = self.learned.fallback();
         let mut scratch = Scratch::default();
-        let mut best = order[0];
-        let mut best_v = f64::NEG_INFINITY;
         let mut buf = Vec::with_capacity(128);
-        let mut t = s.clone();
-        for &i in &order {
-            let mut total = 0.0;
-            for r in 0..self.samples as u64 {
-                let stream = mix64(seed ^ mix64(r + 1));
-                t.clone_from(s);
-                determinise(&mut t, &mut Rng::new(stream));
-                apply_unchecked(&mut t, &legal[i]);
-                let end_turn = t.turn + self.horizon;
-                greedy.play_out(&mut t, stream, end_turn, &mut buf);
-                total += self.learned.value(&t, player, &mut scratch);
-            }
-            let v = total / self.samples as f64;
-            if v > best_v + 1e-9 {
-                best_v = v;
-                best = i;
-            }
-        }
+        let best = best_by_playouts(s, legal, &order, self.samples, seed, |t, stream| {
+            let end_turn = t.turn + self.horizon;
+            greedy.play_out(t, stream, end_turn, &mut buf);
+            self.learned.value(t, player, &mut scratch)
+        });
         legal[best]
     }
 }
@@ -80,7 +64,7 @@ impl LearnedRollout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::legal;
+    use crate::rules::{apply_unchecked, legal};
     use crate::state::{new_game, Config};
     use crate::strategies::evaluation::Weights;
     use crate::strategies::features::{feature_names, N_FEATURES};

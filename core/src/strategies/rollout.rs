@@ -42,6 +42,41 @@ pub struct SearchStats {
     pub max_turns: i32,
 }
 
+/// The candidate (an index into `legal`, from `order`) whose futures `leaf` values best on
+/// average over `samples` playouts: sample `r` deals the bag with
+/// [`determinise`] on the stream `mix64(seed ^ mix64(r + 1))`, the same for every
+/// candidate (common random numbers), applies the candidate, and `leaf(t, stream)` plays
+/// the position on and values it. The first candidate wins a tie (by 1e-9). Every search
+/// that judges candidates by short playouts (`rollout`, `learned_rollout`) uses it.
+pub(crate) fn best_by_playouts(
+    s: &State,
+    legal: &[Action],
+    order: &[usize],
+    samples: usize,
+    seed: u64,
+    mut leaf: impl FnMut(&mut State, u64) -> f64,
+) -> usize {
+    let mut best = order[0];
+    let mut best_v = f64::NEG_INFINITY;
+    let mut t = s.clone();
+    for &i in order {
+        let mut total = 0.0;
+        for r in 0..samples as u64 {
+            let stream = mix64(seed ^ mix64(r + 1));
+            t.clone_from(s);
+            determinise(&mut t, &mut Rng::new(stream));
+            apply_unchecked(&mut t, &legal[i]);
+            total += leaf(&mut t, stream);
+        }
+        let v = total / samples as f64;
+        if v > best_v + 1e-9 {
+            best_v = v;
+            best = i;
+        }
+    }
+    best
+}
+
 impl Rollout {
     pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
         self.search(s, legal, rng).0
@@ -63,28 +98,13 @@ impl Rollout {
             return (legal[order[0]], stats);
         }
         let seed = rng.next_u64();
-        let mut best = order[0];
-        let mut best_v = f64::NEG_INFINITY;
         let mut buf = Vec::with_capacity(128);
-        let mut t = s.clone();
-        for &i in &order {
-            let mut total = 0.0;
-            for r in 0..self.samples as u64 {
-                let stream = mix64(seed ^ mix64(r + 1));
-                t.clone_from(s);
-                determinise(&mut t, &mut Rng::new(stream));
-                apply_unchecked(&mut t, &legal[i]);
-                stats.actions += self.play_out(&mut t, stream, &mut buf);
-                stats.playouts += 1;
-                stats.max_turns = stats.max_turns.max(t.turn - s.turn);
-                total += self.greedy.value(&t, player);
-            }
-            let v = total / self.samples as f64;
-            if v > best_v + 1e-9 {
-                best_v = v;
-                best = i;
-            }
-        }
+        let best = best_by_playouts(s, legal, &order, self.samples, seed, |t, stream| {
+            stats.actions += self.play_out(t, stream, &mut buf);
+            stats.playouts += 1;
+            stats.max_turns = stats.max_turns.max(t.turn - s.turn);
+            self.greedy.value(t, player)
+        });
         (legal[best], stats)
     }
 
