@@ -205,13 +205,15 @@ class Game(Protocol):
         """Play ``action`` (one of :meth:`legal_actions`) for the deciding seat."""
 
     def finish(self) -> None:
-        """The game is done: close what the engine keeps (logs)."""
+        """The game is done: close what the engine keeps (logs); nothing by default."""
+        return None
 
     def actions(self) -> list[Action]:
         """The actions played so far."""
 
     def final(self) -> State:
-        """The last position as a Python :class:`State`."""
+        """The last position as a Python :class:`State` (by default the current one)."""
+        return self.position()
 
 
 class PythonGame(Game):
@@ -264,14 +266,8 @@ class PythonGame(Game):
             self.observer(state, len(self.played), action.kind, p)
         self.played.append(action)
 
-    def finish(self) -> None:
-        pass
-
     def actions(self) -> list[Action]:
         return self.played
-
-    def final(self) -> State:
-        return self.state
 
 
 class _Decider:

@@ -258,14 +258,8 @@ class CheckedCoreGame(Game):
         self.before = after
         self.played.append(action)
 
-    def finish(self) -> None:
-        pass
-
     def actions(self) -> list[Action]:
         return self.played
-
-    def final(self) -> State:
-        return self.before
 
 
 def play_match(
