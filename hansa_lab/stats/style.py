@@ -7,9 +7,12 @@ developed by many players and winners above 50 points.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
+from hansa_lab.engine.board import load_board
 from hansa_lab.engine.effects import ACTIONS_VALUES
 from hansa_lab.stats.intervals import wilson_interval
 from hansa_lab.stats.tables import GAME_KEYS, By, as_list
@@ -18,6 +21,9 @@ __all__ = ["game_lengths", "play_style"]
 
 #: the ``turns`` columns of the Actions, City Keys and Bank levels
 _ACTIONS, _KEYS, _BANK = "lv_actions", "lv_keys", "lv_bank"
+#: the score parts a winner's main point source is chosen from (``players`` columns;
+#: ``special`` is Coellen's space, ``track`` the prestige track)
+POINT_SOURCES = ("network", "control", "abilities", "special", "track")
 #: the first Actions level worth five actions on the printed track (2,3,3,4,4,5: level 5)
 FIVE_ACTIONS_LEVEL = next(i for i, v in enumerate(ACTIONS_VALUES) if v >= 5)
 
@@ -35,10 +41,18 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
       ``five_actions``: share of players who reached 5 actions (Actions level
       :data:`FIVE_ACTIONS_LEVEL`, the printed track's last space);
     - ``keys_developed``: share of players who developed City Keys at least once (with
-      ``keys_lo``/``keys_hi``, Wilson); ``full_bank``: share with a full Bank;
+      ``keys_lo``/``keys_hi``, Wilson); ``keys_level3``: share who developed it three
+      times or more (City Keys worth 3 or 4); ``full_bank``: share with a full Bank;
     - ``coellen_games``: share of games in which a special-prestige space (Coellen, or
       the board's equivalent) was taken (with ``coellen_lo``/``coellen_hi``);
-    - ``winner_score_mean``, ``score_mean``: the winners' and all players' mean score.
+      ``coellen_top_games``: share in which one of its two most valuable spaces (9 and
+      11 points on the printed boards) was taken;
+    - ``winner_score_mean``, ``score_mean``: the winners' and all players' mean score;
+      ``last_score_mean``: the mean score of each game's last-placed player;
+    - ``winner_main_source``: the most common main point source of the winners (the
+      largest of a winner's :data:`POINT_SOURCES` points) and ``winner_main_share``, the
+      share of winners whose main source it is (winners win by different means when it
+      is well below 1).
 
     Needs the full logs (``turns`` and ``events``)."""
     keys = as_list(by)
@@ -46,7 +60,8 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
     g["_all"] = "all"
     gk = keys or ["_all"]
     last = turns.sort_values("turn").groupby([*GAME_KEYS, "seat"], sort=False).tail(1)
-    per_player = players[[*GAME_KEYS, "seat", "total", "win"]].merge(
+    per_player = players[[*GAME_KEYS, "seat", "total", "win", "rank",
+                          *POINT_SOURCES]].merge(
         last[[*GAME_KEYS, "seat", _ACTIONS, _KEYS, _BANK]], on=[*GAME_KEYS, "seat"],
         how="left")
     third = turns[turns[_ACTIONS] >= 1].groupby([*GAME_KEYS, "seat"])["round"].min()
@@ -54,10 +69,18 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
                                   on=[*GAME_KEYS, "seat"], how="left")
     extra = [k for k in gk if k not in GAME_KEYS]
     per_player = per_player.merge(g[[*GAME_KEYS, *extra]], on=GAME_KEYS, how="left")
-    special = events[events["kind"] == "special"][GAME_KEYS].drop_duplicates()
+    taken = events[events["kind"] == "special"]
+    special = taken[GAME_KEYS].drop_duplicates()
     special["coellen"] = True
     per_game = g[[*GAME_KEYS, *extra, "rounds"]].merge(special, on=GAME_KEYS, how="left")
     per_game["coellen"] = per_game["coellen"].fillna(False).astype(bool)
+    top = taken.merge(g[[*GAME_KEYS, "side"]], on=GAME_KEYS, how="left") if len(taken) \
+        else taken.assign(side=[])
+    top = top[top["value"] >= top["side"].map(_second_best_space)][GAME_KEYS]
+    per_game["coellen_top"] = per_game.set_index(GAME_KEYS).index.isin(
+        top.drop_duplicates().set_index(GAME_KEYS).index)
+    worst = per_player.groupby(GAME_KEYS)["rank"].transform("max")
+    per_player["last"] = per_player["rank"] == worst
     rows = []
     for key, pg in per_game.groupby(gk, sort=True):
         key = key if isinstance(key, tuple) else (key,)
@@ -67,6 +90,7 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
         pp = per_player[mask]
         n_players, n_games = len(pp), len(pg)
         keys_n = int((pp[_KEYS] >= 1).sum())
+        main = pp.loc[pp["win"], list(POINT_SOURCES)].idxmax(axis=1).value_counts()
         coellen_n = int(pg["coellen"].sum())
         k_lo, k_hi = wilson_interval(keys_n, n_players, ci)
         c_lo, c_hi = wilson_interval(coellen_n, n_games, ci)
@@ -81,15 +105,27 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
             "five_actions": float((pp[_ACTIONS] >= FIVE_ACTIONS_LEVEL).mean()),
             "keys_developed": keys_n / n_players if n_players else float("nan"),
             "keys_lo": k_lo, "keys_hi": k_hi,
+            "keys_level3": float((pp[_KEYS] >= 3).mean()),
             "full_bank": float((pp[_BANK] >= 3).mean()),
             "coellen_games": coellen_n / n_games if n_games else float("nan"),
             "coellen_lo": c_lo, "coellen_hi": c_hi,
+            "coellen_top_games": float(pg["coellen_top"].mean()),
             "winner_score_mean": float(pp.loc[pp["win"], "total"].mean()),
             "score_mean": float(pp["total"].mean()),
+            "last_score_mean": float(pp.loc[pp["last"], "total"].mean()),
+            "winner_main_source": str(main.index[0]) if len(main) else "",
+            "winner_main_share": float(main.iloc[0] / main.sum()) if len(main)
+            else float("nan"),
         })
         rows.append(row)
     out = pd.DataFrame(rows)
     return out.drop(columns=["_all"]) if "_all" in out else out
+
+
+@functools.cache
+def _second_best_space(side: str) -> int:
+    """The points of the second most valuable special-prestige space of a board side."""
+    return sorted(points for points, _ in load_board(side).special_spaces)[-2]
 
 
 def game_lengths(games: pd.DataFrame, by: By | None = None, limit: int = 60,
