@@ -120,3 +120,29 @@ def test_the_command_refuses_bad_populations_and_questions(tmp_path, capsys):
     assert "questions: unknown ['speed']" in capsys.readouterr().err
     assert main(["populations", "--tips", " , ", "--out", str(tmp_path)]) == 2
     assert "--tips: name at least one" in capsys.readouterr().err
+
+
+def test_games_per_population_and_its_errors(tmp_path):
+    study = compare_populations("greedy,random", questions=("seats",), games={"greedy": 8,
+                                "random": 4}, out=tmp_path, n_jobs=1)
+    assert dict(zip(study.answers.population, study.answers.games, strict=True)) == {
+        "greedy": 8, "random": 4}
+    with pytest.raises(ValueError, match="no count for population 'random'"):
+        compare_populations("greedy,random", games={"greedy": 8}, out=tmp_path)
+    with pytest.raises(ValueError, match="'planner' is not one of the populations"):
+        compare_populations("greedy", games={"greedy": 8, "planner": 8}, out=tmp_path)
+    with pytest.raises(ValueError, match="whole number of games >= 1, not 0"):
+        compare_populations("greedy", games={"greedy": 0}, out=tmp_path)
+
+
+def test_the_command_reads_games_per_population(tmp_path, capsys):
+    from hansa_lab.tools.cli import main
+
+    assert main(["populations", "--populations", "greedy,random", "--questions", "seats",
+                 "--games", "greedy=8,random=4", "--jobs", "1", "--no-progress",
+                 "--out", str(tmp_path)]) == 0
+    answers = pd.read_csv(tmp_path / "answers.csv")
+    assert answers.set_index("population").games.to_dict() == {"greedy": 8, "random": 4}
+    with pytest.raises(SystemExit):
+        main(["populations", "--games", "greedy=x", "--out", str(tmp_path)])
+    assert "--games greedy must be an integer" in capsys.readouterr().err

@@ -170,7 +170,7 @@ def compare_populations(
     *,
     questions: Sequence[str] = QUESTIONS,
     tips: Sequence[str] = DEFAULT_TIPS,
-    games: int = 400,
+    games: int | Mapping[str, int] = 400,
     tip_games: int | None = None,
     players: int = 4,
     board: str = "base",
@@ -187,9 +187,11 @@ def compare_populations(
     """Ask the seat-balance and tip questions of every population and set the answers
     side by side (see the module docstring for the designs and folders).
 
-    ``games``: games per seat study; ``tip_games``: games per tip arm (default
-    ``games``; rounded up to whole deals of 4 rotations, the base arm playing as many
-    deals). ``log``: ``"full"`` keeps the events and turns tables (for
+    ``games``: games per seat study, one count for every population or a count per
+    population name (``{"greedy": 800, "strong": 48}``: a slow population can play a
+    smaller sample, its interval says how much smaller); ``tip_games``: games per tip arm
+    (default the population's ``games``; rounded up to whole deals of 4 rotations, the
+    base arm playing as many deals). ``log``: ``"full"`` keeps the events and turns tables (for
     :func:`~hansa_lab.stats.mechanism.first_seat_mechanism` on a population's seat
     study), ``"summary"`` only games and players. ``force`` replays from scratch
     instead of resuming. Returns a
@@ -201,6 +203,7 @@ def compare_populations(
         raise ValueError(f"questions: unknown {unknown}; choose from {', '.join(QUESTIONS)}"
                          if unknown else "questions: ask at least one")
     pops = parse_populations(populations)
+    per_population = _games_per_population(games, pops)
     ref = parse_populations([reference])[0]
     root = Path(out)
     common = {"seed": seed, "players": players, "board": board, "edition": edition,
@@ -218,23 +221,45 @@ def compare_populations(
 
     for p in pops:
         if "seats" in questions:
-            res = seat_study(p, games, "seats")
+            res = seat_study(p, per_population[p.name], "seats")
             answers.append(replace(seat_answer(p.name, res.players, res.games),
                                    seconds_per_game=_seconds(res)))
         if "tips" in questions:
-            answers += _tips(p, tips, tip_games or games, common, root, runs, n_jobs,
-                             progress, force)
+            answers += _tips(p, tips, tip_games or per_population[p.name], common, root,
+                             runs, n_jobs, progress, force)
     own = runs.get(ref.name, {})
     if "seats" in own:
         ref_seconds = _seconds(own["seats"])
     elif "tips" in own:  # the tips' base arm is an all-reference table
         ref_seconds = _seconds(own["tips"], ["base"])
     else:
-        ref_seconds = _seconds(seat_study(ref, min(games, reference_games), "reference"))
+        ref_seconds = _seconds(seat_study(ref, min(max(per_population.values()),
+                                                   reference_games), "reference"))
     answers = [replace(a, cost_vs_reference=a.seconds_per_game / ref_seconds) for a in answers]
     table = answers_table(answers)
     table.attrs["seats"] = players  # the fair share 1/seats of the seat question
     return PopulationStudy(table, agreement_line(table), runs, ref.name, ref_seconds)
+
+
+def _games_per_population(games: int | Mapping[str, int],
+                           pops: Sequence[Population]) -> dict[str, int]:
+    """Each population's games (ValueError naming a population without a count, a count
+    for no population, or a count below 1)."""
+    names = [p.name for p in pops]
+    if not isinstance(games, Mapping):
+        games = dict.fromkeys(names, games)
+    extra = [k for k in games if k not in names]
+    missing = [n for n in names if n not in games]
+    if extra or missing:
+        raise ValueError(f"games: no count for population {missing[0]!r}" if missing else
+                         f"games: {extra[0]!r} is not one of the populations "
+                         f"({', '.join(names)})")
+    bad = {k: v for k, v in games.items() if not isinstance(v, int) or v < 1}
+    if bad:
+        name, value = next(iter(bad.items()))
+        raise ValueError(f"games: population {name!r} needs a whole number of games >= 1, "
+                         f"not {value!r}")
+    return {n: int(games[n]) for n in names}
 
 
 def _tips(p: Population, tips: Sequence[str], n_games: int, common: dict[str, Any],

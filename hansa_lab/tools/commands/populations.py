@@ -87,6 +87,19 @@ def cmd_populations(args: argparse.Namespace) -> int:
     return 0
 
 
+def _games(text: str) -> int | dict[str, int]:
+    """``--games``: ``400``, or ``greedy=800,strong=48`` (a count per population)."""
+    if "=" not in text:
+        return positive_int("--games")(text)
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise argparse.ArgumentTypeError(f"{part!r}: write NAME=N (e.g. strong=48)")
+        out[name.strip()] = positive_int(f"--games {name.strip()}")(value.strip())
+    return out
+
+
 def add_populations(sub: Subcommands) -> None:
     p = sub.add_parser("populations", help="seat balance and strategy tips for several "
                        "populations side by side: which answers hold for which players")
@@ -96,8 +109,9 @@ def add_populations(sub: Subcommands) -> None:
     p.add_argument("--questions", default="seats,tips", help="seats and/or tips")
     p.add_argument("--tips", default="actions_first,blocker,network_keys,keep_supply",
                    help="the tips to test (on each population's evaluation weights)")
-    p.add_argument("--games", type=positive_int("--games"), default=400,
-                   help="games per seat study (default 400)")
+    p.add_argument("--games", type=_games, default=400, metavar="N|NAME=N,...",
+                   help="games per seat study: one count, or one per population "
+                        "(greedy=800,strong=48); default 400")
     p.add_argument("--tip-games", type=positive_int("--tip-games"), default=None,
                    help="games per tip arm (default: --games)")
     p.add_argument("--players", type=PLAYERS, default=4)
