@@ -141,10 +141,10 @@ def test_each_archetype_follows_its_plan_more_than_greedy():
     assert focal >= base.players["control"].mean() + 1.0
 
 
-def test_strong_searches_with_the_shipped_planners_weights():
+def test_strong_v1_searches_with_the_shipped_planners_weights():
     from hansa_lab.strategies.rollout import PLANNER_WEIGHTS
     planner = make_strategy("planner")
-    strong = make_strategy("strong")
+    strong = make_strategy("strong_v1")
     assert set(PLANNER_WEIGHTS) <= set(planner.params)
     for k, v in planner.params.items():
         assert strong.params[k] == v, k  # every evaluation weight, tuned or not

@@ -127,7 +127,7 @@ def _strategy_cases() -> list[Case]:
         ("ismcts:rival=-0.5", r"parameter 'rival': must be within \[0, 1\]"),
         ("mcts:top_k=0", r"parameter 'top_k': must be within \[1, 1000\]"),
         ("mcts:time_limit=1e9", r"parameter 'time_limit': must be within \[0, 3600\]"),
-        ("strong:route=1e308", r"'strong' parameter 'route': must be within"),
+        ("strong_v1:route=1e308", r"'strong_v1' parameter 'route': must be within"),
         ("planner:route=1e308", r"'planner' parameter 'route': must be within"),
         ("random:establish=maybe", r"parameter 'establish': expected true/false"),
         ("greedy:nonsense=1", r"strategy 'greedy' has no parameter 'nonsense'"),

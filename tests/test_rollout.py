@@ -1,4 +1,4 @@
-"""The ``rollout`` search player (also ``strong``): legal, reproducible, the same in both
+"""The ``rollout`` search player (also ``strong_v1``): legal, reproducible, the same in both
 engines, its budget respected, and it beats greedy."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from hansa_lab.strategies import make_strategy
 @pytest.mark.parametrize(("board", "n"), [("base", 3), ("east", 4), ("britannia", 5)])
 def test_rollout_plays_the_same_game_in_both_engines(board, n):
     config = GameConfig(n_players=n, board=board, seed=40 + n)
-    lineup = ["strong", "rollout:candidates=3,horizon=2", *["greedy"] * (n - 2)]
+    lineup = ["strong_v1", "rollout:candidates=3,horizon=2", *["greedy"] * (n - 2)]
     py = play_game(config, lineup, max_actions=120)
     in_core = compiled.play_game(config, lineup, max_actions=120)
     assert in_core.actions == py.actions and in_core.final == py.final
@@ -61,13 +61,13 @@ def test_the_budget_is_what_the_parameters_say(candidates, samples, horizon):
     assert seen > 0 or candidates == 1  # one candidate: nothing to compare
 
 
-def test_the_strong_player_beats_greedy():
+def test_the_strong_v1_player_beats_greedy():
     """A small seat-rotated sample (the README's ladder has the real figures)."""
     wins = 0.0
     for seed in range(3):
         for seat in range(4):
             lineup = ["greedy"] * 4
-            lineup[seat] = "strong"
+            lineup[seat] = "strong_v1"
             rec = compiled.play_game(GameConfig(n_players=4, seed=300 + seed), lineup)
             res = rec.result()
             if seat in res["winners"]:
@@ -79,4 +79,4 @@ def test_rollout_parameters_are_checked():
     with pytest.raises(ValueError, match="candidates"):
         make_strategy("rollout:candidates=0")
     with pytest.raises(ValueError, match="depth"):
-        make_strategy("strong:depth=3")
+        make_strategy("strong_v1:depth=3")

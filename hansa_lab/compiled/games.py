@@ -60,6 +60,7 @@ from hansa_lab.strategies import (
     Rollout,
     Strategy,
     Strong,
+    StrongV1,
 )
 
 __all__ = [  # CoreGame, available and state_fields live in hansa_lab.compiled.bridge
@@ -90,9 +91,10 @@ CORE_STRATEGIES: dict[str, type[Strategy]] = {
     "keep_supply": KeepSupply,
     "rollout": Rollout,
     "ismcts": Ismcts,
-    "strong": Strong,
+    "strong_v1": StrongV1,
     "learned": Learned,
     "learned_rollout": LearnedRollout,
+    "strong": Strong,
     **ARCHETYPES,
 }
 def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,

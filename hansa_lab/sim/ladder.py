@@ -38,9 +38,9 @@ from hansa_lab.stats.ratings import plackett_luce
 __all__ = ["LADDER_STRATEGIES", "Ladder", "balanced_tables", "run_ladder", "tables_of"]
 
 #: The default ladder: every shipped strategy the compiled core plays: the baselines, the
-#: four seed tips, the five expert archetypes and ``strong`` (``rollout`` with the plan
-#: weights, at its default budget). ``rollout`` and ``mcts`` (which searches in Python)
-#: can be added with ``strategies=[..., "mcts"]``; they make the run slow.
+#: four seed tips, the five expert archetypes and ``strong`` (the rollout with learned
+#: leaves, at its default budget). ``rollout``, ``strong_v1`` and ``mcts`` (which searches
+#: in Python) can be added with ``strategies=[..., "mcts"]``; they make the run slow.
 LADDER_STRATEGIES = ("random", "greedy", "actions_first", "blocker", "network_keys",
                      "keep_supply", "actions_rush", "keys_network", "coellen",
                      "ability_control", "bank", "strong")

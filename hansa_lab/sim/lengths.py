@@ -5,8 +5,8 @@ plays each line-up (one strategy in every seat, or a mixed table) on every board
 (base, East, Britannia) with every player count it takes, and tabulates the rounds per
 board side and player count (:func:`hansa_lab.stats.style.game_lengths`): median, 90th
 percentile, longest, the games over the limit with a Wilson interval, and how the games
-ended. Summary logs suffice, so the run is light; ``strong`` seats make it slower
-(about 1.5 s of CPU per ``strong`` seat and 4-player game).
+ended. Summary logs suffice, so the run is light; ``strong`` seats make it slower (a
+search: see the README's players table for its cost beside greedy's).
 
 >>> sorted(set(TABLES))[:3]
 [('base', 2), ('base', 3), ('base', 4)]

@@ -7,8 +7,9 @@
 (one-step look-ahead and the four seed tips), ``archetypes`` (greedy with one plan of the
 evaluation: Actions rush, City Keys network, Coellen, ability-city control, Bank),
 ``mcts`` (search with an iteration budget), and the searches of the compiled core
-(``core_search``): ``rollout``/``strong`` (greedy candidates judged by short playouts) and
-``ismcts`` (information-set MCTS). May import
+(``core_search``): ``rollout``/``strong_v1`` (greedy candidates judged by short playouts) and
+``ismcts`` (information-set MCTS); the players on the learned evaluation, ``learned``
+(one ply) and ``learned_rollout``/``strong`` (short playouts, learned leaves). May import
 :mod:`hansa_lab.errors`, the engine and the core's bridge (:mod:`hansa_lab.compiled.bridge`) only.
 
 >>> s = make_strategy("random")
@@ -35,11 +36,11 @@ from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
 from hansa_lab.strategies.ismcts import Ismcts
 from hansa_lab.strategies.learned import Learned
-from hansa_lab.strategies.learned_search import LearnedRollout
+from hansa_lab.strategies.learned_search import LearnedRollout, Strong
 from hansa_lab.strategies.lineup import parse_lineup, split_specs
 from hansa_lab.strategies.mcts import MCTS
 from hansa_lab.strategies.random_policy import RandomStrategy
-from hansa_lab.strategies.rollout import Rollout, Strong
+from hansa_lab.strategies.rollout import Rollout, StrongV1
 
 __all__ = [
     "ARCHETYPES",
@@ -62,6 +63,7 @@ __all__ = [
     "Rollout",
     "Strategy",
     "Strong",
+    "StrongV1",
     "make_strategy",
     "parse_lineup",
     "parse_strategy_spec",

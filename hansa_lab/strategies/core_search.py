@@ -1,4 +1,4 @@
-"""What the searches that run only in the compiled core share (``rollout``, ``strong``,
+"""What the searches that run only in the compiled core share (``rollout``, ``strong_v1``,
 ``ismcts``): the Python strategy builds the core's twin from its parameters, hands it the
 position and the seat's random stream, and plays the action it returns, so the search
 decides alike in both engines by construction.

@@ -1,20 +1,24 @@
-"""``learned_rollout``: a flat rollout whose leaves the learned evaluation values after a
-short horizon.
+"""``learned_rollout`` and ``strong``: a flat rollout whose leaves the learned evaluation
+values after a short horizon; ``strong`` is ``learned_rollout`` at its default budget, the
+strongest shipped player (see the README's players table for its figures against
+``strong_v1``, the greedy rollout that was ``strong`` before).
 
 For each decision it takes the ``candidates`` best actions of the one-ply ``learned``
 player, plays each ``samples`` times into the future (the hidden bonus-marker bag
 re-dealt, then every player playing ``greedy`` through the turn in progress and
 ``horizon`` more turns) and keeps the candidate whose futures the ``learned`` player
-(the model blended with greedy's evaluation) values most on average. Short playouts, a
-learned judgement of where they lead: the alternative to ``strong``'s long greedy
-playouts. Inside a Move it plays as ``learned`` does. Every knob is a parameter with
-its range in the shared table (``hansa_lab/engine/data/limits.json``, groups
+(the model blended with greedy's evaluation) values most on average. Short playouts and
+a learned judgement of where they lead, where ``strong_v1`` plays long greedy playouts.
+Inside a Move it plays as ``learned`` does. Every knob is a parameter with its range in
+the shared table (``hansa_lab/engine/data/limits.json``, groups
 ``learned`` and ``learned_rollout``); one draw from the seat's stream per searched
 decision, so a game is reproducible from its seed. Like ``learned`` it is played by the
 compiled core in both engines (``core/src/strategies/learned_search.rs``).
 
 >>> make_strategy("learned_rollout").params["horizon"]
 2
+>>> make_strategy("strong").params == make_strategy("learned_rollout").params
+True
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from hansa_lab.engine.limits import Limit, parameter_limits
 from hansa_lab.strategies.base import make_strategy, register
 from hansa_lab.strategies.learned import Learned
 
-__all__ = ["LearnedRollout", "make_strategy"]
+__all__ = ["LearnedRollout", "Strong", "make_strategy"]
 
 
 @register("learned_rollout")
@@ -50,3 +54,11 @@ class LearnedRollout(Learned):
         return core_module().learned_rollout_policy(
             *self._model.core_args(), self.model_weight, self.greedy_weight, self.explore,
             self.candidates, self.samples, self.horizon)
+
+
+@register("strong")
+class Strong(LearnedRollout):
+    """The strongest shipped player at its default budget: ``learned_rollout`` with its
+    defaults (4 candidates of the one-ply learned player, 2 re-dealt futures each, 2 more
+    turns, judged by the shipped model blended with greedy's evaluation). The greedy
+    rollout that had this name is ``strong_v1``."""

@@ -1,7 +1,9 @@
-"""``rollout`` and ``strong``: a search player that plays its best greedy candidates a
-little into the future; ``strong`` is ``rollout`` with the evaluation weights of the tuned
-``planner`` (plans: an early third action, City Keys and one large network, Coellen), the
-strongest shipped player at its default budget.
+"""``rollout`` and ``strong_v1``: a search player that plays its best greedy candidates a
+little into the future; ``strong_v1`` is ``rollout`` with the evaluation weights of the
+tuned ``planner`` (plans: an early third action, City Keys and one large network, Coellen).
+It was ``strong`` until the learned search (:mod:`~hansa_lab.strategies.learned_search`)
+beat it at a fraction of its cost; under its new name it plays exactly as before, so older
+studies replay.
 
 For each decision it ranks the legal actions by the greedy evaluation
 (:mod:`~hansa_lab.strategies.evaluation`, the same look-ahead as ``greedy``) and takes
@@ -25,8 +27,8 @@ engine this strategy hands the position to the core and plays the action it retu
 it decides alike in both engines by construction. The greedy parameters (``depth``,
 ``explore`` and the evaluation weights) apply to the evaluation and to the playouts.
 
->>> make_strategy("strong").spec
-'strong'
+>>> make_strategy("strong_v1").spec
+'strong_v1'
 >>> make_strategy("rollout:horizon=4").params["horizon"]
 4
 """
@@ -40,7 +42,7 @@ from hansa_lab.strategies.base import make_strategy, register
 from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import Greedy
 
-__all__ = ["Rollout", "Strong", "make_strategy"]
+__all__ = ["Rollout", "StrongV1", "make_strategy"]
 
 
 @register("rollout")
@@ -65,9 +67,10 @@ PLANNER_WEIGHTS: dict[str, float] = {
     "plan_coellen": 0.6092, "plan_control": 0.2725}
 
 
-@register("strong")
-class Strong(Rollout):
-    """The strongest shipped player at its default budget: ``rollout`` whose evaluation
+@register("strong_v1")
+class StrongV1(Rollout):
+    """The first ``strong`` (the strongest shipped player until the learned search):
+    ``rollout`` whose evaluation
     (in the candidates' ranking, the playouts and the judgement of their ends) has the
     weights of the shipped ``planner`` (``strategies/data/planner.toml``, tuned by
     ``hansa-lab tune``): it values the plans strong players follow (the third action early
