@@ -9,16 +9,25 @@ use crate::state::{State, EMPTY};
 /// Uniform choice among the actions of `legal` that satisfy `keep`, in their order
 /// (`rng.choice([a for a in legal if keep(a)])`, one pass); None if none.
 fn choose_where(legal: &[Action], rng: &mut Rng, keep: impl Fn(&Action) -> bool) -> Option<Action> {
-    let mut picked: Vec<u32> = Vec::with_capacity(legal.len());
+    // the kept positions: on the stack for the usual lengths, no allocation
+    let mut small = [0u32; 512];
+    let mut large = Vec::new();
+    let picked: &mut [u32] = if legal.len() <= small.len() {
+        &mut small
+    } else {
+        large.resize(legal.len(), 0);
+        &mut large
+    };
+    let mut n = 0;
     for (i, a) in legal.iter().enumerate() {
-        if keep(a) {
-            picked.push(i as u32);
-        }
+        // written always, kept (counted) only if `keep`: no branch to mispredict
+        picked[n] = i as u32;
+        n += usize::from(keep(a));
     }
-    if picked.is_empty() {
+    if n == 0 {
         return None;
     }
-    Some(legal[picked[rng.choice_index(picked.len())] as usize])
+    Some(legal[picked[rng.choice_index(n)] as usize])
 }
 
 /// The random strategy with its biases switched on or off (`random:establish=false`).
@@ -122,4 +131,26 @@ fn own_counts(s: &State, p: usize) -> ([i32; MAX_ROUTES], [bool; MAX_ROUTES]) {
         }
     }
     (own, other)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choose_where_draws_like_a_choice_from_the_filtered_list() {
+        // short lists use the stack, long ones the heap: both draw as the plain filter does
+        for len in [1, 7, 512, 513, 2000] {
+            let legal: Vec<Action> = (0..len).map(|i| Action::k1(K_REMOVE, i)).collect();
+            let keep = |a: &Action| a.a % 3 != 1;
+            let kept: Vec<Action> = legal.iter().copied().filter(keep).collect();
+            let (mut rng, mut plain) = (Rng::new(len as u64), Rng::new(len as u64));
+            for _ in 0..50 {
+                let want = kept.get(plain.choice_index(kept.len().max(1))).copied();
+                assert_eq!(choose_where(&legal, &mut rng, keep), want, "{len}");
+            }
+        }
+        let none = [Action::k1(K_REMOVE, 1)];
+        assert_eq!(choose_where(&none, &mut Rng::new(1), |a| a.a == 0), None);
+    }
 }
