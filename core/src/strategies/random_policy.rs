@@ -9,25 +9,16 @@ use crate::state::{State, EMPTY};
 /// Uniform choice among the actions of `legal` that satisfy `keep`, in their order
 /// (`rng.choice([a for a in legal if keep(a)])`, one pass); None if none.
 fn choose_where(legal: &[Action], rng: &mut Rng, keep: impl Fn(&Action) -> bool) -> Option<Action> {
-    // the kept positions: on the stack for the usual lengths, no allocation
-    let mut small = [0u32; 512];
-    let mut large = Vec::new();
-    let picked: &mut [u32] = if legal.len() <= small.len() {
-        &mut small
-    } else {
-        large.resize(legal.len(), 0);
-        &mut large
-    };
-    let mut n = 0;
+    let mut picked: Vec<u32> = Vec::with_capacity(legal.len());
     for (i, a) in legal.iter().enumerate() {
-        // written always, kept (counted) only if `keep`: no branch to mispredict
-        picked[n] = i as u32;
-        n += usize::from(keep(a));
+        if keep(a) {
+            picked.push(i as u32);
+        }
     }
-    if n == 0 {
+    if picked.is_empty() {
         return None;
     }
-    Some(legal[picked[rng.choice_index(n)] as usize])
+    Some(legal[picked[rng.choice_index(picked.len())] as usize])
 }
 
 /// The random strategy with its biases switched on or off (`random:establish=false`).
@@ -139,7 +130,6 @@ mod tests {
 
     #[test]
     fn choose_where_draws_like_a_choice_from_the_filtered_list() {
-        // short lists use the stack, long ones the heap: both draw as the plain filter does
         for len in [1, 7, 512, 513, 2000] {
             let legal: Vec<Action> = (0..len).map(|i| Action::k1(K_REMOVE, i)).collect();
             let keep = |a: &Action| a.a % 3 != 1;
