@@ -325,9 +325,10 @@ pub fn own_moves(s: &State, p: usize, swaps: bool, acts: &mut Vec<Action>) {
         let posts = &s.posts;
         let pr = &b.post_route;
         let mo = &b.post_merchant_only;
-        let pieces: Vec<usize> = (0..posts.len())
-            .filter(|&i| posts[i] != EMPTY && (posts[i] >> 1) as usize == p)
-            .collect();
+        let mut pieces = Vec::with_capacity(posts.len());
+        pieces.extend(
+            (0..posts.len()).filter(|&i| posts[i] != EMPTY && (posts[i] >> 1) as usize == p),
+        );
         for &x in &pieces {
             for &y in &pieces {
                 if x < y && (posts[x] & 1) != (posts[y] & 1) && pr[x] != pr[y] {
@@ -351,10 +352,9 @@ pub fn own_moves(s: &State, p: usize, swaps: bool, acts: &mut Vec<Action>) {
 /// non-strict for own pieces (Move) and strict for opponents' (move-3).
 fn shift(s: &State, p: usize, own: bool, kind: u8, acts: &mut Vec<Action>) {
     let posts = &s.posts;
-    let pieces: Vec<usize> = (0..posts.len())
-        .filter(|&i| posts[i] != EMPTY && (((posts[i] >> 1) as i32 == p as i32) == own))
-        .collect();
-    shift_options(s, &pieces, kind, Some(!own), acts);
+    let pieces = (0..posts.len())
+        .filter(|&i| posts[i] != EMPTY && (((posts[i] >> 1) as i32 == p as i32) == own));
+    shift_options(s, pieces, kind, Some(!own), acts);
 }
 
 /// Routes that may receive a replacement marker (`marker_routes`).

@@ -80,7 +80,7 @@ pub fn may_go(s: &State, src: usize, dst: usize, strict: bool) -> bool {
 /// route with a free post for it; `strict` is the country rule (None: no rule).
 pub fn shift_options(
     s: &State,
-    pieces: &[usize],
+    pieces: impl IntoIterator<Item = usize>,
     kind: u8,
     strict: Option<bool>,
     acts: &mut Vec<crate::actions::Action>,
@@ -88,7 +88,7 @@ pub fn shift_options(
     let (for_t, for_m) = free_route_masks(s);
     let pr = &s.board.post_route;
     let rule = if s.board.has_regions { strict } else { None };
-    for &i in pieces {
+    for i in pieces {
         let here = pr[i];
         let mut dest = if s.posts[i] & 1 == 0 { for_t } else { for_m } & !(1u64 << here);
         while dest != 0 {

@@ -55,7 +55,9 @@ fn unpair_eq(mut i: usize, n: usize) -> (usize, usize) {
 /// `0 <= v < n` as an index.
 #[inline]
 fn within(v: i32, n: usize) -> Option<usize> {
-    usize::try_from(v).ok().filter(|&v| v < n)
+    // one comparison: a negative `v` is a large u32
+    let v = v as u32 as usize;
+    (v < n).then_some(v)
 }
 
 impl ActionIndex {
@@ -109,6 +111,7 @@ impl ActionIndex {
     }
 
     /// The integer of `act`, `None` if an argument is out of range.
+    #[inline]
     pub fn index(&self, act: &Action) -> Option<usize> {
         let k = act.kind as usize;
         if k >= ACTION_KINDS.len() {
@@ -117,6 +120,7 @@ impl ActionIndex {
         self.offset(act).map(|x| self.start[k] + x)
     }
 
+    #[inline]
     fn offset(&self, act: &Action) -> Option<usize> {
         let (a, b, c) = (act.a, act.b, act.c);
         let (p, r) = (self.n_posts, self.n_routes);

@@ -141,9 +141,10 @@ fn relative_colours(n: usize, seat: usize) -> [usize; 8] {
 /// (`channel[0]`, the empty space's, is never set).
 #[inline]
 fn piece_row(row: &mut [f32], occupant: i8, channel: &[usize; 2 * 6 + 1]) {
-    row.fill(0.0);
-    if occupant != EMPTY {
-        row[channel[(occupant + 1) as usize]] = 1.0;
+    // a short row: stores, not a call to memset
+    let one = channel[(occupant + 1) as usize] + usize::from(occupant == EMPTY) * row.len();
+    for (k, x) in row.iter_mut().enumerate() {
+        *x = f32::from(u8::from(k == one));
     }
 }
 
@@ -186,8 +187,9 @@ pub struct Written {
 
 /// [`observe_into`] for a buffer row that holds the observation `written` describes: the
 /// rows of posts and offices whose occupant is unchanged (and the seat the same) are left
-/// as they are, the rest is written; `written` then describes the new contents. The
-/// result equals [`observe_into`]'s.
+/// as they are, the rest is written; `written` then describes the new contents. After a
+/// seat change (colours are seat-relative) only the rows empty before and after are left
+/// (they are all 0). The result equals [`observe_into`]'s.
 pub fn observe_update(
     s: &State,
     seat: usize,
@@ -195,13 +197,15 @@ pub fn observe_update(
     out: &mut [f32],
     written: &mut Written,
 ) {
-    if written.seat != Some(seat) {
+    let Some(was_seat) = written.seat else {
         observe_into(s, seat, lay, out);
         written.seat = Some(seat);
         written.posts.clone_from(&s.posts);
         written.offices.clone_from(&s.offices);
         return;
-    }
+    };
+    let same_seat = was_seat == seat;
+    written.seat = Some(seat);
     let rel_of = relative_colours(lay.n_players, seat);
     let channel = piece_channels(lay, &rel_of);
     let w = 2 * lay.n_colours;
@@ -211,14 +215,43 @@ pub fn observe_update(
         (F_OFFICES, &s.offices, &mut written.offices),
     ] {
         let rows = &mut out[st[field]..st[field + 1]];
-        for (i, (&o, old)) in now.iter().zip(was.iter_mut()).enumerate() {
-            if o != *old {
-                piece_row(&mut rows[i * w..(i + 1) * w], o, &channel);
-                *old = o;
+        // eight spaces at a time: most groups need nothing (one comparison each)
+        let groups = now.chunks(8).zip(was.chunks_mut(8));
+        for (g, (now8, was8)) in groups.enumerate() {
+            if untouched(now8, was8, same_seat) {
+                continue;
+            }
+            for (k, (&o, old)) in now8.iter().zip(was8.iter_mut()).enumerate() {
+                let stale = if same_seat {
+                    o != *old
+                } else {
+                    o != EMPTY || *old != EMPTY
+                };
+                if stale {
+                    let i = 8 * g + k;
+                    piece_row(&mut rows[i * w..(i + 1) * w], o, &channel);
+                    *old = o;
+                }
             }
         }
     }
     observe_rest(s, seat, lay, &rel_of, out);
+}
+
+/// Whether a group of eight spaces needs no row rewritten: the same occupants (same
+/// seat), or empty before and after (a new seat). A shorter group is checked space by
+/// space.
+#[inline]
+fn untouched(now: &[i8], was: &[i8], same_seat: bool) -> bool {
+    // as `[i8; 8]`: one 8-byte comparison, not a call to memcmp
+    let (Ok(now), Ok(was)) = (<&[i8; 8]>::try_from(now), <&[i8; 8]>::try_from(was)) else {
+        return false;
+    };
+    if same_seat {
+        now == was
+    } else {
+        *now == [EMPTY; 8] && *was == [EMPTY; 8]
+    }
 }
 
 /// Every field after the posts and offices (zeroed, then written).

@@ -123,3 +123,24 @@ fn own_counts(s: &State, p: usize) -> ([i32; MAX_ROUTES], [bool; MAX_ROUTES]) {
     }
     (own, other)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choose_where_draws_like_a_choice_from_the_filtered_list() {
+        for len in [1, 7, 512, 513, 2000] {
+            let legal: Vec<Action> = (0..len).map(|i| Action::k1(K_REMOVE, i)).collect();
+            let keep = |a: &Action| a.a % 3 != 1;
+            let kept: Vec<Action> = legal.iter().copied().filter(keep).collect();
+            let (mut rng, mut plain) = (Rng::new(len as u64), Rng::new(len as u64));
+            for _ in 0..50 {
+                let want = kept.get(plain.choice_index(kept.len().max(1))).copied();
+                assert_eq!(choose_where(&legal, &mut rng, keep), want, "{len}");
+            }
+        }
+        let none = [Action::k1(K_REMOVE, 1)];
+        assert_eq!(choose_where(&none, &mut Rng::new(1), |a| a.a == 0), None);
+    }
+}

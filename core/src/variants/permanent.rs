@@ -47,7 +47,7 @@ pub fn options(
             let posts = &s.posts;
             let occupied: Vec<usize> = (0..posts.len()).filter(|&i| posts[i] != EMPTY).collect();
             let strict = if b.has_regions { Some(true) } else { None };
-            shift_options(s, &occupied, K_PERM_MOVE, strict, acts);
+            shift_options(s, occupied.iter().copied(), K_PERM_MOVE, strict, acts);
             if left < 2 {
                 return;
             }
