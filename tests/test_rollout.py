@@ -1,5 +1,5 @@
 """The ``rollout`` search player (also ``strong_v1``): legal, reproducible, the same in both
-engines, its budget respected, and it beats greedy."""
+engines, its budget respected (that it beats greedy: tests/test_strong.py)."""
 
 from __future__ import annotations
 
@@ -59,20 +59,6 @@ def test_the_budget_is_what_the_parameters_say(candidates, samples, horizon):
         # the Python strategy makes the same choice from the same stream
         assert strategy.choose(state, legal, strategy_rng(5, 0)) == tuple(action)
     assert seen > 0 or candidates == 1  # one candidate: nothing to compare
-
-
-def test_the_strong_v1_player_beats_greedy():
-    """A small seat-rotated sample (the README's ladder has the real figures)."""
-    wins = 0.0
-    for seed in range(3):
-        for seat in range(4):
-            lineup = ["greedy"] * 4
-            lineup[seat] = "strong_v1"
-            rec = compiled.play_game(GameConfig(n_players=4, seed=300 + seed), lineup)
-            res = rec.result()
-            if seat in res["winners"]:
-                wins += 1 / len(res["winners"])
-    assert wins >= 8  # of 12 games; greedy's fair share would be 3
 
 
 def test_rollout_parameters_are_checked():
