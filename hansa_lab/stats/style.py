@@ -69,16 +69,16 @@ def play_style(games: pd.DataFrame, players: pd.DataFrame, turns: pd.DataFrame,
                                   on=[*GAME_KEYS, "seat"], how="left")
     extra = [k for k in gk if k not in GAME_KEYS]
     per_player = per_player.merge(g[[*GAME_KEYS, *extra]], on=GAME_KEYS, how="left")
-    taken = events[events["kind"] == "special"]
-    special = taken[GAME_KEYS].drop_duplicates()
-    special["coellen"] = True
-    per_game = g[[*GAME_KEYS, *extra, "rounds"]].merge(special, on=GAME_KEYS, how="left")
-    per_game["coellen"] = per_game["coellen"].fillna(False).astype(bool)
-    top = taken.merge(g[[*GAME_KEYS, "side"]], on=GAME_KEYS, how="left") if len(taken) \
-        else taken.assign(side=[])
-    top = top[top["value"] >= top["side"].map(_second_best_space)][GAME_KEYS]
-    per_game["coellen_top"] = per_game.set_index(GAME_KEYS).index.isin(
-        top.drop_duplicates().set_index(GAME_KEYS).index)
+    # each game's most valuable special-prestige space taken (none: NaN)
+    best = events[events["kind"] == "special"].groupby(GAME_KEYS)["value"].max()
+    columns = list(dict.fromkeys([*GAME_KEYS, *extra, "rounds", "side"]))
+    per_game = g[columns].merge(best.rename("best_space").reset_index(), on=GAME_KEYS,
+                                how="left")
+    taken = per_game["best_space"]
+    per_game["coellen"] = taken.notna()
+    # 0 for a game without one: below every board's spaces
+    per_game["coellen_top"] = (taken.fillna(0) >= per_game["side"].map(
+        _second_best_space)).astype(bool)
     worst = per_player.groupby(GAME_KEYS)["rank"].transform("max")
     per_player["last"] = per_player["rank"] == worst
     rows = []
