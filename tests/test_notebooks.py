@@ -21,7 +21,7 @@ FIGURES = {"01_quickstart": 1, "02_strategy_tips": 1, "03_balance": 1,
 BOARDS = {"05_inspect_a_game": 1}
 
 
-def test_the_six_studies_exist():
+def test_the_seven_studies_exist():
     assert [p.stem for p in NOTEBOOKS] == [
         "01_quickstart",
         "02_strategy_tips",
@@ -31,6 +31,21 @@ def test_the_six_studies_exist():
         "06_rule_knobs",
         "07_learning_agent",
     ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_is_committed_clean(path):
+    """The notebooks are edited in JupyterLab and committed as they are: without outputs
+    or execution counts (results belong to whoever runs them) and with the kernel the
+    package installs, so they open and run in a fresh JupyterLab."""
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code, f"{path.name}: no code cells"
+    dirty = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+             and (c.get("outputs") or c.get("execution_count") is not None)]
+    assert not dirty, f"{path.name}: cells {dirty} were committed with outputs; clear them"
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3", path.name
 
 
 @pytest.mark.notebooks
