@@ -49,3 +49,15 @@ def test_strong_and_strong_v1_beat_greedy(player, first_seed):
             if seat in res["winners"]:
                 wins += 1 / len(res["winners"])
     assert wins >= 8
+
+
+def test_an_all_strong_three_player_table_does_not_freeze():
+    """Seed 7,000,005 is a deal on which all-``strong`` 3-player tables froze before the
+    search stopped choosing ``end`` by itself: from round ~60 every seat ended its turn at
+    once, to the action cap (6,588 rounds). Now the game ends by the rules, and no seat
+    of ``strong`` ends a turn early."""
+    config = GameConfig(n_players=3, seed=7_000_005)
+    record = compiled.play_game(config, ["strong"] * 3, max_actions=3_000)
+    assert record.final.is_over and record.final.end_reason != "cap"
+    assert record.final.round <= 60
+    assert not [a for a in record.actions if a.kind == "end"]

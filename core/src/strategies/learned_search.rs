@@ -8,10 +8,16 @@
 //! the model, not a long greedy playout, judges where they lead. Common random numbers:
 //! sample `r` uses the same re-dealt bag and playout streams for every candidate.
 //!
-//! Inside a Move it plays as the one-ply player does (greedy relocates). One draw from
-//! the seat's stream per searched decision, so a game is reproducible from its seed.
+//! Inside a Move it plays as the one-ply player does (greedy relocates), and it never
+//! chooses to end its turn with actions left by itself: when the best candidate is `end`
+//! it plays the one-ply player's choice (which does not pass either unless nothing else
+//! is legal or greedy's explore says so). Without this, all-`learned_rollout` 3-player
+//! tables froze: once the leader's futures looked best unchanged, every seat ended its
+//! turn at once for ever (6,600 rounds, to the action cap). One draw from the seat's
+//! stream per searched decision (two when it passes the choice on), so a game is
+//! reproducible from its seed.
 
-use crate::actions::Action;
+use crate::actions::{Action, K_END};
 use crate::decisions::Decision;
 use crate::rng::Rng;
 use crate::state::State;
@@ -57,6 +63,9 @@ impl LearnedRollout {
             greedy.play_out(t, stream, end_turn, &mut buf);
             self.learned.value(t, player, &mut scratch)
         });
+        if legal[best].kind == K_END {
+            return self.learned.choose(s, legal, rng);
+        }
         legal[best]
     }
 }
