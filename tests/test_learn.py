@@ -170,8 +170,31 @@ def test_the_shipped_model_is_found_by_name_and_matches_the_core():
     assert "winner_accuracy" in m.meta["heldout"]
     s = make_strategy("learned")
     assert s.params == {"model": "learned_base4p", "model_weight": 1.5, "greedy_weight": 1.0,
-                        "explore": 0.5}
+                        "explore": 0.5, "evaluation": "greedy"}
     core.learned_policy(*m.core_args())  # accepted by the core
+
+
+def test_evaluation_hands_another_greedy_players_weights_to_the_blend():
+    """``evaluation=planner``: the blend (and the search's playouts) use the planner's
+    weights, so the player decides otherwise; a tip, a search or an unknown name is
+    refused naming the parameter; the core refuses a weight it does not have."""
+    planner = make_strategy("planner").params
+    weights = make_strategy("learned:evaluation=planner")._evaluation
+    assert dict(weights)["plan_actions"] == planner["plan_actions"] != 0.0
+    assert dict(make_strategy("learned")._evaluation)["plan_actions"] == 0.0
+    config = GameConfig(4, seed=406)
+    for plain, other in [("learned", "learned:evaluation=planner"),
+                         ("learned_rollout:samples=1,horizon=1",
+                          "learned_rollout:samples=1,horizon=1,evaluation=planner")]:
+        a = core_play_game(config, [plain] + ["greedy"] * 3, max_actions=300)
+        b = core_play_game(config, [other] + ["greedy"] * 3, max_actions=300)
+        assert a.actions != b.actions, other
+    for bad in ("blocker", "strong", "no_such_player"):
+        with pytest.raises(ValueError, match="parameter 'evaluation'"):
+            make_strategy(f"learned:evaluation={bad}")
+    m = load_model(find_model("learned_base4p"))
+    with pytest.raises(ValueError, match='no weight "no_such_weight"'):
+        core.learned_policy(*m.core_args(), evaluation=[("no_such_weight", 1.0)])
 
 
 def test_learn_command_writes_a_model_the_player_loads(tmp_path, capsys):

@@ -8,10 +8,10 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::{bounded_list, guard, PyConfig, PyPolicy, PyState, MAX_SEATS};
-use crate::strategies::evaluation::Weights;
 use crate::strategies::features::{feature_names, features, sample_game};
 use crate::strategies::learned::{Learned, LinearModel};
 use crate::strategies::learned_search::LearnedRollout;
+use crate::strategies::weights_with;
 use crate::strategies::Policy;
 
 /// One self-play game's samples: (seed, rounds, features flattened sample × seat ×
@@ -144,11 +144,12 @@ fn check_knobs(group: &str, knobs: &[(&str, f64)]) -> PyResult<()> {
 
 /// The `learned` player on a linear model (ValueError if its features are not the
 /// core's): `model_weight` × the model's value + `greedy_weight` × greedy's evaluation
-/// with its default weights; `explore`: the chance of a random active action when
+/// with its default weights changed by `evaluation` ((name, value) pairs: another
+/// greedy-family player's weights); `explore`: the chance of a random active action when
 /// nothing improves the position.
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
-    explore=0.0))]
+    explore=0.0, evaluation=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn learned_policy(
     names: &Bound<'_, PyAny>,
@@ -159,6 +160,7 @@ fn learned_policy(
     model_weight: f64,
     greedy_weight: f64,
     explore: f64,
+    evaluation: Vec<(String, f64)>,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned",
@@ -169,23 +171,25 @@ fn learned_policy(
         ],
     )?;
     let m = model("learned_policy", names, mean, scale, weights, bias)?;
+    let evaluation = weights_with(&evaluation).map_err(PyValueError::new_err)?;
     Ok(PyPolicy {
         p: Policy::Learned(Learned {
             model: Arc::new(m),
             model_weight,
             greedy_weight,
-            weights: Weights::default(),
+            weights: evaluation,
             explore,
         }),
     })
 }
 
 /// `learned_rollout`: the `learned` player's `candidates` best actions, each played out
-/// `samples` times by greedy for the turn in progress and `horizon` more turns, the
-/// leaves valued by the learned player (ValueError: a parameter out of its range).
+/// `samples` times by greedy (on the `evaluation` weights) for the turn in progress and
+/// `horizon` more turns, the leaves valued by the learned player (ValueError: a
+/// parameter out of its range).
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
-    explore=0.0, candidates=4.0, samples=2.0, horizon=2.0))]
+    explore=0.0, candidates=4.0, samples=2.0, horizon=2.0, evaluation=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn learned_rollout_policy(
     names: &Bound<'_, PyAny>,
@@ -199,6 +203,7 @@ fn learned_rollout_policy(
     candidates: f64,
     samples: f64,
     horizon: f64,
+    evaluation: Vec<(String, f64)>,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned_rollout",
@@ -217,6 +222,7 @@ fn learned_rollout_policy(
         model_weight,
         greedy_weight,
         explore,
+        evaluation,
     )?;
     let Policy::Learned(learned) = one_ply.p else {
         unreachable!("learned_policy builds a Learned policy")

@@ -4,7 +4,9 @@ For each legal action it values the resulting position with a model trained by
 ``hansa-lab learn`` (:mod:`hansa_lab.sim.learn`) and plays the best, as ``greedy`` does
 with its hand-made evaluation. A position is worth ``model_weight`` times the model's
 value (the log-odds of winning for the shipped model) plus ``greedy_weight`` times
-greedy's evaluation with its default weights: the model judges who is ahead in the long
+greedy's evaluation on the weights of ``evaluation`` (``greedy``'s defaults, or a strategy
+file built on greedy such as ``planner``; ``learned_rollout``'s playouts play on them
+too): the model judges who is ahead in the long
 run, greedy's terms tell apart the small steps inside a turn that the model, fitted to
 final outcomes, barely separates (measured: the model alone won none of 16 games against
 three greedy; with greedy_weight 1 and model_weight 1.5 it won 40 of 40; see
@@ -43,12 +45,16 @@ from hansa_lab.engine.limits import Limit, parameter_limits
 from hansa_lab.engine.rng import MASK, Rng
 from hansa_lab.engine.state import State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
+from hansa_lab.strategies.evaluation import Weights
+from hansa_lab.strategies.greedy import Greedy
 
 __all__ = ["MODEL_FOLDER", "MODEL_FORMAT", "Learned", "LearnedModel", "find_model",
            "load_model", "make_strategy", "shipped_models"]
 
 #: where the package's models live (found by name, like strategy files)
 MODEL_FOLDER = Path(__file__).parent / "data"
+#: the names of greedy's evaluation weights (what ``evaluation`` hands the core)
+WEIGHT_NAMES = tuple(Weights().__dict__)
 #: the ``format`` field of a model file this version reads and writes
 MODEL_FORMAT = "hansa_lab.learned_model/1"
 
@@ -128,6 +134,21 @@ def find_model(name: str) -> Path:
                      f"{', '.join(shipped_models()) or 'none'} (or give a .json path)")
 
 
+def evaluation_weights(spec: str) -> list[tuple[str, float]]:
+    """The evaluation weights of ``spec``, a plain ``greedy`` or a strategy file built on
+    it (``planner``), as (name, value) pairs for the core; ValueError for anything else
+    (a tip or a search decides by more than its weights)."""
+    try:
+        player = make_strategy(spec)
+    except ValueError as e:
+        raise ValueError(f"strategy 'learned' parameter 'evaluation': {e}") from None
+    if type(player) is not Greedy:
+        raise ValueError(f"strategy 'learned' parameter 'evaluation': {spec!r} is not "
+                         "greedy or a strategy file built on greedy (a tip or a search "
+                         "decides by more than its evaluation's weights)")
+    return [(name, float(player.params[name])) for name in WEIGHT_NAMES]
+
+
 @functools.lru_cache(maxsize=16)
 def _cached_model(path: str, mtime: float) -> LearnedModel:
     return load_model(path)
@@ -140,7 +161,8 @@ class Learned(Strategy):
 
     trusted: ClassVar[bool] = True
     defaults: ClassVar[dict[str, Any]] = {"model": "learned_base4p", "model_weight": 1.5,
-                                          "greedy_weight": 1.0, "explore": 0.5}
+                                          "greedy_weight": 1.0, "explore": 0.5,
+                                          "evaluation": "greedy"}
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"model_weight": (0.0, 100.0),
                                                        "greedy_weight": (0.0, 100.0),
                                                        "explore": (0.0, 1.0)}
@@ -149,10 +171,12 @@ class Learned(Strategy):
     model_weight: float
     greedy_weight: float
     explore: float
+    evaluation: str
 
     def setup(self) -> None:
         path = find_model(self.model)
         self._model = _cached_model(str(path), path.stat().st_mtime)
+        self._evaluation = evaluation_weights(self.evaluation)
         self._twin: Any = None
 
     @property
@@ -163,7 +187,8 @@ class Learned(Strategy):
         """The core's ``CorePolicy`` playing this model (ValueError if its features are
         not the core's)."""
         return core_module().learned_policy(*self._model.core_args(), self.model_weight,
-                                            self.greedy_weight, self.explore)
+                                            self.greedy_weight, self.explore,
+                                            self._evaluation)
 
     def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:

@@ -53,7 +53,7 @@ class LearnedRollout(Learned):
         its range, or a model whose features are not the core's)."""
         return core_module().learned_rollout_policy(
             *self._model.core_args(), self.model_weight, self.greedy_weight, self.explore,
-            self.candidates, self.samples, self.horizon)
+            self.candidates, self.samples, self.horizon, self._evaluation)
 
 
 @register("strong")

@@ -173,6 +173,28 @@ impl Policy {
     }
 }
 
+/// Greedy's evaluation weights: the shared vocabulary's defaults with `overrides`
+/// (name, value) applied; an unknown name is an error. A `learned` player blends, and its
+/// search plays out, the evaluation of the greedy-family player it is given this way.
+pub fn weights_with(overrides: &[(String, f64)]) -> Result<Weights, String> {
+    let mut params = crate::vocabulary::VOCABULARY.greedy_weights.clone();
+    for (name, value) in overrides {
+        match params.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = *value,
+            None => {
+                return Err(format!(
+                    "evaluation weights: greedy's evaluation has no weight {name:?}"
+                ))
+            }
+        }
+    }
+    params.extend([("depth".to_string(), 1.0), ("explore".to_string(), 0.0)]);
+    let mut p = Params::new("evaluation weights", &params);
+    let greedy = greedy_of("greedy", &mut p)?;
+    p.finish()?;
+    Ok(greedy.weights)
+}
+
 /// The greedy player (plain or a tip) of `name` from its parameters.
 fn greedy_of(name: &str, p: &mut Params<'_>) -> Result<Greedy, String> {
     let depth = p.take("depth")?;
@@ -252,5 +274,20 @@ impl<'a> Params<'a> {
                 self.name
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_with_no_overrides_are_the_defaults_and_names_are_checked() {
+        assert_eq!(weights_with(&[]).unwrap(), Weights::default());
+        let w = weights_with(&[("plan_keys".to_string(), 0.82)]).unwrap();
+        assert_eq!(w.plan_keys, 0.82);
+        assert_eq!(w.route, Weights::default().route);
+        let err = weights_with(&[("depth".to_string(), 2.0)]).unwrap_err();
+        assert!(err.contains("no weight \"depth\""), "{err}");
     }
 }
