@@ -136,18 +136,8 @@ fn relative_colours(n: usize, seat: usize) -> [usize; 8] {
     rel_of
 }
 
-/// The row of one post or office: `2 * nc` channels, a 1 at the occupant's (relative
-/// colour, piece) channel, all 0 when empty. `channel[o + 1]` is occupant `o`'s channel
-/// (`channel[0]`, the empty space's, is never set).
-#[inline]
-fn piece_row(row: &mut [f32], occupant: i8, channel: &[usize; 2 * 6 + 1]) {
-    // a short row: stores, not a call to memset
-    let one = channel[(occupant + 1) as usize] + usize::from(occupant == EMPTY) * row.len();
-    for (k, x) in row.iter_mut().enumerate() {
-        *x = f32::from(u8::from(k == one));
-    }
-}
-
+/// The channel of each occupant within its row of `2 * nc` channels: `channel[o + 1]` is
+/// occupant `o`'s (`channel[0]`, the empty space's, is 0 and never set to 1).
 fn piece_channels(lay: &Layout, rel_of: &[usize; 8]) -> [usize; 2 * 6 + 1] {
     let mut channel = [0usize; 2 * 6 + 1];
     for o in 0..2 * lay.n_colours {
@@ -208,6 +198,12 @@ pub fn observe_update(
     written.seat = Some(seat);
     let rel_of = relative_colours(lay.n_players, seat);
     let channel = piece_channels(lay, &rel_of);
+    // the channels the row's occupants were written in (the old seat's colours)
+    let old_channel = if same_seat {
+        channel
+    } else {
+        piece_channels(lay, &relative_colours(lay.n_players, was_seat))
+    };
     let w = 2 * lay.n_colours;
     let st = &lay.start;
     for (field, now, was) in [
@@ -215,43 +211,56 @@ pub fn observe_update(
         (F_OFFICES, &s.offices, &mut written.offices),
     ] {
         let rows = &mut out[st[field]..st[field + 1]];
-        // eight spaces at a time: most groups need nothing (one comparison each)
-        let groups = now.chunks(8).zip(was.chunks_mut(8));
-        for (g, (now8, was8)) in groups.enumerate() {
-            if untouched(now8, was8, same_seat) {
-                continue;
+        // eight spaces at a time, as one word: a byte of `stale` is nonzero for a space
+        // whose row must be written (most groups have none)
+        for (g, (now8, was8)) in now.chunks(8).zip(was.chunks_mut(8)).enumerate() {
+            let (n, o) = (word(now8), word(was8));
+            // a new occupant (same seat), or not empty before and after (a new seat)
+            let mut stale = if same_seat { n ^ o } else { !(n & o) };
+            while stale != 0 {
+                let k = (stale.trailing_zeros() / 8) as usize;
+                stale &= !(0xff << (8 * k));
+                // the row holds one 1 (its old occupant's channel) or none (empty): clear
+                // that channel, then set the new occupant's (channel 0 gets a 0 for an
+                // empty space)
+                let row = (8 * g + k) * w;
+                let (now_k, was_k) = ((n >> (8 * k)) as u8 as i8, (o >> (8 * k)) as u8 as i8);
+                rows[row + old_channel[(was_k + 1) as usize]] = 0.0;
+                rows[row + channel[(now_k + 1) as usize]] = f32::from(u8::from(now_k != EMPTY));
             }
-            for (k, (&o, old)) in now8.iter().zip(was8.iter_mut()).enumerate() {
-                let stale = if same_seat {
-                    o != *old
-                } else {
-                    o != EMPTY || *old != EMPTY
-                };
-                if stale {
-                    let i = 8 * g + k;
-                    piece_row(&mut rows[i * w..(i + 1) * w], o, &channel);
-                    *old = o;
-                }
+            if n != o {
+                set_word(was8, n);
             }
         }
     }
     observe_rest(s, seat, lay, &rel_of, out);
 }
 
-/// Whether a group of eight spaces needs no row rewritten: the same occupants (same
-/// seat), or empty before and after (a new seat). A shorter group is checked space by
-/// space.
+/// Up to eight spaces' occupants as the bytes of one word (first space lowest), a short
+/// group padded with empty spaces.
 #[inline]
-fn untouched(now: &[i8], was: &[i8], same_seat: bool) -> bool {
-    // as `[i8; 8]`: one 8-byte comparison, not a call to memcmp
-    let (Ok(now), Ok(was)) = (<&[i8; 8]>::try_from(now), <&[i8; 8]>::try_from(was)) else {
-        return false;
-    };
-    if same_seat {
-        now == was
-    } else {
-        *now == [EMPTY; 8] && *was == [EMPTY; 8]
+fn word(spaces: &[i8]) -> u64 {
+    // a whole group as one 8-byte load, not a loop
+    if let Ok(group) = <&[i8; 8]>::try_from(spaces) {
+        return u64::from_le_bytes(group.map(|o| o as u8));
     }
+    let mut bytes = [EMPTY as u8; 8];
+    for (b, &o) in bytes.iter_mut().zip(spaces) {
+        *b = o as u8;
+    }
+    u64::from_le_bytes(bytes)
+}
+
+/// Store [`word`]'s bytes back into up to eight spaces.
+#[inline]
+fn set_word(spaces: &mut [i8], w: u64) {
+    let bytes = w.to_le_bytes().map(|b| b as i8);
+    if let Ok(group) = <&mut [i8; 8]>::try_from(&mut *spaces) {
+        *group = bytes;
+        return;
+    }
+    let k = spaces.len();
+    spaces.copy_from_slice(&bytes[..k]);
 }
 
 /// Every field after the posts and offices (zeroed, then written).
