@@ -162,7 +162,7 @@ pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
     };
     pieces(&s.posts, &mut out[st[F_POSTS]..st[F_POSTS + 1]]);
     pieces(&s.offices, &mut out[st[F_OFFICES]..st[F_OFFICES + 1]]);
-    observe_rest(s, seat, lay, &rel_of, out);
+    observe_rest(s, seat, lay, &rel_of, out, Kept::default());
 }
 
 /// What an observation buffer row holds of the posts and offices (for
@@ -173,6 +173,16 @@ pub struct Written {
     pub seat: Option<usize>,
     pub posts: Vec<i8>,
     pub offices: Vec<i8>,
+    /// the route markers and the unplaced markers (bag, then drawn) it shows
+    pub route_marker: Vec<i8>,
+    pub unplaced: (Vec<u8>, Vec<u8>),
+}
+
+/// The fields of [`observe_rest`] a row already holds (they are left as they are).
+#[derive(Clone, Copy, Debug, Default)]
+struct Kept {
+    route_markers: bool,
+    unplaced: bool,
 }
 
 /// [`observe_into`] for a buffer row that holds the observation `written` describes: the
@@ -192,6 +202,9 @@ pub fn observe_update(
         written.seat = Some(seat);
         written.posts.clone_from(&s.posts);
         written.offices.clone_from(&s.offices);
+        written.route_marker.clone_from(&s.route_marker);
+        written.unplaced.0.clone_from(&s.bag);
+        written.unplaced.1.clone_from(&s.drawn);
         return;
     };
     let same_seat = was_seat == seat;
@@ -233,7 +246,19 @@ pub fn observe_update(
             }
         }
     }
-    observe_rest(s, seat, lay, &rel_of, out);
+    // fields that do not depend on the seat, left as they are when unchanged
+    let kept = Kept {
+        route_markers: written.route_marker == s.route_marker,
+        unplaced: written.unplaced.0 == s.bag && written.unplaced.1 == s.drawn,
+    };
+    if !kept.route_markers {
+        written.route_marker.clone_from(&s.route_marker);
+    }
+    if !kept.unplaced {
+        written.unplaced.0.clone_from(&s.bag);
+        written.unplaced.1.clone_from(&s.drawn);
+    }
+    observe_rest(s, seat, lay, &rel_of, out, kept);
 }
 
 /// Up to eight spaces' occupants as the bytes of one word (first space lowest), a short
@@ -263,21 +288,41 @@ fn set_word(spaces: &mut [i8], w: u64) {
     spaces.copy_from_slice(&bytes[..k]);
 }
 
-/// Every field after the posts and offices (zeroed, then written).
-fn observe_rest(s: &State, seat: usize, lay: &Layout, rel_of: &[usize; 8], out: &mut [f32]) {
+/// Every field after the posts and offices (zeroed, then written), but those `kept`.
+fn observe_rest(
+    s: &State,
+    seat: usize,
+    lay: &Layout,
+    rel_of: &[usize; 8],
+    out: &mut [f32],
+    kept: Kept,
+) {
     let n = lay.n_players;
     let nc = lay.n_colours;
     let rel = |colour: usize| rel_of[colour];
     let st = &lay.start;
-    out[st[F_EXTRA]..].fill(0.0);
+    // zero every field from the extra Kontors on, but the kept ones
+    let mut from = st[F_EXTRA];
+    for (field, keep) in [
+        (F_ROUTE_MARKERS, kept.route_markers),
+        (F_UNPLACED, kept.unplaced),
+    ] {
+        if keep {
+            out[from..st[field]].fill(0.0);
+            from = st[field + 1];
+        }
+    }
+    out[from..].fill(0.0);
     for (c, extra) in s.extras.iter().enumerate() {
         for &o in extra {
             out[st[F_EXTRA] + c * nc + rel(o as usize >> 1)] += 1.0;
         }
     }
-    for (r, &m) in s.route_marker.iter().enumerate() {
-        if m >= 0 {
-            out[st[F_ROUTE_MARKERS] + r * N_MK + m as usize] = 1.0;
+    if !kept.route_markers {
+        for (r, &m) in s.route_marker.iter().enumerate() {
+            if m >= 0 {
+                out[st[F_ROUTE_MARKERS] + r * N_MK + m as usize] = 1.0;
+            }
         }
     }
     for (j, &o) in s.special.iter().enumerate() {
@@ -311,8 +356,10 @@ fn observe_rest(s: &State, seat: usize, lay: &Layout, rel_of: &[usize; 8], out: 
         }
     }
     out[st[F_NEUTRAL]] = s.neutral_pool.max(0) as f32;
-    for &m in s.bag.iter().chain(s.drawn.iter()) {
-        out[st[F_UNPLACED] + m as usize] += 1.0;
+    if !kept.unplaced {
+        for &m in s.bag.iter().chain(s.drawn.iter()) {
+            out[st[F_UNPLACED] + m as usize] += 1.0;
+        }
     }
     if seat == s.active {
         for &m in &s.drawn {
