@@ -192,11 +192,17 @@ fn main() {
     let seconds: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2.0);
     // a third argument runs one phase only (for a profiler): bare, obs, mask, vector1,
     // vector2; or `calls1` / `calls2`: the second argument's count of steps on 1 / 2
-    // threads, and the hash of what they wrote
+    // threads, and the hash of what they wrote (`-` below: every phase)
     let only = args.next().unwrap_or_default();
-    let config = Config::printed(3, "base_3p", 0);
+    // a fourth argument, `players:side` (default 3:base_3p), picks the configuration
+    let setup = args.next().unwrap_or_else(|| "3:base_3p".into());
+    let (players, side) = setup
+        .split_once(':')
+        .and_then(|(n, side)| Some((n.parse::<usize>().ok()?, side)))
+        .expect("a configuration as players:side, e.g. 3:base_3p");
+    let config = Config::printed(players, side, 0);
     match only.as_str() {
-        "" => {}
+        "" | "-" => {}
         "calls1" | "calls2" => {
             let threads = if only == "calls1" { 1 } else { 2 };
             let h = fixed_calls(&config, n_envs, seconds as usize, threads);
