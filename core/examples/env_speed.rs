@@ -136,6 +136,49 @@ fn vector(config: &Config, n_envs: usize, seconds: f64, threads: usize) -> (f64,
     (steps as f64 / dt, steps as f64 / dc.max(1e-9))
 }
 
+/// `calls` steps of `n_envs` random actions on `threads` threads (no clock: a fixed amount
+/// of work, for an instruction profiler), and a hash of everything the steps wrote (every
+/// call's observations, masks, rewards, flags and seats, then the games' seeds and
+/// counts): two builds that step alike print the same hash.
+fn fixed_calls(config: &Config, n_envs: usize, calls: usize, threads: usize) -> u64 {
+    let mut env = VectorEnv::new(config, n_envs, 1, 20_000, threads).unwrap();
+    let mut obs = vec![0.0f32; n_envs * env.layout.size()];
+    let mut mask = vec![0u8; n_envs * env.index.size()];
+    let mut rewards = vec![0.0f32; n_envs * config.n_players];
+    let (mut term, mut trunc) = (vec![0u8; n_envs], vec![0u8; n_envs]);
+    let mut to_act = vec![0i32; n_envs];
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |x: u64| h = (h ^ x).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17);
+    let actions = vec![-1i64; n_envs];
+    for call in 0..=calls {
+        let b = Buffers {
+            obs: &mut obs,
+            mask: &mut mask,
+            rewards: &mut rewards,
+            terminated: &mut term,
+            truncated: &mut trunc,
+            to_act: &mut to_act,
+        };
+        if call == 0 {
+            env.reset(b).unwrap();
+        } else {
+            env.step(&actions, b, true).unwrap();
+        }
+        obs.iter().for_each(|x| eat(u64::from(x.to_bits())));
+        rewards.iter().for_each(|x| eat(u64::from(x.to_bits())));
+        // the mask by its set positions (a sum over 28,174 bytes per game would dominate)
+        mask.iter()
+            .enumerate()
+            .filter(|(_, &m)| m != 0)
+            .for_each(|(i, &m)| eat(((i as u64) << 8) | u64::from(m)));
+        term.iter().chain(&trunc).for_each(|&x| eat(u64::from(x)));
+        to_act.iter().for_each(|&x| eat(x as u64));
+    }
+    env.game_seeds().into_iter().for_each(&mut eat);
+    env.games().into_iter().for_each(&mut eat);
+    h
+}
+
 /// One timed phase: (steps per wall second, steps per CPU second).
 type Phase<'a> = dyn Fn() -> (f64, f64) + 'a;
 
@@ -147,11 +190,24 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n_envs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(256);
     let seconds: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2.0);
-    // a third argument runs one phase only (for a profiler): bare, obs, mask, vector1, vector2
+    // a third argument runs one phase only (for a profiler): bare, obs, mask, vector1,
+    // vector2; or `calls1` / `calls2`: the second argument's count of steps on 1 / 2
+    // threads, and the hash of what they wrote (`-` below: every phase)
     let only = args.next().unwrap_or_default();
-    let config = Config::printed(3, "base_3p", 0);
+    // a fourth argument, `players:side` (default 3:base_3p), picks the configuration
+    let setup = args.next().unwrap_or_else(|| "3:base_3p".into());
+    let (players, side) = setup
+        .split_once(':')
+        .and_then(|(n, side)| Some((n.parse::<usize>().ok()?, side)))
+        .expect("a configuration as players:side, e.g. 3:base_3p");
+    let config = Config::printed(players, side, 0);
     match only.as_str() {
-        "" => {}
+        "" | "-" => {}
+        "calls1" | "calls2" => {
+            let threads = if only == "calls1" { 1 } else { 2 };
+            let h = fixed_calls(&config, n_envs, seconds as usize, threads);
+            return println!("{} calls x {n_envs} games: hash {h:016x}", seconds as usize);
+        }
         "bare" => return show_one(bare(&config, n_envs, seconds, Extra::Nothing)),
         "obs" => return show_one(bare(&config, n_envs, seconds, Extra::Observation)),
         "mask" => return show_one(bare(&config, n_envs, seconds, Extra::ObservationAndMask)),

@@ -91,6 +91,15 @@ pub fn shift_options(
     for i in pieces {
         let here = pr[i];
         let mut dest = if s.posts[i] & 1 == 0 { for_t } else { for_m } & !(1u64 << here);
+        if rule.is_none() {
+            // every destination: one exact-size extend (no capacity check per action)
+            acts.extend((0..dest.count_ones()).map(|_| {
+                let r = dest.trailing_zeros() as i32;
+                dest &= dest - 1;
+                crate::actions::Action::k2(kind, i as i32, r)
+            }));
+            continue;
+        }
         while dest != 0 {
             let r = dest.trailing_zeros() as usize;
             dest &= dest - 1;

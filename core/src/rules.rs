@@ -69,7 +69,7 @@ fn turn_actions(s: &State, acts: &mut Vec<Action>) {
                 }
             }
             let ri = r as i32;
-            let closed = allowed & (1 << country[r]) == 0;
+            let closed = b.has_regions && allowed & (1 << country[r]) == 0;
             if n_free == len {
                 any_free = true;
                 if closed {

@@ -136,18 +136,8 @@ fn relative_colours(n: usize, seat: usize) -> [usize; 8] {
     rel_of
 }
 
-/// The row of one post or office: `2 * nc` channels, a 1 at the occupant's (relative
-/// colour, piece) channel, all 0 when empty. `channel[o + 1]` is occupant `o`'s channel
-/// (`channel[0]`, the empty space's, is never set).
-#[inline]
-fn piece_row(row: &mut [f32], occupant: i8, channel: &[usize; 2 * 6 + 1]) {
-    // a short row: stores, not a call to memset
-    let one = channel[(occupant + 1) as usize] + usize::from(occupant == EMPTY) * row.len();
-    for (k, x) in row.iter_mut().enumerate() {
-        *x = f32::from(u8::from(k == one));
-    }
-}
-
+/// The channel of each occupant within its row of `2 * nc` channels: `channel[o + 1]` is
+/// occupant `o`'s (`channel[0]`, the empty space's, is 0 and never set to 1).
 fn piece_channels(lay: &Layout, rel_of: &[usize; 8]) -> [usize; 2 * 6 + 1] {
     let mut channel = [0usize; 2 * 6 + 1];
     for o in 0..2 * lay.n_colours {
@@ -172,7 +162,7 @@ pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
     };
     pieces(&s.posts, &mut out[st[F_POSTS]..st[F_POSTS + 1]]);
     pieces(&s.offices, &mut out[st[F_OFFICES]..st[F_OFFICES + 1]]);
-    observe_rest(s, seat, lay, &rel_of, out);
+    observe_rest(s, seat, lay, &rel_of, out, Kept::default());
 }
 
 /// What an observation buffer row holds of the posts and offices (for
@@ -183,6 +173,16 @@ pub struct Written {
     pub seat: Option<usize>,
     pub posts: Vec<i8>,
     pub offices: Vec<i8>,
+    /// the route markers and the unplaced markers (bag, then drawn) it shows
+    pub route_marker: Vec<i8>,
+    pub unplaced: (Vec<u8>, Vec<u8>),
+}
+
+/// The fields of [`observe_rest`] a row already holds (they are left as they are).
+#[derive(Clone, Copy, Debug, Default)]
+struct Kept {
+    route_markers: bool,
+    unplaced: bool,
 }
 
 /// [`observe_into`] for a buffer row that holds the observation `written` describes: the
@@ -202,12 +202,21 @@ pub fn observe_update(
         written.seat = Some(seat);
         written.posts.clone_from(&s.posts);
         written.offices.clone_from(&s.offices);
+        written.route_marker.clone_from(&s.route_marker);
+        written.unplaced.0.clone_from(&s.bag);
+        written.unplaced.1.clone_from(&s.drawn);
         return;
     };
     let same_seat = was_seat == seat;
     written.seat = Some(seat);
     let rel_of = relative_colours(lay.n_players, seat);
     let channel = piece_channels(lay, &rel_of);
+    // the channels the row's occupants were written in (the old seat's colours)
+    let old_channel = if same_seat {
+        channel
+    } else {
+        piece_channels(lay, &relative_colours(lay.n_players, was_seat))
+    };
     let w = 2 * lay.n_colours;
     let st = &lay.start;
     for (field, now, was) in [
@@ -215,60 +224,105 @@ pub fn observe_update(
         (F_OFFICES, &s.offices, &mut written.offices),
     ] {
         let rows = &mut out[st[field]..st[field + 1]];
-        // eight spaces at a time: most groups need nothing (one comparison each)
-        let groups = now.chunks(8).zip(was.chunks_mut(8));
-        for (g, (now8, was8)) in groups.enumerate() {
-            if untouched(now8, was8, same_seat) {
-                continue;
+        // eight spaces at a time, as one word: a byte of `stale` is nonzero for a space
+        // whose row must be written (most groups have none)
+        for (g, (now8, was8)) in now.chunks(8).zip(was.chunks_mut(8)).enumerate() {
+            let (n, o) = (word(now8), word(was8));
+            // a new occupant (same seat), or not empty before and after (a new seat)
+            let mut stale = if same_seat { n ^ o } else { !(n & o) };
+            while stale != 0 {
+                let k = (stale.trailing_zeros() / 8) as usize;
+                stale &= !(0xff << (8 * k));
+                // the row holds one 1 (its old occupant's channel) or none (empty): clear
+                // that channel, then set the new occupant's (channel 0 gets a 0 for an
+                // empty space)
+                let row = (8 * g + k) * w;
+                let (now_k, was_k) = ((n >> (8 * k)) as u8 as i8, (o >> (8 * k)) as u8 as i8);
+                rows[row + old_channel[(was_k + 1) as usize]] = 0.0;
+                rows[row + channel[(now_k + 1) as usize]] = f32::from(u8::from(now_k != EMPTY));
             }
-            for (k, (&o, old)) in now8.iter().zip(was8.iter_mut()).enumerate() {
-                let stale = if same_seat {
-                    o != *old
-                } else {
-                    o != EMPTY || *old != EMPTY
-                };
-                if stale {
-                    let i = 8 * g + k;
-                    piece_row(&mut rows[i * w..(i + 1) * w], o, &channel);
-                    *old = o;
-                }
+            if n != o {
+                set_word(was8, n);
             }
         }
     }
-    observe_rest(s, seat, lay, &rel_of, out);
-}
-
-/// Whether a group of eight spaces needs no row rewritten: the same occupants (same
-/// seat), or empty before and after (a new seat). A shorter group is checked space by
-/// space.
-#[inline]
-fn untouched(now: &[i8], was: &[i8], same_seat: bool) -> bool {
-    // as `[i8; 8]`: one 8-byte comparison, not a call to memcmp
-    let (Ok(now), Ok(was)) = (<&[i8; 8]>::try_from(now), <&[i8; 8]>::try_from(was)) else {
-        return false;
+    // fields that do not depend on the seat, left as they are when unchanged
+    let kept = Kept {
+        route_markers: written.route_marker == s.route_marker,
+        unplaced: written.unplaced.0 == s.bag && written.unplaced.1 == s.drawn,
     };
-    if same_seat {
-        now == was
-    } else {
-        *now == [EMPTY; 8] && *was == [EMPTY; 8]
+    if !kept.route_markers {
+        written.route_marker.clone_from(&s.route_marker);
     }
+    if !kept.unplaced {
+        written.unplaced.0.clone_from(&s.bag);
+        written.unplaced.1.clone_from(&s.drawn);
+    }
+    observe_rest(s, seat, lay, &rel_of, out, kept);
 }
 
-/// Every field after the posts and offices (zeroed, then written).
-fn observe_rest(s: &State, seat: usize, lay: &Layout, rel_of: &[usize; 8], out: &mut [f32]) {
+/// Up to eight spaces' occupants as the bytes of one word (first space lowest), a short
+/// group padded with empty spaces.
+#[inline]
+fn word(spaces: &[i8]) -> u64 {
+    // a whole group as one 8-byte load, not a loop
+    if let Ok(group) = <&[i8; 8]>::try_from(spaces) {
+        return u64::from_le_bytes(group.map(|o| o as u8));
+    }
+    let mut bytes = [EMPTY as u8; 8];
+    for (b, &o) in bytes.iter_mut().zip(spaces) {
+        *b = o as u8;
+    }
+    u64::from_le_bytes(bytes)
+}
+
+/// Store [`word`]'s bytes back into up to eight spaces.
+#[inline]
+fn set_word(spaces: &mut [i8], w: u64) {
+    let bytes = w.to_le_bytes().map(|b| b as i8);
+    if let Ok(group) = <&mut [i8; 8]>::try_from(&mut *spaces) {
+        *group = bytes;
+        return;
+    }
+    let k = spaces.len();
+    spaces.copy_from_slice(&bytes[..k]);
+}
+
+/// Every field after the posts and offices (zeroed, then written), but those `kept`.
+fn observe_rest(
+    s: &State,
+    seat: usize,
+    lay: &Layout,
+    rel_of: &[usize; 8],
+    out: &mut [f32],
+    kept: Kept,
+) {
     let n = lay.n_players;
     let nc = lay.n_colours;
     let rel = |colour: usize| rel_of[colour];
     let st = &lay.start;
-    out[st[F_EXTRA]..].fill(0.0);
+    // zero every field from the extra Kontors on, but the kept ones
+    let mut from = st[F_EXTRA];
+    for (field, keep) in [
+        (F_ROUTE_MARKERS, kept.route_markers),
+        (F_UNPLACED, kept.unplaced),
+    ] {
+        if keep {
+            out[from..st[field]].fill(0.0);
+            from = st[field + 1];
+        }
+    }
+    out[from..].fill(0.0);
     for (c, extra) in s.extras.iter().enumerate() {
         for &o in extra {
             out[st[F_EXTRA] + c * nc + rel(o as usize >> 1)] += 1.0;
         }
     }
-    for (r, &m) in s.route_marker.iter().enumerate() {
-        if m >= 0 {
-            out[st[F_ROUTE_MARKERS] + r * N_MK + m as usize] = 1.0;
+    if !kept.route_markers {
+        for (r, &m) in s.route_marker.iter().enumerate() {
+            if m >= 0 {
+                out[st[F_ROUTE_MARKERS] + r * N_MK + m as usize] = 1.0;
+            }
         }
     }
     for (j, &o) in s.special.iter().enumerate() {
@@ -302,8 +356,10 @@ fn observe_rest(s: &State, seat: usize, lay: &Layout, rel_of: &[usize; 8], out: 
         }
     }
     out[st[F_NEUTRAL]] = s.neutral_pool.max(0) as f32;
-    for &m in s.bag.iter().chain(s.drawn.iter()) {
-        out[st[F_UNPLACED] + m as usize] += 1.0;
+    if !kept.unplaced {
+        for &m in s.bag.iter().chain(s.drawn.iter()) {
+            out[st[F_UNPLACED] + m as usize] += 1.0;
+        }
     }
     if seat == s.active {
         for &m in &s.drawn {

@@ -342,14 +342,28 @@ fn step_slot(
     }
     observe_update(s, seat, layout, out.obs, &mut slot.written);
     legal_actions(s, &mut slot.legal);
-    for &i in &slot.set {
-        out.mask[i as usize] = 0;
+    set_mask(out.mask, &mut slot.set, &slot.legal, index);
+}
+
+/// Clear the mask entries `set` holds, then set those of `legal` (an action without an
+/// index sets none) and keep them in `set`.
+fn set_mask(mask: &mut [u8], set: &mut Vec<u32>, legal: &[Action], index: &ActionIndex) {
+    const NONE: u32 = u32::MAX;
+    for &i in set.iter() {
+        if let Some(m) = mask.get_mut(i as usize) {
+            *m = 0;
+        }
     }
-    slot.set.clear();
-    for a in &slot.legal {
-        if let Some(i) = index.index(a) {
-            out.mask[i] = 1;
-            slot.set.push(i as u32);
+    set.clear();
+    // an exact-size map: no capacity check per action
+    set.extend(
+        legal
+            .iter()
+            .map(|a| index.index(a).map_or(NONE, |i| i as u32)),
+    );
+    for &i in set.iter() {
+        if let Some(m) = mask.get_mut(i as usize) {
+            *m = 1;
         }
     }
 }
