@@ -105,31 +105,49 @@ fn bare(config: &Config, n_envs: usize, seconds: f64, extra: Extra) -> (f64, f64
     (steps as f64 / dt, steps as f64 / dc.max(1e-9))
 }
 
+/// The arrays a vector environment of `n_envs` games writes into.
+struct Outputs {
+    obs: Vec<f32>,
+    mask: Vec<u8>,
+    rewards: Vec<f32>,
+    terminated: Vec<u8>,
+    truncated: Vec<u8>,
+    to_act: Vec<i32>,
+}
+
+impl Outputs {
+    fn new(env: &VectorEnv, config: &Config, n_envs: usize) -> Self {
+        Outputs {
+            obs: vec![0.0; n_envs * env.layout.size()],
+            mask: vec![0; n_envs * env.index.size()],
+            rewards: vec![0.0; n_envs * config.n_players],
+            terminated: vec![0; n_envs],
+            truncated: vec![0; n_envs],
+            to_act: vec![0; n_envs],
+        }
+    }
+
+    fn buffers(&mut self) -> Buffers<'_> {
+        Buffers {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            to_act: &mut self.to_act,
+        }
+    }
+}
+
 fn vector(config: &Config, n_envs: usize, seconds: f64, threads: usize) -> (f64, f64) {
     let mut env = VectorEnv::new(config, n_envs, 1, 20_000, threads).unwrap();
-    let mut obs = vec![0.0f32; n_envs * env.layout.size()];
-    let mut mask = vec![0u8; n_envs * env.index.size()];
-    let mut rewards = vec![0.0f32; n_envs * config.n_players];
-    let (mut term, mut trunc) = (vec![0u8; n_envs], vec![0u8; n_envs]);
-    let mut to_act = vec![0i32; n_envs];
-    macro_rules! bufs {
-        () => {
-            Buffers {
-                obs: &mut obs,
-                mask: &mut mask,
-                rewards: &mut rewards,
-                terminated: &mut term,
-                truncated: &mut trunc,
-                to_act: &mut to_act,
-            }
-        };
-    }
-    env.reset(bufs!()).unwrap();
+    let mut out = Outputs::new(&env, config, n_envs);
+    env.reset(out.buffers()).unwrap();
     let actions = vec![-1i64; n_envs];
     let (t0, c0) = (Instant::now(), cpu_seconds());
     let mut steps = 0u64;
     while t0.elapsed().as_secs_f64() < seconds {
-        env.step(&actions, bufs!(), true).unwrap();
+        env.step(&actions, out.buffers(), true).unwrap();
         steps += n_envs as u64;
     }
     let (dt, dc) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
@@ -142,37 +160,30 @@ fn vector(config: &Config, n_envs: usize, seconds: f64, threads: usize) -> (f64,
 /// counts): two builds that step alike print the same hash.
 fn fixed_calls(config: &Config, n_envs: usize, calls: usize, threads: usize) -> u64 {
     let mut env = VectorEnv::new(config, n_envs, 1, 20_000, threads).unwrap();
-    let mut obs = vec![0.0f32; n_envs * env.layout.size()];
-    let mut mask = vec![0u8; n_envs * env.index.size()];
-    let mut rewards = vec![0.0f32; n_envs * config.n_players];
-    let (mut term, mut trunc) = (vec![0u8; n_envs], vec![0u8; n_envs]);
-    let mut to_act = vec![0i32; n_envs];
+    let mut out = Outputs::new(&env, config, n_envs);
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |x: u64| h = (h ^ x).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17);
     let actions = vec![-1i64; n_envs];
     for call in 0..=calls {
-        let b = Buffers {
-            obs: &mut obs,
-            mask: &mut mask,
-            rewards: &mut rewards,
-            terminated: &mut term,
-            truncated: &mut trunc,
-            to_act: &mut to_act,
-        };
+        let b = out.buffers();
         if call == 0 {
             env.reset(b).unwrap();
         } else {
             env.step(&actions, b, true).unwrap();
         }
-        obs.iter().for_each(|x| eat(u64::from(x.to_bits())));
-        rewards.iter().for_each(|x| eat(u64::from(x.to_bits())));
+        out.obs.iter().for_each(|x| eat(u64::from(x.to_bits())));
+        out.rewards.iter().for_each(|x| eat(u64::from(x.to_bits())));
         // the mask by its set positions (a sum over 28,174 bytes per game would dominate)
-        mask.iter()
+        out.mask
+            .iter()
             .enumerate()
             .filter(|(_, &m)| m != 0)
             .for_each(|(i, &m)| eat(((i as u64) << 8) | u64::from(m)));
-        term.iter().chain(&trunc).for_each(|&x| eat(u64::from(x)));
-        to_act.iter().for_each(|&x| eat(x as u64));
+        out.terminated
+            .iter()
+            .chain(&out.truncated)
+            .for_each(|&x| eat(u64::from(x)));
+        out.to_act.iter().for_each(|&x| eat(x as u64));
     }
     env.game_seeds().into_iter().for_each(&mut eat);
     env.games().into_iter().for_each(&mut eat);
