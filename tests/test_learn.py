@@ -175,9 +175,10 @@ def test_the_shipped_model_is_found_by_name_and_matches_the_core():
 
 
 def test_evaluation_hands_another_greedy_players_weights_to_the_blend():
-    """``evaluation=planner``: the blend (and the search's playouts) use the planner's
-    weights, so the player decides otherwise; a tip, a search or an unknown name is
-    refused naming the parameter; the core refuses a weight it does not have."""
+    """``evaluation=planner`` hands the planner's weights to the core, and both learned
+    players then decide otherwise; an archetype is accepted; a tip, a search, depth 2 or
+    an unknown name is refused naming the player and the parameter; the core refuses a
+    weight it does not have and a value outside its range."""
     planner = make_strategy("planner").params
     weights = make_strategy("learned:evaluation=planner")._evaluation
     assert dict(weights)["plan_actions"] == planner["plan_actions"] != 0.0
@@ -189,12 +190,17 @@ def test_evaluation_hands_another_greedy_players_weights_to_the_blend():
         a = core_play_game(config, [plain] + ["greedy"] * 3, max_actions=300)
         b = core_play_game(config, [other] + ["greedy"] * 3, max_actions=300)
         assert a.actions != b.actions, other
-    for bad in ("blocker", "strong", "no_such_player"):
-        with pytest.raises(ValueError, match="parameter 'evaluation'"):
+    assert make_strategy("learned:evaluation=actions_rush")._evaluation != weights
+    for bad in ("blocker", "strong", "greedy:depth=2", "no_such_player"):
+        with pytest.raises(ValueError, match="'learned' parameter 'evaluation'"):
             make_strategy(f"learned:evaluation={bad}")
+    with pytest.raises(ValueError, match="'strong' parameter 'evaluation'"):
+        make_strategy("strong:evaluation=blocker")
     m = load_model(find_model("learned_base4p"))
     with pytest.raises(ValueError, match='no weight "no_such_weight"'):
         core.learned_policy(*m.core_args(), evaluation=[("no_such_weight", 1.0)])
+    with pytest.raises(ValueError, match=r"learned_policy: evaluation: .*route"):
+        core.learned_policy(*m.core_args(), evaluation=[("route", float("nan"))])
 
 
 def test_learn_command_writes_a_model_the_player_loads(tmp_path, capsys):

@@ -173,7 +173,8 @@ fn fixed_calls(config: &Config, n_envs: usize, calls: usize, threads: usize) -> 
         }
         out.obs.iter().for_each(|x| eat(u64::from(x.to_bits())));
         out.rewards.iter().for_each(|x| eat(u64::from(x.to_bits())));
-        // the mask by its set positions (a sum over 28,174 bytes per game would dominate)
+        // the mask by its set positions (hashing every byte, 28,174 per 3-player game, would
+        // dominate)
         out.mask
             .iter()
             .enumerate()

@@ -91,7 +91,7 @@ pub fn shift_options(
     for i in pieces {
         let here = pr[i];
         let mut dest = if s.posts[i] & 1 == 0 { for_t } else { for_m } & !(1u64 << here);
-        if rule.is_none() {
+        let Some(strict) = rule else {
             // every destination: one exact-size extend (no capacity check per action)
             acts.extend((0..dest.count_ones()).map(|_| {
                 let r = dest.trailing_zeros() as i32;
@@ -99,11 +99,11 @@ pub fn shift_options(
                 crate::actions::Action::k2(kind, i as i32, r)
             }));
             continue;
-        }
+        };
         while dest != 0 {
             let r = dest.trailing_zeros() as usize;
             dest &= dest - 1;
-            if rule.is_none_or(|st| may_go(s, here, r, st)) {
+            if may_go(s, here, r, strict) {
                 acts.push(crate::actions::Action::k2(kind, i as i32, r as i32));
             }
         }

@@ -171,7 +171,8 @@ fn learned_policy(
         ],
     )?;
     let m = model("learned_policy", names, mean, scale, weights, bias)?;
-    let evaluation = weights_with(&evaluation).map_err(PyValueError::new_err)?;
+    let evaluation = weights_with(&evaluation)
+        .map_err(|e| PyValueError::new_err(format!("learned_policy: evaluation: {e}")))?;
     Ok(PyPolicy {
         p: Policy::Learned(Learned {
             model: Arc::new(m),

@@ -12,8 +12,8 @@ final outcomes, barely separates (measured: the model alone won none of 16 games
 three greedy; with greedy_weight 1 and model_weight 1.5 it won 40 of 40; see
 ``docs/guides/learned_players.md``). A Move or a move/remove marker is worth its best first
 step, an action that fills a route is worth its best establishment. When no action is
-worth more than the position itself, it plays what ``greedy`` (default weights, its
-``explore``) plays there: the blend values a pass (a Move that moves nothing) at the
+worth more than the position itself, it plays what ``greedy`` (on the ``evaluation`` weights,
+its ``explore``) plays there: the blend values a pass (a Move that moves nothing) at the
 position's own worth and most building steps below it, so without this all-learned
 tables passed until the action cap. Ties and greedy's draws come from the seat's
 stream, so a game is reproducible from its seed. ``model`` names the
@@ -53,8 +53,6 @@ __all__ = ["MODEL_FOLDER", "MODEL_FORMAT", "Learned", "LearnedModel", "find_mode
 
 #: where the package's models live (found by name, like strategy files)
 MODEL_FOLDER = Path(__file__).parent / "data"
-#: the names of greedy's evaluation weights (what ``evaluation`` hands the core)
-WEIGHT_NAMES = tuple(Weights().__dict__)
 #: the ``format`` field of a model file this version reads and writes
 MODEL_FORMAT = "hansa_lab.learned_model/1"
 
@@ -134,19 +132,24 @@ def find_model(name: str) -> Path:
                      f"{', '.join(shipped_models()) or 'none'} (or give a .json path)")
 
 
-def evaluation_weights(spec: str) -> list[tuple[str, float]]:
-    """The evaluation weights of ``spec``, a plain ``greedy`` or a strategy file built on
-    it (``planner``), as (name, value) pairs for the core; ValueError for anything else
-    (a tip or a search decides by more than its weights)."""
+def evaluation_weights(spec: str, owner: str = "learned") -> list[tuple[str, float]]:
+    """The evaluation weights of ``spec`` — a one-ply player the core plays as plain
+    greedy: ``greedy``, an archetype (``actions_rush`` …) or a strategy file built on
+    them (``planner``) — as (name, value) pairs for the core; ValueError naming
+    ``owner``'s parameter for anything else (a tip, a search or ``depth=2`` decides by
+    more than its evaluation's weights)."""
+    what = f"strategy {owner!r} parameter 'evaluation'"
     try:
         player = make_strategy(spec)
     except ValueError as e:
-        raise ValueError(f"strategy 'learned' parameter 'evaluation': {e}") from None
-    if type(player) is not Greedy:
-        raise ValueError(f"strategy 'learned' parameter 'evaluation': {spec!r} is not "
-                         "greedy or a strategy file built on greedy (a tip or a search "
-                         "decides by more than its evaluation's weights)")
-    return [(name, float(player.params[name])) for name in WEIGHT_NAMES]
+        raise ValueError(f"{what}: {e}") from None
+    plain = (isinstance(player, Greedy) and player.params.get("depth") == 1
+             and getattr(type(player), "core_name", type(player).name) == "greedy")
+    if not plain:
+        raise ValueError(f"{what}: {spec!r} is not a one-ply greedy player (greedy, an "
+                         "archetype or a strategy file on them): a tip, a search or "
+                         "depth=2 decides by more than its evaluation's weights")
+    return [(name, float(player.params[name])) for name in Weights.names()]
 
 
 @functools.lru_cache(maxsize=16)
@@ -176,7 +179,7 @@ class Learned(Strategy):
     def setup(self) -> None:
         path = find_model(self.model)
         self._model = _cached_model(str(path), path.stat().st_mtime)
-        self._evaluation = evaluation_weights(self.evaluation)
+        self._evaluation = evaluation_weights(self.evaluation, self.name)
         self._twin: Any = None
 
     @property

@@ -9,11 +9,15 @@ re-dealt, then every player playing ``greedy`` through the turn in progress and
 ``horizon`` more turns) and keeps the candidate whose futures the ``learned`` player
 (the model blended with greedy's evaluation) values most on average. Short playouts and
 a learned judgement of where they lead, where ``strong_v1`` plays long greedy playouts.
-Inside a Move it plays as ``learned`` does. Every knob is a parameter with its range in
-the shared table (``hansa_lab/engine/data/limits.json``, groups
-``learned`` and ``learned_rollout``); one draw from the seat's stream per searched
-decision, so a game is reproducible from its seed. Like ``learned`` it is played by the
-compiled core in both engines (``core/src/strategies/learned_search.rs``).
+Inside a Move it plays as ``learned`` does, and the search never picks ``end`` (ending the
+turn with actions left) itself: when that is its best candidate it plays ``learned``'s
+choice (all-``strong`` 3-player tables froze without this: every seat ending its turn at
+once, to the action cap). ``evaluation`` names the one-ply greedy player whose weights the
+blend and the playouts use (``greedy``; e.g. ``planner``). Every knob is a parameter with
+its range in the shared table (``hansa_lab/engine/data/limits.json``, groups ``learned``
+and ``learned_rollout``); one draw from the seat's stream per searched decision (and
+``learned``'s when it decides instead), so a game is reproducible from its seed. Like
+``learned`` it is played by the compiled core in both engines (``core/src/strategies/learned_search.rs``).
 
 >>> make_strategy("learned_rollout").params["horizon"]
 2

@@ -165,8 +165,9 @@ pub fn observe_into(s: &State, seat: usize, lay: &Layout, out: &mut [f32]) {
     observe_rest(s, seat, lay, &rel_of, out, Kept::default());
 }
 
-/// What an observation buffer row holds of the posts and offices (for
-/// [`observe_update`]): the seat it was written for and the occupants it shows.
+/// What an observation buffer row holds of the posts, offices and markers (for
+/// [`observe_update`]): the seat it was written for, the occupants and the markers it
+/// shows.
 #[derive(Clone, Debug, Default)]
 pub struct Written {
     /// None: the row's contents are unknown (write it whole)
@@ -186,8 +187,9 @@ struct Kept {
 }
 
 /// [`observe_into`] for a buffer row that holds the observation `written` describes: the
-/// rows of posts and offices whose occupant is unchanged (and the seat the same) are left
-/// as they are, the rest is written; `written` then describes the new contents. After a
+/// rows of posts and offices whose occupant is unchanged (and the seat the same), and the
+/// route-marker and unplaced-marker fields when they show the same markers, are left as
+/// they are, the rest is written; `written` then describes the new contents. After a
 /// seat change (colours are seat-relative) only the rows empty before and after are left
 /// (they are all 0). The result equals [`observe_into`]'s.
 pub fn observe_update(

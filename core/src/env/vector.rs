@@ -33,9 +33,10 @@ struct Slot {
     state: State,
     rng: Rng,
     legal: Vec<Action>,
-    /// the mask entries it set last (its mask row is 0 elsewhere), if `known`
+    /// the mask entries it set last (its mask row is 0 elsewhere; `u32::MAX`: an action
+    /// without an index, nothing set), if `known`
     set: Vec<u32>,
-    /// the posts and offices its observation row shows, if `known`
+    /// the posts, offices and markers its observation row shows, if `known`
     written: Written,
     /// its rows of the buffers hold what it wrote last (false: write them whole)
     known: bool,

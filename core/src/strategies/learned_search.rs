@@ -8,14 +8,14 @@
 //! the model, not a long greedy playout, judges where they lead. Common random numbers:
 //! sample `r` uses the same re-dealt bag and playout streams for every candidate.
 //!
-//! Inside a Move it plays as the one-ply player does (greedy relocates), and it never
-//! chooses to end its turn with actions left by itself: when the best candidate is `end`
-//! it plays the one-ply player's choice (which does not pass either unless nothing else
-//! is legal or greedy's explore says so). Without this, all-`learned_rollout` 3-player
-//! tables froze: once the leader's futures looked best unchanged, every seat ended its
-//! turn at once for ever (6,600 rounds, to the action cap). One draw from the seat's
-//! stream per searched decision (two when it passes the choice on), so a game is
-//! reproducible from its seed.
+//! Inside a Move it plays as the one-ply player does (greedy relocates). The search
+//! itself never picks `end` (ending the turn with actions left): when that is its best
+//! candidate it plays the one-ply player's choice instead, which ends the turn only as
+//! `learned` does (when it defers to greedy and greedy ends). Without this,
+//! all-`learned_rollout` 3-player tables froze: once every seat's futures looked best
+//! unchanged, every seat ended its turn at once for ever (6,600 rounds, to the action
+//! cap). One draw from the seat's stream per searched decision (and the one-ply
+//! player's draws when it decides instead), so a game is reproducible from its seed.
 
 use crate::actions::{Action, K_END};
 use crate::decisions::Decision;

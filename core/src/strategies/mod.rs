@@ -176,16 +176,21 @@ impl Policy {
 /// Greedy's evaluation weights: the shared vocabulary's defaults with `overrides`
 /// (name, value) applied; an unknown name is an error. A `learned` player blends, and its
 /// search plays out, the evaluation of the greedy-family player it is given this way.
+/// Each value must be finite and within its range of the shared table (group `weights`).
 pub fn weights_with(overrides: &[(String, f64)]) -> Result<Weights, String> {
     let mut params = crate::vocabulary::VOCABULARY.greedy_weights.clone();
     for (name, value) in overrides {
+        let what = format!("evaluation weight {name:?}");
+        match crate::limits::parameter_limit(&["weights"], name) {
+            Some(limit) => limit.check(&what, *value)?,
+            None if !value.is_finite() => {
+                return Err(format!("{what} must be finite, got {value}"))
+            }
+            None => {}
+        }
         match params.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = *value,
-            None => {
-                return Err(format!(
-                    "evaluation weights: greedy's evaluation has no weight {name:?}"
-                ))
-            }
+            None => return Err(format!("greedy's evaluation has no weight {name:?}")),
         }
     }
     params.extend([("depth".to_string(), 1.0), ("explore".to_string(), 0.0)]);
@@ -289,5 +294,7 @@ mod tests {
         assert_eq!(w.route, Weights::default().route);
         let err = weights_with(&[("depth".to_string(), 2.0)]).unwrap_err();
         assert!(err.contains("no weight \"depth\""), "{err}");
+        let err = weights_with(&[("route".to_string(), f64::NAN)]).unwrap_err();
+        assert!(err.contains("evaluation weight \"route\""), "{err}");
     }
 }
