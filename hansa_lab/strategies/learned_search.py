@@ -17,7 +17,8 @@ blend and the playouts use (``greedy``; e.g. ``planner``). Every knob is a param
 its range in the shared table (``hansa_lab/engine/data/limits.json``, groups ``learned``
 and ``learned_rollout``); one draw from the seat's stream per searched decision (and
 ``learned``'s when it decides instead), so a game is reproducible from its seed. Like
-``learned`` it is played by the compiled core in both engines (``core/src/strategies/learned_search.rs``).
+``learned`` it is played by the compiled core in both engines
+(``core/src/strategies/learned_search.rs``).
 
 >>> make_strategy("learned_rollout").params["horizon"]
 2
