@@ -6,14 +6,14 @@ with its hand-made evaluation. A position is worth ``model_weight`` times the mo
 value (the log-odds of winning for the shipped model) plus ``greedy_weight`` times
 greedy's evaluation on the weights of ``evaluation`` (``greedy``'s defaults, or a strategy
 file built on greedy such as ``planner``; ``learned_rollout``'s playouts play on them
-too): the model judges who is ahead in the long
-run, greedy's terms tell apart the small steps inside a turn that the model, fitted to
-final outcomes, barely separates (measured: the model alone won none of 16 games against
-three greedy; with greedy_weight 1 and model_weight 1.5 it won 40 of 40; see
+too): the model judges who is ahead in the long run, greedy's terms tell apart the small
+steps inside a turn that the model, fitted to final outcomes, barely separates
+(measured: the model alone won none of 16 games against three greedy; with
+greedy_weight 1 and model_weight 1.5 it won 40 of 40; see
 ``docs/guides/learned_players.md``). A Move or a move/remove marker is worth its best first
 step, an action that fills a route is worth its best establishment. When no action is
-worth more than the position itself, it plays what ``greedy`` (on the ``evaluation`` weights,
-its ``explore``) plays there: the blend values a pass (a Move that moves nothing) at the
+worth more than the position itself, it plays what ``greedy`` (on the ``evaluation``
+weights, its ``explore``) plays there: the blend values a pass (a Move that moves nothing) at the
 position's own worth and most building steps below it, so without this all-learned
 tables passed until the action cap. Ties and greedy's draws come from the seat's
 stream, so a game is reproducible from its seed. ``model`` names the
