@@ -70,12 +70,11 @@ PLANNER_WEIGHTS: dict[str, float] = {
 @register("strong_v1")
 class StrongV1(Rollout):
     """The first ``strong`` (the strongest shipped player until the learned search):
-    ``rollout`` whose evaluation
-    (in the candidates' ranking, the playouts and the judgement of their ends) has the
-    weights of the shipped ``planner`` (``strategies/data/planner.toml``, tuned by
-    ``hansa-lab tune``): it values the plans strong players follow (the third action early
-    and on to five, City Keys with one large network, Coellen, ability-city control); 6
-    candidates played 6 turns ahead."""
+    ``rollout`` whose evaluation (in the candidates' ranking, the playouts and the
+    judgement of their ends) has the weights of the shipped ``planner``
+    (``strategies/data/planner.toml``, tuned by ``hansa-lab tune``): it values the plans
+    strong players follow (the third action early and on to five, City Keys with one
+    large network, Coellen, ability-city control); 6 candidates played 6 turns ahead."""
 
     #: a smaller budget than rollout's: with the planner's evaluation players take more
     #: actions per turn, so playouts are longer; 6 candidates and 6 turns cost about

@@ -115,9 +115,9 @@ impl ActionIndex {
     pub fn index(&self, act: &Action) -> Option<usize> {
         // first the kind of a Move's (long) lists, without the dispatch
         if act.kind == K_MOVE_PIECE {
-            let (piece, route) = (act.a as u32 as usize, act.b as u32 as usize);
-            return (piece < self.n_posts && route < self.n_routes)
-                .then(|| self.start[K_MOVE_PIECE as usize] + piece * self.n_routes + route);
+            let piece = within(act.a, self.n_posts)?;
+            let route = within(act.b, self.n_routes)?;
+            return Some(self.start[K_MOVE_PIECE as usize] + piece * self.n_routes + route);
         }
         let k = act.kind as usize;
         if k >= ACTION_KINDS.len() {
