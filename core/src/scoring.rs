@@ -72,25 +72,54 @@ fn kontors_by_city(s: &State, player: usize, out: &mut [i32]) {
 
 pub fn largest_network(s: &State, player: usize) -> i32 {
     let n = s.board.n_cities;
-    let mut kc = vec![0i32; n];
-    kontors_by_city(s, player, &mut kc);
+    if n > NETWORK_CITIES {
+        return network_search(
+            s,
+            player,
+            &mut vec![0; n],
+            &mut vec![false; n],
+            &mut vec![0; n],
+        );
+    }
+    let mut kc = [0i32; NETWORK_CITIES];
+    let mut seen = [false; NETWORK_CITIES];
+    let mut stack = [0usize; NETWORK_CITIES];
+    network_search(s, player, &mut kc[..n], &mut seen[..n], &mut stack[..n])
+}
+
+/// Cities a board may have for `largest_network`'s buffers to live on the stack (every
+/// shipped board has far fewer; a larger one takes the heap).
+const NETWORK_CITIES: usize = 64;
+
+/// `largest_network` on buffers of one slot per city: Kontors per city, cities reached,
+/// and the search's stack (each city is pushed at most once).
+fn network_search(
+    s: &State,
+    player: usize,
+    kc: &mut [i32],
+    seen: &mut [bool],
+    stack: &mut [usize],
+) -> i32 {
+    kontors_by_city(s, player, kc);
     let nbrs = &s.board.city_neighbours;
-    let mut seen = vec![false; n];
     let mut best = 0;
-    let mut stack = Vec::new();
-    for start in 0..n {
+    for start in 0..kc.len() {
         if kc[start] == 0 || seen[start] {
             continue;
         }
         seen[start] = true;
-        stack.push(start);
+        stack[0] = start;
+        let mut depth = 1;
         let mut total = 0;
-        while let Some(c) = stack.pop() {
+        while depth > 0 {
+            depth -= 1;
+            let c = stack[depth];
             total += kc[c];
             for &d in &nbrs[c] {
                 if kc[d] > 0 && !seen[d] {
                     seen[d] = true;
-                    stack.push(d);
+                    stack[depth] = d;
+                    depth += 1;
                 }
             }
         }

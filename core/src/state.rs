@@ -435,19 +435,21 @@ impl Clone for State {
             end_after_action,
             events,
         } = source;
-        self.config.clone_from(config);
+        if !Arc::ptr_eq(&self.config, config) {
+            self.config.clone_from(config);
+        }
         self.board = board;
         self.posts.clone_from(posts);
         self.offices.clone_from(offices);
-        self.extras.clone_from(extras);
+        copy_rows(&mut self.extras, extras);
         self.supply_t.clone_from(supply_t);
         self.supply_m.clone_from(supply_m);
         self.stock_t.clone_from(stock_t);
         self.stock_m.clone_from(stock_m);
         self.prestige.clone_from(prestige);
         self.levels.clone_from(levels);
-        self.markers.clone_from(markers);
-        self.markers_used.clone_from(markers_used);
+        copy_rows(&mut self.markers, markers);
+        copy_rows(&mut self.markers_used, markers_used);
         self.route_marker.clone_from(route_marker);
         self.bag.clone_from(bag);
         self.drawn.clone_from(drawn);
@@ -458,7 +460,7 @@ impl Clone for State {
         self.permits_used.clone_from(permits_used);
         self.neutral_pool.clone_from(neutral_pool);
         self.favour_display.clone_from(favour_display);
-        self.favours.clone_from(favours);
+        copy_rows(&mut self.favours, favours);
         self.turn_start.clone_from(turn_start);
         self.active.clone_from(active);
         self.actions_left.clone_from(actions_left);
@@ -470,6 +472,27 @@ impl Clone for State {
         self.end_reason.clone_from(end_reason);
         self.end_after_action.clone_from(end_after_action);
         self.events.clone_from(events);
+    }
+}
+
+/// `dst.clone_from(src)` for a list of short rows (extra Kontors per city, markers per
+/// player): the same result, without a library call per row. Most rows are empty or
+/// keep their length from one copy of a position to the next, so a row of the same
+/// length is copied element by element and an empty one costs a comparison.
+fn copy_rows<T: Copy>(dst: &mut Vec<Vec<T>>, src: &[Vec<T>]) {
+    if dst.len() != src.len() {
+        *dst = src.to_vec();
+        return;
+    }
+    for (d, s) in dst.iter_mut().zip(src) {
+        if d.len() == s.len() {
+            for (x, y) in d.iter_mut().zip(s) {
+                *x = *y;
+            }
+        } else {
+            d.clear();
+            d.extend_from_slice(s);
+        }
     }
 }
 

@@ -10,7 +10,9 @@ use crate::scoring::largest_network;
 use crate::state::{State, EMPTY};
 
 use super::evaluation::{evaluate, evaluate_with, intent_factor, EvalMemo, Weights};
-use super::lookahead::{establish_value, filled_route, full_routes, opens_decision, py_max};
+use super::lookahead::{
+    establish_value, filled_route, full_routes, opens_decision, py_max, EstablishBuffers,
+};
 
 /// The extra evaluation term of a tip strategy (`tip_value`); `Plain` is `greedy`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,42 +110,72 @@ impl Greedy {
     /// best way of establishing the route it fills; with `depth` 2 also the best
     /// follow-up.
     pub fn candidate_values(&self, s: &State, legal: &[Action], player: usize) -> Vec<f64> {
+        let mut scratch = GreedyScratch::default();
+        self.candidate_values_with(s, legal, player, &mut scratch);
+        scratch.values
+    }
+
+    /// `candidate_values` into `scratch.values`, the positions built in `scratch`'s
+    /// buffers (a playout reuses them from decision to decision).
+    fn candidate_values_with(
+        &self,
+        s: &State,
+        legal: &[Action],
+        player: usize,
+        scratch: &mut GreedyScratch,
+    ) {
         let mut memo = EvalMemo::new();
         let mut value = |t: &State| self.value_with(t, player, &mut memo);
-        let mut out = Vec::with_capacity(legal.len());
-        let mut follow: Vec<Action> = Vec::new();
+        let GreedyScratch {
+            next,
+            after,
+            follow,
+            values: out,
+            establish,
+        } = scratch;
+        out.clear();
         // scratch positions, refilled for every candidate (no allocation per candidate)
-        let mut nxt = s.clone();
-        let mut after = s.clone();
+        let nxt = buffer(next, s);
+        let after = buffer(after, s);
         for a in legal {
             nxt.clone_from(s);
-            apply_unchecked(&mut nxt, a);
+            apply_unchecked(nxt, a);
             let mut v;
             if opens_decision(a) && !nxt.pending.is_empty() && nxt.current_player() == player {
                 // a Move or a move-3/remove-3 marker is worth its best first step
-                legal_actions(&nxt, &mut follow);
+                legal_actions(nxt, follow);
                 v = f64::NEG_INFINITY;
-                for b in &follow {
-                    after.clone_from(&nxt);
-                    apply_unchecked(&mut after, b);
-                    v = py_max(v, worth(&after, b, player, &mut value));
+                for b in follow.iter() {
+                    after.clone_from(nxt);
+                    apply_unchecked(after, b);
+                    v = py_max(v, worth(after, b, player, &mut value, establish));
                 }
             } else {
-                v = worth(&nxt, a, player, &mut value);
+                v = worth(nxt, a, player, &mut value, establish);
             }
             if self.depth == 2 && nxt.end_reason.is_none() && nxt.current_player() == player {
-                legal_actions(&nxt, &mut follow);
+                legal_actions(nxt, follow);
                 if follow.len() > 1 {
-                    v = py_max(v, best_step(&nxt, &mut after, &follow, &mut value));
+                    v = py_max(v, best_step(nxt, after, follow, &mut value));
                 }
             }
             out.push(v);
         }
-        out
     }
 
     /// The action greedy chooses among `legal` (non-empty), as `Greedy.choose`.
     pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        self.choose_with(s, legal, rng, &mut GreedyScratch::default())
+    }
+
+    /// `choose` with the buffers of `scratch` (the same choice).
+    fn choose_with(
+        &self,
+        s: &State,
+        legal: &[Action],
+        rng: &mut Rng,
+        scratch: &mut GreedyScratch,
+    ) -> Action {
         let mut legal = legal;
         if self.kind == Tip::Blocker
             && self.tip != 0.0
@@ -156,8 +188,8 @@ impl Greedy {
             return legal[0];
         }
         let player = s.current_player();
-        let values = self.candidate_values(s, legal, player);
-        let (best, best_v) = best_of(legal, &values);
+        self.candidate_values_with(s, legal, player, scratch);
+        let (best, best_v) = best_of(legal, &scratch.values);
         if self.explore != 0.0 && best_v <= self.value(s, player) + 1e-9 {
             // nothing improves the position: sometimes act at random instead of passing
             let active: Vec<Action> = legal
@@ -192,18 +224,37 @@ impl Greedy {
             .map(|p| Rng::new(mix64(stream ^ (p + 0x51))))
             .collect();
         let mut steps = 0;
+        let mut scratch = GreedyScratch::default();
         while !t.is_over() && t.turn <= end_turn && steps < 2_000 {
             legal_actions(t, buf);
             if buf.is_empty() {
                 break;
             }
             let p = t.current_player();
-            let a = self.choose(t, buf, &mut rngs[p]);
+            let a = self.choose_with(t, buf, &mut rngs[p], &mut scratch);
             apply_unchecked(t, &a);
             steps += 1;
         }
         steps
     }
+}
+
+/// The buffers of a greedy decision: the positions after a candidate and after its first
+/// step, the follow-up actions and the candidates' values. A playout keeps one for all
+/// its decisions, so a decision allocates nothing once the buffers have grown.
+#[derive(Default)]
+struct GreedyScratch {
+    next: Option<State>,
+    after: Option<State>,
+    follow: Vec<Action>,
+    values: Vec<f64>,
+    establish: EstablishBuffers,
+}
+
+/// The position buffer of `slot` (a copy of `s` when it had none): the caller
+/// overwrites it (`clone_from`) before every use.
+fn buffer<'a>(slot: &'a mut Option<State>, s: &State) -> &'a mut State {
+    slot.get_or_insert_with(|| s.clone())
 }
 
 /// The value of the position `after` `action`, or of establishing right away the route
@@ -214,15 +265,16 @@ pub(crate) fn worth(
     action: &Action,
     player: usize,
     value: &mut impl FnMut(&State) -> f64,
+    buffers: &mut EstablishBuffers,
 ) -> f64 {
     let mut v = value(after);
     if action.kind == K_STOP {
         let routes: Vec<usize> = full_routes(after, player).collect();
         for r in routes {
-            v = py_max(v, establish_value(after, r, player, value));
+            v = py_max(v, establish_value(after, r, player, value, buffers));
         }
     } else if let Some(r) = filled_route(after, action, player) {
-        v = py_max(v, establish_value(after, r, player, value));
+        v = py_max(v, establish_value(after, r, player, value, buffers));
     }
     v
 }

@@ -21,7 +21,7 @@ use super::features::{
     SEAT_FEATURES,
 };
 use super::greedy::{best_of, worth, Greedy, Tip};
-use super::lookahead::{opens_decision, py_max};
+use super::lookahead::{opens_decision, py_max, EstablishBuffers};
 
 /// `value = bias + Σ weight_i · (x_i − mean_i) / scale_i` over the features; for a model
 /// of the win (logistic) this is the log-odds, for one of the margin the points.
@@ -223,6 +223,7 @@ impl Learned {
         let mut value = |t: &State| self.value(t, player, &mut scratch);
         let mut out = Vec::with_capacity(legal.len());
         let mut follow: Vec<Action> = Vec::new();
+        let mut establish = EstablishBuffers::default();
         let mut nxt = s.clone();
         let mut after = s.clone();
         for a in legal {
@@ -240,7 +241,7 @@ impl Learned {
                     Some(b) => {
                         after.clone_from(&nxt);
                         apply_unchecked(&mut after, b);
-                        worth(&after, b, player, &mut value)
+                        worth(&after, b, player, &mut value, &mut establish)
                     }
                     None => value(&nxt),
                 }
@@ -250,11 +251,11 @@ impl Learned {
                 for b in &follow {
                     after.clone_from(&nxt);
                     apply_unchecked(&mut after, b);
-                    v = py_max(v, worth(&after, b, player, &mut value));
+                    v = py_max(v, worth(&after, b, player, &mut value, &mut establish));
                 }
                 v
             } else {
-                worth(&nxt, a, player, &mut value)
+                worth(&nxt, a, player, &mut value, &mut establish)
             };
             out.push(v);
         }

@@ -38,6 +38,14 @@ pub fn full_routes(s: &State, player: usize) -> impl Iterator<Item = usize> + '_
     })
 }
 
+/// What `establish_value` reuses from call to call: the position after an
+/// establishment and the legal actions (a greedy decision keeps one for its candidates).
+#[derive(Default)]
+pub struct EstablishBuffers {
+    position: Option<State>,
+    legal: Vec<Action>,
+}
+
 /// The best `value` of establishing route `r` right away (after finishing a Move in
 /// progress); -inf when `player` cannot do that now.
 pub fn establish_value(
@@ -45,6 +53,7 @@ pub fn establish_value(
     r: usize,
     player: usize,
     value: &mut impl FnMut(&State) -> f64,
+    buffers: &mut EstablishBuffers,
 ) -> f64 {
     if s.end_reason.is_some() || s.actions_left <= 0 {
         return f64::NEG_INFINITY;
@@ -60,16 +69,17 @@ pub fn establish_value(
     if !s.pending.is_empty() || s.end_reason.is_some() || s.current_player() != player {
         return f64::NEG_INFINITY;
     }
-    let mut legal = Vec::new();
-    legal_actions(s, &mut legal);
+    let EstablishBuffers { position, legal } = buffers;
+    legal_actions(s, legal);
     let mut best = f64::NEG_INFINITY;
     for b in legal
         .iter()
         .filter(|b| b.kind == K_ESTABLISH && b.a == r as i32)
     {
-        let mut t = s.clone();
-        apply_unchecked(&mut t, b);
-        best = py_max(best, value(&t));
+        let t = position.get_or_insert_with(|| s.clone());
+        t.clone_from(s);
+        apply_unchecked(t, b);
+        best = py_max(best, value(t));
     }
     best
 }
