@@ -241,7 +241,8 @@ impl Greedy {
 
 /// The buffers of a greedy decision: the positions after a candidate and after its first
 /// step, the follow-up actions and the candidates' values. A playout keeps one for all
-/// its decisions, so a decision allocates nothing once the buffers have grown.
+/// its decisions, which then reuse these buffers instead of allocating two positions
+/// each (the evaluation's memo is still made new for every decision).
 #[derive(Default)]
 struct GreedyScratch {
     next: Option<State>,
