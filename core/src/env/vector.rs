@@ -7,10 +7,12 @@
 //! Game `j` of environment `i` draws its seed and its random actions
 //! from environment `i`'s own stream, so results do not depend on the thread count.
 
-use crate::actions::Action;
+use crate::actions::{Action, K_MOVE_PIECE, K_STOP, K_SWAP};
+use crate::decisions::Decision;
 use crate::env::action_index::ActionIndex;
 use crate::env::observation::{observe_update, Layout, Written};
 use crate::env::pool::Pool;
+use crate::move_choices::{move_choices, MoveChoices};
 use crate::rng::{mix64, Rng};
 use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::{ranking, score_rows};
@@ -32,7 +34,12 @@ pub fn rank_rewards(s: &State, out: &mut [f32]) {
 struct Slot {
     state: State,
     rng: Rng,
+    /// the legal actions, if not `in_move`
     legal: Vec<Action>,
+    /// the game is in a Move decision: its choices are `moves` (a long list, not written
+    /// out)
+    in_move: bool,
+    moves: MoveChoices,
     /// the mask entries it set last (its mask row is 0 elsewhere; `u32::MAX`: an action
     /// without an index, nothing set), if `known`
     set: Vec<u32>,
@@ -111,6 +118,8 @@ impl VectorEnv {
                 state: first.clone(),
                 rng,
                 legal: Vec::new(),
+                in_move: false,
+                moves: MoveChoices::default(),
                 set: Vec::new(),
                 written: Written::default(),
                 known: false,
@@ -169,10 +178,11 @@ impl VectorEnv {
                 if a == -1 {
                     continue; // a random legal action
                 }
+                // the mask entries set are the legal actions' (the index is one-to-one)
                 let ok = usize::try_from(a)
                     .ok()
-                    .and_then(|a| self.index.action(a))
-                    .is_some_and(|act| slot.legal.contains(&act));
+                    .filter(|&a| self.index.action(a).is_some())
+                    .is_some_and(|a| slot.set.contains(&(a as u32)));
                 if !ok {
                     return Err(format!(
                         "environment {i}: action {a} is not legal now (legal: the mask's 1s; \
@@ -316,11 +326,13 @@ fn step_slot(
     if reset {
         new_slot_game(slot, config);
     } else {
-        let act = if action == -1 {
-            random_policy::choose(&slot.state, &slot.legal, &mut slot.rng)
-        } else {
+        let act = if action != -1 {
             // checked by VectorEnv::check
             index.action(action as usize).expect("a checked index")
+        } else if slot.in_move {
+            random_policy::choose_move(&slot.state, &slot.moves, &mut slot.rng)
+        } else {
+            random_policy::choose(&slot.state, &slot.legal, &mut slot.rng)
         };
         apply_unchecked(&mut slot.state, &act);
         if slot.state.is_over() {
@@ -342,29 +354,81 @@ fn step_slot(
         slot.known = true;
     }
     observe_update(s, seat, layout, out.obs, &mut slot.written);
-    legal_actions(s, &mut slot.legal);
-    set_mask(out.mask, &mut slot.set, &slot.legal, index);
+    clear_mask(out.mask, &mut slot.set);
+    let in_move = match s.pending.last() {
+        Some(&Decision::Move { player, left }) if s.end_reason.is_none() => {
+            move_choices(s, player, left >= 2, &mut slot.moves);
+            set_move_mask(out.mask, &mut slot.set, &slot.moves, index);
+            true
+        }
+        _ => {
+            legal_actions(s, &mut slot.legal);
+            set_mask(out.mask, &mut slot.set, &slot.legal, index);
+            false
+        }
+    };
+    slot.in_move = in_move;
 }
 
-/// Clear the mask entries `set` holds, then set those of `legal` (an action without an
-/// index sets none) and keep them in `set`.
-fn set_mask(mask: &mut [u8], set: &mut Vec<u32>, legal: &[Action], index: &ActionIndex) {
-    const NONE: u32 = u32::MAX;
+/// Clear the mask entries `set` holds (and `set`).
+fn clear_mask(mask: &mut [u8], set: &mut Vec<u32>) {
     for &i in set.iter() {
         if let Some(m) = mask.get_mut(i as usize) {
             *m = 0;
         }
     }
     set.clear();
-    // an exact-size map: no capacity check per action
-    set.extend(
-        legal
-            .iter()
-            .map(|a| index.index(a).map_or(NONE, |i| i as u32)),
+}
+
+/// Set the mask entries of a Move's choices `m` (its list's) and keep them in `set`.
+fn set_move_mask(mask: &mut [u8], set: &mut Vec<u32>, m: &MoveChoices, index: &ActionIndex) {
+    set.reserve(m.len());
+    let (moves, routes) = (index.start[K_MOVE_PIECE as usize], index.n_routes);
+    for &(post, mut dest) in &m.pieces {
+        let row = moves + post * routes;
+        while dest != 0 {
+            let i = row + dest.trailing_zeros() as usize;
+            dest &= dest - 1;
+            if let Some(x) = mask.get_mut(i) {
+                *x = 1;
+            }
+            set.push(i as u32);
+        }
+    }
+    let others = m
+        .swaps
+        .iter()
+        .map(|&(x, y)| Action::k2(K_SWAP, x as i32, y as i32));
+    for a in others.chain([Action::k(K_STOP)]) {
+        let i = index.index(&a).unwrap_or(u32::MAX as usize);
+        if let Some(x) = mask.get_mut(i) {
+            *x = 1;
+        }
+        set.push(i as u32);
+    }
+}
+
+/// Set the mask entries of `legal` (an action without an index sets none) and keep them
+/// in `set`.
+fn set_mask(mask: &mut [u8], set: &mut Vec<u32>, legal: &[Action], index: &ActionIndex) {
+    const NONE: u32 = u32::MAX;
+    set.reserve(legal.len());
+    // one pass: index, set, keep (move_piece actions, most of a long list, without the
+    // kind dispatch)
+    let (moves, posts, routes) = (
+        index.start[K_MOVE_PIECE as usize],
+        index.n_posts as u32,
+        index.n_routes as u32,
     );
-    for &i in set.iter() {
-        if let Some(m) = mask.get_mut(i as usize) {
+    for a in legal {
+        let i = if a.kind == K_MOVE_PIECE && (a.a as u32) < posts && (a.b as u32) < routes {
+            moves + a.a as usize * routes as usize + a.b as usize
+        } else {
+            index.index(a).unwrap_or(NONE as usize)
+        };
+        if let Some(m) = mask.get_mut(i) {
             *m = 1;
         }
+        set.push(i as u32);
     }
 }
