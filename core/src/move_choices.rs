@@ -20,6 +20,8 @@ pub struct MoveChoices {
     pub swaps: Vec<(usize, usize)>,
     /// how many `move_piece` actions `pieces` stands for
     pub n_moves: usize,
+    /// every own piece's post (for the swaps)
+    own: Vec<usize>,
 }
 
 impl MoveChoices {
@@ -81,6 +83,7 @@ pub fn move_choices(s: &State, p: usize, swaps: bool, out: &mut MoveChoices) {
     out.pieces.clear();
     out.swaps.clear();
     out.n_moves = 0;
+    out.own.clear();
     let (for_t, for_m) = free_route_masks(s);
     // own pieces go anywhere in England too (the non-strict rule)
     let rule = if s.board.has_regions {
@@ -91,6 +94,7 @@ pub fn move_choices(s: &State, p: usize, swaps: bool, out: &mut MoveChoices) {
     let pi = p as i8;
     for (i, &o) in s.posts.iter().enumerate() {
         if o != EMPTY && o >> 1 == pi {
+            out.own.push(i);
             let dest = piece_destinations(s, i, for_t, for_m, rule);
             if dest != 0 {
                 out.pieces.push((i, dest));
@@ -99,23 +103,30 @@ pub fn move_choices(s: &State, p: usize, swaps: bool, out: &mut MoveChoices) {
         }
     }
     if swaps {
-        for_each_swap(s, p, |x, y| out.swaps.push((x, y)));
+        swaps_among(s, &out.own, |x, y| out.swaps.push((x, y)));
     }
 }
 
 /// Every swap of two own pieces of player `p` (a trader and a merchant on different routes
 /// of one country, the trader's post not merchant-only), in the list's order.
-pub fn for_each_swap(s: &State, p: usize, mut found: impl FnMut(usize, usize)) {
+pub fn for_each_swap(s: &State, p: usize, found: impl FnMut(usize, usize)) {
+    let posts = &s.posts;
+    let mut pieces = Vec::with_capacity(posts.len());
+    pieces.extend((0..posts.len()).filter(|&i| posts[i] != EMPTY && (posts[i] >> 1) as usize == p));
+    swaps_among(s, &pieces, found);
+}
+
+/// [`for_each_swap`] given the player's pieces (their posts, ascending).
+fn swaps_among(s: &State, pieces: &[usize], mut found: impl FnMut(usize, usize)) {
     let b = s.board;
     let posts = &s.posts;
     let pr = &b.post_route;
     let mo = &b.post_merchant_only;
     let country = &b.route_country;
-    let mut pieces = Vec::with_capacity(posts.len());
-    pieces.extend((0..posts.len()).filter(|&i| posts[i] != EMPTY && (posts[i] >> 1) as usize == p));
-    for &x in &pieces {
-        for &y in &pieces {
-            if x < y && (posts[x] & 1) != (posts[y] & 1) && pr[x] != pr[y] {
+    // `pieces` ascends: each pair once, in order
+    for (j, &x) in pieces.iter().enumerate() {
+        for &y in &pieces[j + 1..] {
+            if (posts[x] & 1) != (posts[y] & 1) && pr[x] != pr[y] {
                 let t_post = if (posts[x] & 1) as i32 == TRADER {
                     y
                 } else {

@@ -71,14 +71,31 @@ fn choose_with(
     if gather && matches!(legal[0].kind, K_MOVE_PIECE | K_SWAP | K_STOP) {
         let p = s.current_player();
         let stuck = stuck(s, p);
-        let gather = Gather::new(s, p, stuck);
-        let post_route = &s.board.post_route;
-        let found = choose_where(legal, rng, |a| {
-            // a move_piece's route is one of the board's (at most 64)
-            a.kind == K_MOVE_PIECE
-                && (a.b as u32) < 64
-                && gather.to(post_route[a.a as usize]) >> a.b & 1 == 1
-        });
+        let b = s.board;
+        let (own, other) = own_counts(s, p);
+        let found = if stuck {
+            let total: i32 = own.iter().sum();
+            let feasible = |r: usize| !other[r] && b.route_n_posts[r] as i32 <= total;
+            choose_where(legal, rng, |a| {
+                if a.kind != K_MOVE_PIECE {
+                    return false;
+                }
+                let to = a.b as usize;
+                let from = b.post_route[a.a as usize];
+                feasible(to)
+                    && b.route_n_posts[to] as i32 > own[to]
+                    && (!feasible(from) || own[to] >= own[from])
+            })
+        } else {
+            choose_where(legal, rng, |a| {
+                if a.kind != K_MOVE_PIECE {
+                    return false;
+                }
+                let to = a.b as usize;
+                let from = b.post_route[a.a as usize];
+                own[to] >= own[from] && own[to] > 0 && b.route_n_posts[to] as i32 > own[to]
+            })
+        };
         if let Some(a) = found {
             return a;
         }
@@ -96,7 +113,8 @@ fn stuck(s: &State, p: usize) -> bool {
     s.neutral() >= 0 && s.supply_t[p] + s.supply_m[p] + s.stock_t[p] + s.stock_m[p] == 0
 }
 
-/// The gathering rule of a Move (biases 3. and 4.) as routes (bits): a piece goes to a
+/// The gathering rule of a Move (biases 3. and 4.; [`choose_with`]'s filters) as routes
+/// (bits), for [`choose_move`] (a test checks both draw alike): a piece goes to a
 /// route with room that holds some own pieces and no fewer than the route it leaves; when
 /// `stuck`, to a route with room, without other pieces and no longer than the own pieces
 /// on the board, holding no fewer own pieces than the one it leaves unless that one is no
@@ -116,14 +134,11 @@ impl Gather {
     fn new(s: &State, p: usize, stuck: bool) -> Gather {
         let b = s.board;
         let (own, other) = own_counts(s, p);
-        let mut at_least = [0u64; 7];
+        let mut exactly = [0u64; 7];
         let (mut room, mut feasible) = (0u64, 0u64);
         let total: i32 = own.iter().sum();
         for r in 0..b.n_routes {
-            let k = (own[r] as usize).min(at_least.len() - 1);
-            for mask in &mut at_least[..=k] {
-                *mask |= 1 << r;
-            }
+            exactly[(own[r] as usize).min(exactly.len() - 1)] |= 1 << r;
             let posts = b.route_n_posts[r] as i32;
             if posts > own[r] {
                 room |= 1 << r;
@@ -131,6 +146,10 @@ impl Gather {
             if stuck && !other[r] && posts <= total {
                 feasible |= 1 << r;
             }
+        }
+        let mut at_least = exactly;
+        for k in (0..at_least.len() - 1).rev() {
+            at_least[k] |= at_least[k + 1];
         }
         let targets = if stuck {
             feasible & room
