@@ -7,6 +7,7 @@ use crate::board::{MERCHANT, TRADER};
 use crate::effects::{
     check_end, free_post, may_go, next_player, shift_options, stock_of, to_stock,
 };
+use crate::move_choices::for_each_swap;
 use crate::state::{State, EMPTY, F_RELOCATE_ANYWHERE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,29 +322,9 @@ pub fn extra_relocations(s: &State, v: i32, origin: usize, acts: &mut Vec<Action
 pub fn own_moves(s: &State, p: usize, swaps: bool, acts: &mut Vec<Action>) {
     shift(s, p, true, K_MOVE_PIECE, acts);
     if swaps {
-        let b = s.board;
-        let posts = &s.posts;
-        let pr = &b.post_route;
-        let mo = &b.post_merchant_only;
-        let mut pieces = Vec::with_capacity(posts.len());
-        pieces.extend(
-            (0..posts.len()).filter(|&i| posts[i] != EMPTY && (posts[i] >> 1) as usize == p),
-        );
-        for &x in &pieces {
-            for &y in &pieces {
-                if x < y && (posts[x] & 1) != (posts[y] & 1) && pr[x] != pr[y] {
-                    let t_post = if (posts[x] & 1) as i32 == TRADER {
-                        y
-                    } else {
-                        x
-                    };
-                    let country = &b.route_country;
-                    if !mo[t_post] && country[pr[x]] == country[pr[y]] {
-                        acts.push(Action::k2(K_SWAP, x as i32, y as i32));
-                    }
-                }
-            }
-        }
+        for_each_swap(s, p, |x, y| {
+            acts.push(Action::k2(K_SWAP, x as i32, y as i32))
+        });
     }
     acts.push(Action::k(K_STOP));
 }

@@ -86,28 +86,37 @@ pub fn shift_options(
     acts: &mut Vec<crate::actions::Action>,
 ) {
     let (for_t, for_m) = free_route_masks(s);
-    let pr = &s.board.post_route;
     let rule = if s.board.has_regions { strict } else { None };
     for i in pieces {
-        let here = pr[i];
-        let mut dest = if s.posts[i] & 1 == 0 { for_t } else { for_m } & !(1u64 << here);
-        let Some(strict) = rule else {
-            // every destination: one exact-size extend (no capacity check per action)
-            acts.extend((0..dest.count_ones()).map(|_| {
-                let r = dest.trailing_zeros() as i32;
-                dest &= dest - 1;
-                crate::actions::Action::k2(kind, i as i32, r)
-            }));
-            continue;
-        };
-        while dest != 0 {
-            let r = dest.trailing_zeros() as usize;
+        let mut dest = piece_destinations(s, i, for_t, for_m, rule);
+        // every destination: one exact-size extend (no capacity check per action)
+        acts.extend((0..dest.count_ones()).map(|_| {
+            let r = dest.trailing_zeros() as i32;
             dest &= dest - 1;
-            if may_go(s, here, r, strict) {
-                acts.push(crate::actions::Action::k2(kind, i as i32, r as i32));
-            }
+            crate::actions::Action::k2(kind, i as i32, r)
+        }));
+    }
+}
+
+/// The routes (bits) the piece on post `i` may go to in [`shift_options`]: every other
+/// route with a free post for it (`for_t`, `for_m`: [`free_route_masks`]), by the country
+/// rule `rule` (None: no rule).
+#[inline]
+pub fn piece_destinations(s: &State, i: usize, for_t: u64, for_m: u64, rule: Option<bool>) -> u64 {
+    let here = s.board.post_route[i];
+    let dest = if s.posts[i] & 1 == 0 { for_t } else { for_m } & !(1u64 << here);
+    let Some(strict) = rule else {
+        return dest;
+    };
+    let (mut rest, mut kept) = (dest, 0u64);
+    while rest != 0 {
+        let r = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if may_go(s, here, r, strict) {
+            kept |= 1 << r;
         }
     }
+    kept
 }
 
 /// [`free_routes`] as bitmasks of routes (boards have at most 64 routes).

@@ -15,6 +15,7 @@ pub mod env;
 pub mod events;
 pub mod limits;
 pub mod logs;
+pub mod move_choices;
 pub mod perft;
 pub mod play;
 pub mod position;

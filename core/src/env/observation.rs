@@ -225,27 +225,30 @@ pub fn observe_update(
         (F_POSTS, &s.posts, &mut written.posts),
         (F_OFFICES, &s.offices, &mut written.offices),
     ] {
+        // the same seat and the same occupants: nothing to write (one comparison)
+        if same_seat && now == was {
+            continue;
+        }
         let rows = &mut out[st[field]..st[field + 1]];
-        // eight spaces at a time, as one word: a byte of `stale` is nonzero for a space
-        // whose row must be written (most groups have none)
-        for (g, (now8, was8)) in now.chunks(8).zip(was.chunks_mut(8)).enumerate() {
-            let (n, o) = (word(now8), word(was8));
-            // a new occupant (same seat), or not empty before and after (a new seat)
-            let mut stale = if same_seat { n ^ o } else { !(n & o) };
-            while stale != 0 {
-                let k = (stale.trailing_zeros() / 8) as usize;
-                stale &= !(0xff << (8 * k));
-                // the row holds one 1 (its old occupant's channel) or none (empty): clear
-                // that channel, then set the new occupant's (channel 0 gets a 0 for an
-                // empty space)
-                let row = (8 * g + k) * w;
-                let (now_k, was_k) = ((n >> (8 * k)) as u8 as i8, (o >> (8 * k)) as u8 as i8);
-                rows[row + old_channel[(was_k + 1) as usize]] = 0.0;
-                rows[row + channel[(now_k + 1) as usize]] = f32::from(u8::from(now_k != EMPTY));
-            }
-            if n != o {
-                set_word(was8, n);
-            }
+        let spaces = Spaces {
+            w,
+            same_seat,
+            channel: &channel,
+            old_channel: &old_channel,
+        };
+        // eight spaces at a time, as one word, then the short group left
+        let whole = now.len() / 8 * 8;
+        let (now_whole, now_rest) = now.split_at(whole);
+        let (was_whole, was_rest) = was.split_at_mut(whole);
+        for (g, (now8, was8)) in now_whole
+            .chunks_exact(8)
+            .zip(was_whole.chunks_exact_mut(8))
+            .enumerate()
+        {
+            spaces.update(rows, g, now8, was8);
+        }
+        if !now_rest.is_empty() {
+            spaces.update(rows, whole / 8, now_rest, was_rest);
         }
     }
     // fields that do not depend on the seat, left as they are when unchanged
@@ -261,6 +264,41 @@ pub fn observe_update(
         written.unplaced.1.clone_from(&s.drawn);
     }
     observe_rest(s, seat, lay, &rel_of, out, kept);
+}
+
+/// How [`observe_update`] writes the rows of one field's spaces (posts or offices).
+struct Spaces<'a> {
+    /// channels per row
+    w: usize,
+    same_seat: bool,
+    /// each occupant's channel for the new seat and for the one the row was written for
+    channel: &'a [usize; 2 * 6 + 1],
+    old_channel: &'a [usize; 2 * 6 + 1],
+}
+
+impl Spaces<'_> {
+    /// Write the rows of group `g` (up to eight spaces, occupants `now`) that are stale
+    /// given what they show (`was`, then set to `now`).
+    #[inline(always)]
+    fn update(&self, rows: &mut [f32], g: usize, now: &[i8], was: &mut [i8]) {
+        let (n, o) = (word(now), word(was));
+        // a byte of `stale` is nonzero for a space whose row must be written: a new
+        // occupant (same seat), or not empty before and after (a new seat)
+        let mut stale = if self.same_seat { n ^ o } else { !(n & o) };
+        while stale != 0 {
+            let k = (stale.trailing_zeros() / 8) as usize;
+            stale &= !(0xff << (8 * k));
+            // the row holds one 1 (its old occupant's channel) or none (empty): clear that
+            // channel, then set the new occupant's (channel 0 gets a 0 for an empty space)
+            let row = (8 * g + k) * self.w;
+            let (now_k, was_k) = ((n >> (8 * k)) as u8 as i8, (o >> (8 * k)) as u8 as i8);
+            rows[row + self.old_channel[(was_k + 1) as usize]] = 0.0;
+            rows[row + self.channel[(now_k + 1) as usize]] = f32::from(u8::from(now_k != EMPTY));
+        }
+        if n != o {
+            set_word(was, n);
+        }
+    }
 }
 
 /// Up to eight spaces' occupants as the bytes of one word (first space lowest), a short

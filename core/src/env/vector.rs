@@ -7,10 +7,12 @@
 //! Game `j` of environment `i` draws its seed and its random actions
 //! from environment `i`'s own stream, so results do not depend on the thread count.
 
-use crate::actions::Action;
+use crate::actions::{Action, K_MOVE_PIECE, K_STOP, K_SWAP};
+use crate::decisions::Decision;
 use crate::env::action_index::ActionIndex;
 use crate::env::observation::{observe_update, Layout, Written};
 use crate::env::pool::Pool;
+use crate::move_choices::{move_choices, MoveChoices};
 use crate::rng::{mix64, Rng};
 use crate::rules::{apply_unchecked, legal_actions};
 use crate::scoring::{ranking, score_rows};
@@ -32,10 +34,17 @@ pub fn rank_rewards(s: &State, out: &mut [f32]) {
 struct Slot {
     state: State,
     rng: Rng,
+    /// the legal actions, if not `in_move`
     legal: Vec<Action>,
+    /// the game is in a Move decision: its choices are `moves` (a long list, not written
+    /// out)
+    in_move: bool,
+    moves: MoveChoices,
     /// the mask entries it set last (its mask row is 0 elsewhere; `u32::MAX`: an action
     /// without an index, nothing set), if `known`
     set: Vec<u32>,
+    /// and the `move_piece` rows (`n_routes` entries from each) it wrote last
+    rows: Vec<u32>,
     /// the posts, offices and markers its observation row shows, if `known`
     written: Written,
     /// its rows of the buffers hold what it wrote last (false: write them whole)
@@ -111,7 +120,10 @@ impl VectorEnv {
                 state: first.clone(),
                 rng,
                 legal: Vec::new(),
+                in_move: false,
+                moves: MoveChoices::default(),
                 set: Vec::new(),
+                rows: Vec::new(),
                 written: Written::default(),
                 known: false,
                 games: 0,
@@ -172,7 +184,7 @@ impl VectorEnv {
                 let ok = usize::try_from(a)
                     .ok()
                     .and_then(|a| self.index.action(a))
-                    .is_some_and(|act| slot.legal.contains(&act));
+                    .is_some_and(|act| slot.allows(&act, &self.index));
                 if !ok {
                     return Err(format!(
                         "environment {i}: action {a} is not legal now (legal: the mask's 1s; \
@@ -289,6 +301,25 @@ impl<'a> Buffers<'a> {
     }
 }
 
+impl Slot {
+    /// Whether `act` is legal now (one of the actions its mask row shows).
+    fn allows(&self, act: &Action, index: &ActionIndex) -> bool {
+        if self.in_move && act.kind == K_MOVE_PIECE {
+            let (post, route) = (act.a as usize, act.b as u32);
+            return route < 64
+                && self
+                    .moves
+                    .pieces
+                    .iter()
+                    .any(|&(p, dest)| p == post && dest >> route & 1 == 1);
+        }
+        // the index is one-to-one (an action per entry)
+        index
+            .index(act)
+            .is_some_and(|i| self.set.contains(&(i as u32)))
+    }
+}
+
 fn new_slot_game(slot: &mut Slot, config: &Config) {
     let mut c = config.clone();
     // 63 bits: a game seed must be one a `GameConfig` (and the command line) can store
@@ -316,11 +347,13 @@ fn step_slot(
     if reset {
         new_slot_game(slot, config);
     } else {
-        let act = if action == -1 {
-            random_policy::choose(&slot.state, &slot.legal, &mut slot.rng)
-        } else {
+        let act = if action != -1 {
             // checked by VectorEnv::check
             index.action(action as usize).expect("a checked index")
+        } else if slot.in_move {
+            random_policy::choose_move(&slot.state, &slot.moves, &mut slot.rng)
+        } else {
+            random_policy::choose(&slot.state, &slot.legal, &mut slot.rng)
         };
         apply_unchecked(&mut slot.state, &act);
         if slot.state.is_over() {
@@ -338,33 +371,180 @@ fn step_slot(
     if !slot.known {
         out.mask.fill(0);
         slot.set.clear();
+        slot.rows.clear();
         slot.written.seat = None;
         slot.known = true;
     }
     observe_update(s, seat, layout, out.obs, &mut slot.written);
-    legal_actions(s, &mut slot.legal);
-    set_mask(out.mask, &mut slot.set, &slot.legal, index);
+    clear_mask(out.mask, &mut slot.set, &mut slot.rows, index.n_routes);
+    let in_move = match s.pending.last() {
+        Some(&Decision::Move { player, left }) if s.end_reason.is_none() => {
+            move_choices(s, player, left >= 2, &mut slot.moves);
+            set_move_mask(out.mask, &mut slot.set, &mut slot.rows, &slot.moves, index);
+            true
+        }
+        _ => {
+            legal_actions(s, &mut slot.legal);
+            set_mask(out.mask, &mut slot.set, &slot.legal, index);
+            false
+        }
+    };
+    slot.in_move = in_move;
 }
 
-/// Clear the mask entries `set` holds, then set those of `legal` (an action without an
-/// index sets none) and keep them in `set`.
-fn set_mask(mask: &mut [u8], set: &mut Vec<u32>, legal: &[Action], index: &ActionIndex) {
-    const NONE: u32 = u32::MAX;
+/// Clear the mask entries `set` holds and the `move_piece` rows `rows` starts (each
+/// `routes` entries), and forget them.
+fn clear_mask(mask: &mut [u8], set: &mut Vec<u32>, rows: &mut Vec<u32>, routes: usize) {
     for &i in set.iter() {
         if let Some(m) = mask.get_mut(i as usize) {
             *m = 0;
         }
     }
     set.clear();
-    // an exact-size map: no capacity check per action
-    set.extend(
-        legal
-            .iter()
-            .map(|a| index.index(a).map_or(NONE, |i| i as u32)),
+    for &r in rows.iter() {
+        if let Some(row) = mask.get_mut(r as usize..r as usize + routes) {
+            row.fill(0);
+        }
+    }
+    rows.clear();
+}
+
+/// Set the mask entries of a Move's choices `m` (its list's): each piece's `move_piece`
+/// row written whole from its destinations (kept in `rows`), the swaps' and `stop`'s
+/// entries one by one (kept in `set`).
+fn set_move_mask(
+    mask: &mut [u8],
+    set: &mut Vec<u32>,
+    rows: &mut Vec<u32>,
+    m: &MoveChoices,
+    index: &ActionIndex,
+) {
+    let (moves, routes) = (index.start[K_MOVE_PIECE as usize], index.n_routes);
+    for &(post, dest) in &m.pieces {
+        let start = moves + post * routes;
+        if let Some(row) = mask.get_mut(start..start + routes) {
+            spread_bits(row, dest);
+            rows.push(start as u32);
+        }
+    }
+    let others = m
+        .swaps
+        .iter()
+        .map(|&(x, y)| Action::k2(K_SWAP, x as i32, y as i32));
+    for a in others.chain([Action::k(K_STOP)]) {
+        let i = index.index(&a).unwrap_or(u32::MAX as usize);
+        if let Some(x) = mask.get_mut(i) {
+            *x = 1;
+        }
+        set.push(i as u32);
+    }
+}
+
+/// `row[k] = 1` where bit `k` of `bits` is set, else 0 (eight entries per store).
+#[inline]
+fn spread_bits(row: &mut [u8], mut bits: u64) {
+    // byte `k` of SPREAD[x] is bit `k` of `x`
+    const SPREAD: [u64; 256] = {
+        let mut t = [0u64; 256];
+        let mut x = 0;
+        while x < 256 {
+            let mut k = 0;
+            while k < 8 {
+                t[x] |= ((x as u64 >> k) & 1) << (8 * k);
+                k += 1;
+            }
+            x += 1;
+        }
+        t
+    };
+    let mut eights = row.chunks_exact_mut(8);
+    for e in &mut eights {
+        e.copy_from_slice(&SPREAD[(bits & 0xff) as usize].to_le_bytes());
+        bits >>= 8;
+    }
+    for (k, x) in eights.into_remainder().iter_mut().enumerate() {
+        *x = (bits >> k & 1) as u8;
+    }
+}
+
+/// Set the mask entries of `legal` (an action without an index sets none) and keep them
+/// in `set`.
+fn set_mask(mask: &mut [u8], set: &mut Vec<u32>, legal: &[Action], index: &ActionIndex) {
+    const NONE: u32 = u32::MAX;
+    set.reserve(legal.len());
+    // one pass: index, set, keep (move_piece actions, most of a long list, without the
+    // kind dispatch)
+    let (moves, posts, routes) = (
+        index.start[K_MOVE_PIECE as usize],
+        index.n_posts as u32,
+        index.n_routes as u32,
     );
-    for &i in set.iter() {
-        if let Some(m) = mask.get_mut(i as usize) {
+    for a in legal {
+        let i = if a.kind == K_MOVE_PIECE && (a.a as u32) < posts && (a.b as u32) < routes {
+            moves + a.a as usize * routes as usize + a.b as usize
+        } else {
+            index.index(a).unwrap_or(NONE as usize)
+        };
+        if let Some(m) = mask.get_mut(i) {
             *m = 1;
         }
+        set.push(i as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::legal;
+
+    #[test]
+    fn the_mask_rows_1s_are_the_legal_actions_and_accepted_as_such() {
+        let config = Config::printed(3, "base_3p", 0);
+        let n = 4;
+        let mut env = VectorEnv::new(&config, n, 3, 20_000, 1).unwrap();
+        let (os, ms) = (env.layout.size(), env.index.size());
+        let mut obs = vec![0.0; n * os];
+        let mut mask = vec![0; n * ms];
+        let (mut rewards, mut flags) = (vec![0.0; n * 3], [vec![0; n], vec![0; n]]);
+        let mut to_act = vec![0; n];
+        let mut moves_seen = 0;
+        for call in 0..400 {
+            let [terminated, truncated] = &mut flags;
+            let b = Buffers {
+                obs: &mut obs,
+                mask: &mut mask,
+                rewards: &mut rewards,
+                terminated,
+                truncated,
+                to_act: &mut to_act,
+            };
+            if call == 0 {
+                env.reset(b).unwrap();
+            } else {
+                env.step(&vec![-1; n], b, true).unwrap();
+            }
+            for (e, slot) in env.slots.iter().enumerate() {
+                let row = &mask[e * ms..(e + 1) * ms];
+                let mut want: Vec<usize> = legal(&slot.state)
+                    .iter()
+                    .map(|a| env.index.index(a).unwrap())
+                    .collect();
+                want.sort_unstable();
+                let got: Vec<usize> = (0..ms).filter(|&i| row[i] == 1).collect();
+                assert_eq!(got, want, "call {call}, environment {e}");
+                assert!(row.iter().all(|&m| m <= 1));
+                moves_seen += usize::from(slot.in_move);
+                // every 1 is accepted, a 0 next to it is not
+                for &i in want.iter().step_by(7) {
+                    let act = env.index.action(i).unwrap();
+                    assert!(slot.allows(&act, &env.index), "{act:?}");
+                    if let Some(j) = (i + 1..ms).find(|&j| row[j] == 0) {
+                        let other = env.index.action(j).unwrap();
+                        assert!(!slot.allows(&other, &env.index), "{other:?}");
+                    }
+                }
+            }
+        }
+        assert!(moves_seen > 100, "{moves_seen} Move decisions");
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::actions::*;
 use crate::board::MAX_ROUTES;
+use crate::move_choices::{nth_bit, MoveChoices};
 use crate::rng::Rng;
 use crate::state::{State, EMPTY};
 
@@ -69,8 +70,7 @@ fn choose_with(
     // 3./4. inside a Move, gather pieces (two players, stuck: toward completable routes)
     if gather && matches!(legal[0].kind, K_MOVE_PIECE | K_SWAP | K_STOP) {
         let p = s.current_player();
-        let stuck =
-            s.neutral() >= 0 && s.supply_t[p] + s.supply_m[p] + s.stock_t[p] + s.stock_m[p] == 0;
+        let stuck = stuck(s, p);
         let b = s.board;
         let (own, other) = own_counts(s, p);
         let found = if stuck {
@@ -106,6 +106,103 @@ fn choose_with(
         return legal[rng.below(n as u64 - 1) as usize];
     }
     legal[rng.choice_index(n)]
+}
+
+/// Two players and every piece of `p` on the board (the gathering rule's other case).
+fn stuck(s: &State, p: usize) -> bool {
+    s.neutral() >= 0 && s.supply_t[p] + s.supply_m[p] + s.stock_t[p] + s.stock_m[p] == 0
+}
+
+/// The gathering rule of a Move (biases 3. and 4.; [`choose_with`]'s filters) as routes
+/// (bits), for [`choose_move`] (a test checks both draw alike): a piece goes to a
+/// route with room that holds some own pieces and no fewer than the route it leaves; when
+/// `stuck`, to a route with room, without other pieces and no longer than the own pieces
+/// on the board, holding no fewer own pieces than the one it leaves unless that one is no
+/// such route.
+struct Gather {
+    own: [i32; MAX_ROUTES],
+    /// routes holding at least `k` own pieces, for every count a route can hold (a route
+    /// has at most 6 posts: the board loader checks)
+    at_least: [u64; 7],
+    /// the routes a piece may go to whatever route it leaves
+    targets: u64,
+    /// the stuck case's routes (none otherwise)
+    feasible: u64,
+}
+
+impl Gather {
+    fn new(s: &State, p: usize, stuck: bool) -> Gather {
+        let b = s.board;
+        let (own, other) = own_counts(s, p);
+        let mut exactly = [0u64; 7];
+        let (mut room, mut feasible) = (0u64, 0u64);
+        let total: i32 = own.iter().sum();
+        for r in 0..b.n_routes {
+            exactly[(own[r] as usize).min(exactly.len() - 1)] |= 1 << r;
+            let posts = b.route_n_posts[r] as i32;
+            if posts > own[r] {
+                room |= 1 << r;
+            }
+            if stuck && !other[r] && posts <= total {
+                feasible |= 1 << r;
+            }
+        }
+        let mut at_least = exactly;
+        for k in (0..at_least.len() - 1).rev() {
+            at_least[k] |= at_least[k + 1];
+        }
+        let targets = if stuck {
+            feasible & room
+        } else {
+            at_least[1] & room
+        };
+        Gather {
+            own,
+            at_least,
+            targets,
+            feasible,
+        }
+    }
+
+    /// The routes a piece on route `from` may go to.
+    #[inline]
+    fn to(&self, from: usize) -> u64 {
+        let no_fewer = self.at_least[(self.own[from] as usize).min(self.at_least.len() - 1)];
+        // not stuck: `feasible` is empty, the rule always applies
+        if self.feasible != 0 && self.feasible >> from & 1 == 0 {
+            self.targets
+        } else {
+            self.targets & no_fewer
+        }
+    }
+}
+
+/// [`choose`] for a Move decision given as its compact choices (`m` stands for the legal
+/// list): the same action, drawn the same way.
+pub fn choose_move(s: &State, m: &MoveChoices, rng: &mut Rng) -> Action {
+    // a Move's list has no establish action, and starts with a move_piece, swap or stop:
+    // the gathering rule, then a uniform choice
+    let p = s.current_player();
+    let gather = Gather::new(s, p, stuck(s, p));
+    let post_route = &s.board.post_route;
+    let kept = |post: usize, dest: u64| dest & gather.to(post_route[post]);
+    let n_kept: usize = m
+        .pieces
+        .iter()
+        .map(|&(post, dest)| kept(post, dest).count_ones() as usize)
+        .sum();
+    if n_kept > 0 {
+        let mut i = rng.choice_index(n_kept);
+        for &(post, dest) in &m.pieces {
+            let k = kept(post, dest);
+            let n = k.count_ones() as usize;
+            if i < n {
+                return Action::k2(K_MOVE_PIECE, post as i32, nth_bit(k, i) as i32);
+            }
+            i -= n;
+        }
+    }
+    m.action(rng.choice_index(m.len()))
 }
 
 fn own_counts(s: &State, p: usize) -> ([i32; MAX_ROUTES], [bool; MAX_ROUTES]) {
