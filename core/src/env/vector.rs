@@ -468,23 +468,11 @@ fn spread_bits(row: &mut [u8], mut bits: u64) {
 }
 
 /// Set the mask entries of `legal` (an action without an index sets none) and keep them
-/// in `set`.
+/// in `set`. A Move's lists (most `move_piece` actions) go through [`set_move_mask`].
 fn set_mask(mask: &mut [u8], set: &mut Vec<u32>, legal: &[Action], index: &ActionIndex) {
-    const NONE: u32 = u32::MAX;
     set.reserve(legal.len());
-    // one pass: index, set, keep (move_piece actions, most of a long list, without the
-    // kind dispatch)
-    let (moves, posts, routes) = (
-        index.start[K_MOVE_PIECE as usize],
-        index.n_posts as u32,
-        index.n_routes as u32,
-    );
     for a in legal {
-        let i = if a.kind == K_MOVE_PIECE && (a.a as u32) < posts && (a.b as u32) < routes {
-            moves + a.a as usize * routes as usize + a.b as usize
-        } else {
-            index.index(a).unwrap_or(NONE as usize)
-        };
+        let i = index.index(a).unwrap_or(u32::MAX as usize);
         if let Some(m) = mask.get_mut(i) {
             *m = 1;
         }
