@@ -67,10 +67,11 @@ fn main() {
         )
         .expect("a game");
         for a in &m.actions {
-            hash = (hash ^ format!("{a:?}").len() as u64 ^ (a.kind as u64) << 8)
-                .wrapping_mul(0x0100_0000_01b3);
-            hash = (hash ^ format!("{a:?}").bytes().map(u64::from).sum::<u64>())
-                .wrapping_mul(0x0100_0000_01b3);
+            for x in [i64::from(a.kind), a.a.into(), a.b.into(), a.c.into()] {
+                hash = (hash ^ x as u64)
+                    .wrapping_mul(0x0000_0100_0000_01b3)
+                    .rotate_left(17);
+            }
         }
         actions += m.actions.len();
     }
