@@ -479,7 +479,7 @@ impl Clone for State {
 /// player): the same result, without a library call per row. Most rows are empty or
 /// keep their length from one copy of a position to the next, so a row of the same
 /// length is copied element by element and an empty one costs a comparison.
-fn copy_rows<T: Copy>(dst: &mut Vec<Vec<T>>, src: &[Vec<T>]) {
+pub(crate) fn copy_rows<T: Copy>(dst: &mut Vec<Vec<T>>, src: &[Vec<T>]) {
     if dst.len() != src.len() {
         *dst = src.to_vec();
         return;

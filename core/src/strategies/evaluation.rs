@@ -4,7 +4,7 @@
 
 use crate::board::{A_ACTIONS, A_BANK, A_KEYS, A_PRIVILEGE, MAX_ROUTES, PLAYER_BOARD};
 use crate::scoring::{city_controller, largest_network, score_rows};
-use crate::state::{State, EMPTY};
+use crate::state::{copy_rows, State, EMPTY};
 
 /// Value of each ability level beyond what the score counts (`ABILITY_VALUE`).
 pub const ABILITY_VALUE: [&[i32]; 5] = [
@@ -422,8 +422,8 @@ impl ScoreInputs {
         self.special.clone_from(&s.special);
         self.special_points.clone_from(&s.special_points);
         self.offices.clone_from(&s.offices);
-        self.extras.clone_from(&s.extras);
-        self.favours.clone_from(&s.favours);
+        copy_rows(&mut self.extras, &s.extras);
+        copy_rows(&mut self.favours, &s.favours);
     }
 }
 

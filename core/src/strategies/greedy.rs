@@ -135,8 +135,8 @@ impl Greedy {
         } = scratch;
         out.clear();
         // scratch positions, refilled for every candidate (no allocation per candidate)
-        let nxt = buffer(next, s);
-        let after = buffer(after, s);
+        let nxt = next.get_or_insert_with(|| s.clone());
+        let after = after.get_or_insert_with(|| s.clone());
         for a in legal {
             nxt.clone_from(s);
             apply_unchecked(nxt, a);
@@ -250,12 +250,6 @@ struct GreedyScratch {
     follow: Vec<Action>,
     values: Vec<f64>,
     establish: EstablishBuffers,
-}
-
-/// The position buffer of `slot` (a copy of `s` when it had none): the caller
-/// overwrites it (`clone_from`) before every use.
-fn buffer<'a>(slot: &'a mut Option<State>, s: &State) -> &'a mut State {
-    slot.get_or_insert_with(|| s.clone())
 }
 
 /// The value of the position `after` `action`, or of establishing right away the route
