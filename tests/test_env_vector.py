@@ -126,10 +126,10 @@ def test_fresh_buffers_each_call_give_the_same_rows() -> None:
     venv = VectorEnv(n_envs=20, n_players=3, seed=4, threads=2)
     raw = core_module().CoreVectorEnv(core_config(venv.config), 20, 4, 20_000, 2)
     venv.reset()
-    raw.reset(*[np.zeros_like(b) for b in venv._buffers()])
+    raw.reset(*[np.zeros_like(b) for b in venv._buffers])
     for _ in range(150):
         out = venv.step_random()
-        fresh = [np.full_like(b, 7) for b in venv._buffers()]
+        fresh = [np.full_like(b, 7) for b in venv._buffers]
         raw.step(np.full(20, -1, np.int64), *fresh)
         np.testing.assert_array_equal(fresh[0], out.obs)
         np.testing.assert_array_equal(fresh[1], out.mask)
@@ -190,7 +190,7 @@ def test_illegal_actions_are_errors_that_change_nothing() -> None:
 def test_core_buffers_are_checked() -> None:
     venv = VectorEnv(n_envs=2, n_players=3)
     raw = core_module().CoreVectorEnv(core_config(venv.config), 2, 0)
-    bufs = [np.zeros_like(b) for b in venv._buffers()]
+    bufs = [np.zeros_like(b) for b in venv._buffers]
     with pytest.raises(ValueError, match="buffer obs has 3 items"):
         raw.reset(np.zeros(3, np.float32), *bufs[1:])
     with pytest.raises(ValueError, match="two arrays"):

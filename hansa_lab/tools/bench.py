@@ -499,44 +499,31 @@ def bench_mcts_vs_greedy(
 
 
 def bench_env(n_players: int = 3, seconds: float = 10.0, board: str = "base",
-              edition: str = "bigbox", n_envs: int = 256, threads: int = 2) -> dict[str, Any]:
+              edition: str = "bigbox", n_envs: int = 128, threads: int = 2,
+              rounds: int = 3) -> dict[str, Any]:
     """Figures for the environments for learning agents (``hansa-lab bench --suite env``),
-    one process, a third of ``seconds`` each: the reference, the core's plain random games
-    (actions/s, the random policy, legal actions included); the vector environment
-    stepping ``n_envs`` games with the random policy on ``threads`` threads (env steps/s,
-    observation and mask of every step included); the PettingZoo AEC environment stepping
-    one game (steps/s: ``last()`` with observation and mask, then ``step`` with a random
-    legal action). Rates per wall second and per CPU second (the machine may be shared),
-    and each beside the reference."""
+    one process: the reference, the core's plain random games (actions/s, the random
+    policy, legal actions included); the vector environment stepping ``n_envs`` games
+    with the random policy on ``threads`` threads, and on 1 thread beside it when
+    ``threads`` > 1 (env steps/s, observation and mask of every step included); the
+    PettingZoo AEC environment stepping one game (steps/s: ``last()`` with observation and
+    mask, then ``step`` with a random legal action). The phases take turns for ``rounds``
+    rounds (``seconds`` in all) and each figure is the median of its rounds (the vector
+    environment's best round beside it), since the machine may be shared; rates per wall
+    second and per CPU second, each beside the reference."""
     import random
+    import statistics
 
     from hansa_lab.compiled.games import play_random_games
     from hansa_lab.env.aec import HansaEnv
     from hansa_lab.env.vector import VectorEnv
 
-    part = seconds / 3
     config = GameConfig(n_players, board, edition, 0)
-
-    def timed(run: Any) -> tuple[int, float, float]:
-        c0, t0 = time.process_time(), time.perf_counter()
-        n = 0
-        while time.perf_counter() - t0 < part:
-            n += run()
-        return n, time.perf_counter() - t0, time.process_time() - c0
-
     seeds = iter(range(10**9))
-    ref_n, ref_s, ref_cpu = timed(
-        lambda: play_random_games(config, [next(seeds) for _ in range(16)])[1])
-
-    venv = VectorEnv(n_envs, n_players, board, edition, seed=1, threads=threads)
-    venv.reset()
-
-    def vector_steps() -> int:
-        venv.step_random()
-        return n_envs
-
-    vec_n, vec_s, vec_cpu = timed(vector_steps)
-
+    venvs = {t: VectorEnv(n_envs, n_players, board, edition, seed=1, threads=t)
+             for t in dict.fromkeys((threads, 1))}
+    for venv in venvs.values():
+        venv.reset()
     env = HansaEnv(n_players=n_players, board=board, edition=edition)
     env.reset(seed=1)
     rng = random.Random(1)
@@ -550,26 +537,64 @@ def bench_env(n_players: int = 3, seconds: float = 10.0, board: str = "base",
             env.step(rng.choice(env.legal_actions()))
         return 100
 
-    aec_n, aec_s, aec_cpu = timed(aec_steps)
-    ref_rate, vec_rate, aec_rate = ref_n / ref_s, vec_n / vec_s, aec_n / aec_s
-    return {
+    def stepper(venv: VectorEnv) -> Any:
+        def run() -> int:
+            venv.step_random()
+            return n_envs
+        return run
+
+    phases: dict[str, Any] = {
+        "reference": lambda: play_random_games(config, [next(seeds) for _ in range(16)])[1],
+        "vector": stepper(venvs[threads]),
+    }
+    if threads > 1:
+        phases["vector_1"] = stepper(venvs[1])
+    phases["aec"] = aec_steps
+    part = seconds / (len(phases) * rounds)
+    wall: dict[str, list[float]] = {k: [] for k in phases}
+    cpu: dict[str, list[float]] = {k: [] for k in phases}
+    for _ in range(rounds):
+        for name, run in phases.items():
+            c0, t0 = time.process_time(), time.perf_counter()
+            n = 0
+            while time.perf_counter() - t0 < part:
+                n += run()
+            dt, dc = time.perf_counter() - t0, time.process_time() - c0
+            wall[name].append(n / dt)
+            cpu[name].append(n / dc if dc > 0 else math.nan)
+    med = {k: statistics.median(v) for k, v in wall.items()}
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
+
+    def per_cpu(x: float) -> int | None:
+        return None if math.isnan(x) else round(x)
+
+    out = {
         "players": n_players,
         "board": config.side,
         "edition": edition,
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpu_count": os.cpu_count(),
-        "reference_core_random_actions_per_s": round(ref_rate),
-        "reference_actions_per_cpu_s": round(ref_n / ref_cpu) if ref_cpu > 0 else None,
+        "rounds": rounds,
+        "reference_core_random_actions_per_s": round(med["reference"]),
+        "reference_actions_per_cpu_s": per_cpu(med_cpu["reference"]),
         "vector_envs": n_envs,
         "vector_threads": threads,
-        "vector_steps_per_s": round(vec_rate),
-        "vector_steps_per_cpu_s": round(vec_n / vec_cpu) if vec_cpu > 0 else None,
-        "vector_vs_reference": round(vec_rate / ref_rate, 3),
-        "vector_vs_reference_per_cpu_s": (round((vec_n / vec_cpu) / (ref_n / ref_cpu), 3)
-                                          if vec_cpu > 0 and ref_cpu > 0 else None),
-        "aec_steps_per_s": round(aec_rate),
-        "aec_steps_per_cpu_s": round(aec_n / aec_cpu) if aec_cpu > 0 else None,
-        "aec_vs_reference": round(aec_rate / ref_rate, 3),
-        "observation_size": venv.obs_size,
-        "action_index_size": venv.n_actions,
+        "vector_steps_per_s": round(med["vector"]),
+        "vector_steps_per_s_best_round": round(max(wall["vector"])),
+        "vector_steps_per_cpu_s": per_cpu(med_cpu["vector"]),
+        "vector_vs_reference": round(med["vector"] / med["reference"], 3),
+        "vector_vs_reference_per_cpu_s": (
+            round(med_cpu["vector"] / med_cpu["reference"], 3)
+            if not math.isnan(med_cpu["vector"] + med_cpu["reference"]) else None),
     }
+    if threads > 1:
+        out["vector_1_thread_steps_per_s"] = round(med["vector_1"])
+        out["vector_thread_scaling"] = round(med["vector"] / med["vector_1"], 3)
+    out.update({
+        "aec_steps_per_s": round(med["aec"]),
+        "aec_steps_per_cpu_s": per_cpu(med_cpu["aec"]),
+        "aec_vs_reference": round(med["aec"] / med["reference"], 3),
+        "observation_size": venvs[threads].obs_size,
+        "action_index_size": venvs[threads].n_actions,
+    })
+    return out

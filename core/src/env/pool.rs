@@ -4,10 +4,38 @@
 //! task shares its work out itself (the vector environment hands out blocks of games from
 //! a counter), so a worker the operating system schedules late (a loaded machine) costs
 //! no waiting: the calling thread does its part of the work.
+//!
+//! Waking a sleeping thread costs tens of microseconds (more on a virtual machine), as
+//! long as a whole call of a few dozen games. So a worker that has finished a call watches
+//! for the next one for [`SPIN`] before it sleeps, and the calling thread watches for the
+//! workers' last blocks the same way before it sleeps: a loop that steps the environment
+//! call after call never waits for a wake-up. The watching is bounded, so a pool between
+//! calls that are far apart (a policy network's forward pass) only sleeps.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long a thread watches for what it waits for before it sleeps.
+const SPIN: Duration = Duration::from_micros(200);
+
+/// Watch `ready` for at most [`SPIN`]; whether it became true.
+fn spin_until(ready: impl Fn() -> bool) -> bool {
+    let t0 = Instant::now();
+    loop {
+        for _ in 0..64 {
+            if ready() {
+                return true;
+            }
+            std::hint::spin_loop();
+        }
+        if t0.elapsed() >= SPIN {
+            return ready();
+        }
+    }
+}
 
 /// The task of one call, borrowed for the call only (see [`Pool::run`]).
 type Task = dyn Fn(usize) + Sync;
@@ -23,6 +51,10 @@ struct Job {
     /// a worker's task panicked in the current call
     panicked: bool,
     quit: bool,
+    /// workers asleep on `start`, and whether the calling thread sleeps on `done` (a
+    /// notification nobody waits for is a system call saved)
+    asleep: usize,
+    caller_asleep: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -35,6 +67,10 @@ struct Shared {
     job: Mutex<Job>,
     start: Condvar,
     done: Condvar,
+    /// copies of `job.generation` and `job.running`, written under the lock and watched
+    /// without it (the lock decides; the copies only end a watch early)
+    generation: AtomicU64,
+    running: AtomicUsize,
 }
 
 impl Shared {
@@ -59,10 +95,13 @@ impl std::fmt::Debug for Pool {
 fn work(shared: &Shared, id: usize) {
     let mut seen = 0;
     loop {
+        spin_until(|| shared.generation.load(Ordering::Acquire) != seen);
         let task = {
             let mut job = shared.lock();
             while job.generation == seen && !job.quit {
+                job.asleep += 1;
                 job = shared.start.wait(job).unwrap_or_else(|e| e.into_inner());
+                job.asleep -= 1;
             }
             if job.quit {
                 return;
@@ -71,6 +110,7 @@ fn work(shared: &Shared, id: usize) {
             // a call already closed by its caller: nothing left to do
             let Some(task) = job.task else { continue };
             job.running += 1;
+            shared.running.store(job.running, Ordering::Release);
             task
         };
         // SAFETY: `Pool::run` keeps the task alive until `running` reaches 0 below.
@@ -79,7 +119,8 @@ fn work(shared: &Shared, id: usize) {
         let mut job = shared.lock();
         job.panicked |= !ok;
         job.running -= 1;
-        if job.running == 0 {
+        shared.running.store(job.running, Ordering::Release);
+        if job.running == 0 && job.caller_asleep {
             shared.done.notify_one();
         }
     }
@@ -95,9 +136,13 @@ impl Pool {
                 running: 0,
                 panicked: false,
                 quit: false,
+                asleep: 0,
+                caller_asleep: false,
             }),
             start: Condvar::new(),
             done: Condvar::new(),
+            generation: AtomicU64::new(0),
+            running: AtomicUsize::new(0),
         });
         let workers = (1..threads.max(1))
             .map(|id| {
@@ -131,25 +176,40 @@ impl Pool {
         let ptr = TaskPtr(unsafe {
             std::mem::transmute::<&(dyn Fn(usize) + Sync + '_), &'static Task>(task)
         });
-        {
+        let wake = {
             let mut job = self.shared.lock();
             job.generation += 1;
             job.task = Some(ptr);
             job.running = 0;
             job.panicked = false;
+            self.shared.running.store(0, Ordering::Release);
+            self.shared
+                .generation
+                .store(job.generation, Ordering::Release);
+            job.asleep > 0
+        };
+        if wake {
+            self.shared.start.notify_all();
         }
-        self.shared.start.notify_all();
         let mine = catch_unwind(AssertUnwindSafe(|| task(0)));
         let panicked = {
             let mut job = self.shared.lock();
             // close the call: a worker waking from now on leaves the task alone
             job.task = None;
+            if job.running > 0 {
+                // the workers finish their last blocks: watch for it, then sleep on it
+                drop(job);
+                spin_until(|| self.shared.running.load(Ordering::Acquire) == 0);
+                job = self.shared.lock();
+            }
             while job.running > 0 {
+                job.caller_asleep = true;
                 job = self
                     .shared
                     .done
                     .wait(job)
                     .unwrap_or_else(|e| e.into_inner());
+                job.caller_asleep = false;
             }
             job.panicked
         };
@@ -209,6 +269,40 @@ mod tests {
             }
         });
         assert_eq!(seen.load(Ordering::SeqCst), 3);
+    }
+
+    /// Joined within 10 s, the calling thread waiting (boundedly) for worker 1.
+    fn run_joined(pool: &Pool, worker_work: std::time::Duration) -> bool {
+        let seen = AtomicUsize::new(0);
+        pool.run(&|i| {
+            seen.fetch_or(1 << i, Ordering::SeqCst);
+            if i == 0 {
+                let t0 = std::time::Instant::now();
+                while seen.load(Ordering::SeqCst) != 3 && t0.elapsed().as_secs() < 10 {
+                    std::thread::yield_now();
+                }
+            } else {
+                std::thread::sleep(worker_work);
+            }
+        });
+        seen.load(Ordering::SeqCst) == 3
+    }
+
+    #[test]
+    fn a_worker_asleep_after_its_watch_is_woken_and_a_caller_asleep_is_woken_by_it() {
+        let pool = Pool::new(2);
+        let none = std::time::Duration::ZERO;
+        assert!(run_joined(&pool, none));
+        // far longer than SPIN: the worker has gone to sleep, so the call must wake it
+        std::thread::sleep(SPIN * 20);
+        assert!(run_joined(&pool, none));
+        // the worker's part outlasts the caller's watch: the caller sleeps, the worker
+        // wakes it (a lost wake-up would hang here)
+        assert!(run_joined(&pool, SPIN * 20));
+        // and back to back, within the watch
+        for _ in 0..100 {
+            assert!(run_joined(&pool, none));
+        }
     }
 
     #[test]

@@ -78,8 +78,14 @@ pub struct VectorEnv {
     last_buffers: (usize, usize),
 }
 
-/// Environments a thread steps at a time (a block is taken from a shared counter).
-const BLOCK: usize = 16;
+/// Environments a thread steps at a time (a block is taken from a shared counter): about
+/// eight blocks per thread, so that the threads finish a call together, and at most 16.
+fn block_size(n_envs: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        return 16;
+    }
+    (n_envs / (8 * threads)).clamp(1, 16)
+}
 
 fn slot_stream(seed: u64, env: usize) -> Rng {
     Rng::new(mix64(seed ^ mix64(env as u64 + 1)))
@@ -236,10 +242,11 @@ impl VectorEnv {
             (&self.config, &self.index, &self.layout, self.max_actions);
         // blocks of consecutive environments and their rows of the buffers, taken from a
         // counter by whichever thread is free: the results do not depend on who steps what
-        let mut parts = Vec::with_capacity(self.slots.len().div_ceil(BLOCK));
+        let block = block_size(self.slots.len(), self.pool.threads());
+        let mut parts = Vec::with_capacity(self.slots.len().div_ceil(block));
         let mut rest = b;
         let mut first = 0;
-        for slots in self.slots.chunks_mut(BLOCK) {
+        for slots in self.slots.chunks_mut(block) {
             let k = slots.len();
             let (head, tail) = rest.split_at(k, os, ms, np);
             parts.push(std::sync::Mutex::new(Some((slots, first, head))));

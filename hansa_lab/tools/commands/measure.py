@@ -69,11 +69,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     elif args.suite == "strategies":
         out = bench_strategies(config.n_players, args.games or 3, args.board, args.edition)
     elif args.suite == "env":
+        from hansa_lab.compiled.bridge import core_module
         from hansa_lab.tools.bench import bench_env
 
         check_seconds(args.seconds)
+        top = core_module().MAX_ENVS
+        if args.envs > top:
+            raise CliError(f"--envs must be at most {top}, got {args.envs}")
         out = bench_env(config.n_players, args.seconds, args.board, args.edition,
-                        threads=args.threads)
+                        n_envs=args.envs, threads=args.threads, rounds=args.rounds)
     else:
         check_seconds(args.seconds)
         out = bench_engines(args.engine or "core", config.n_players, args.seconds,
@@ -95,7 +99,13 @@ def add_bench(sub: Subcommands) -> None:
                         "game of each core strategy in both engines; env: steps/s of the "
                         "vector and AEC environments beside the core's random games")
     p.add_argument("--threads", type=positive_int("--threads"), default=2,
-                   help="env suite: threads of the vector environment (default 2)")
+                   help="env suite: threads of the vector environment (default 2; "
+                        "above 1 the 1-thread rate is measured beside it)")
+    p.add_argument("--envs", type=positive_int("--envs"), default=128,
+                   help="env suite: games per vector environment call (default 128)")
+    p.add_argument("--rounds", type=positive_int("--rounds"), default=3,
+                   help="env suite: rounds the phases take turns for; figures are the "
+                        "medians of the rounds (default 3)")
     p.add_argument("--seconds", type=float, default=10.0, help="engine suite: duration")
     p.add_argument("--engine", choices=("python", "core", "both"), default=None,
                    help="engine suite: the compiled core (default, as everywhere else), "
