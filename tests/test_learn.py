@@ -162,16 +162,17 @@ def test_learned_player_is_legal_and_reproducible_in_both_engines(report, tmp_pa
     assert py.actions == a.actions
 
 
-def test_the_shipped_model_is_found_by_name_and_matches_the_core():
+def test_the_shipped_models_are_found_by_name_and_match_the_core():
     assert "learned_base4p" in shipped_models()
-    m = load_model(find_model("learned_base4p"))
-    assert m.features == tuple(NAMES)
-    assert m.meta["training"]["command"].startswith("hansa-lab learn")
-    assert "winner_accuracy" in m.meta["heldout"]
+    for name in shipped_models():
+        m = load_model(find_model(name))
+        assert m.features == tuple(NAMES), name
+        assert m.meta["training"]["command"].startswith("hansa-lab learn"), name
+        assert "winner_accuracy" in m.meta["heldout"], name
+        core.learned_policy(*m.core_args())  # accepted by the core
     s = make_strategy("learned")
-    assert s.params == {"model": "learned_base4p", "model_weight": 1.5, "greedy_weight": 1.0,
+    assert s.params == {"model": "auto", "model_weight": 1.5, "greedy_weight": 1.0,
                         "explore": 0.5, "evaluation": "greedy"}
-    core.learned_policy(*m.core_args())  # accepted by the core
 
 
 def test_evaluation_hands_another_greedy_players_weights_to_the_blend():
@@ -203,6 +204,12 @@ def test_evaluation_hands_another_greedy_players_weights_to_the_blend():
         core.learned_policy(*m.core_args(), evaluation=[("route", float("nan"))])
 
 
+def test_fit_model_refuses_an_unknown_kind(dataset):
+    with pytest.raises(ValueError, match="model kinds must be among ridge_margin, "
+                                         "logistic_win, got mlp"):
+        fit_model(dataset, 1, "x", kinds=("mlp",))
+
+
 def test_learn_command_writes_a_model_the_player_loads(tmp_path, capsys):
     from hansa_lab.tools.cli import main
 
@@ -223,6 +230,13 @@ def test_learn_command_writes_a_model_the_player_loads(tmp_path, capsys):
                  "--json"]) == 0
     row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert row["games"] == 3 and 0 <= row["win_share"] <= 1 and row["cost_ratio"] > 0
+    # one kind forced: fitted from the same data (resumed), and the command records it
+    assert main([*argv, "--kind", "ridge_margin"]) == 0
+    ridge = load_model(json.loads(capsys.readouterr().out)["model"])
+    assert ridge.kind == "ridge_margin"
+    assert ridge.meta["training"]["command"].endswith("--kind ridge_margin")
+    assert set(ridge.meta["training"]["validation"]) == {
+        f"ridge_margin:{a}" for a in ("0.1", "1", "10", "100")}
     bad = ["learn", "--players", "3", "--lineup", "greedy,greedy", "--data", str(data)]
     assert main(bad) == 2
     assert "line-up 1 (greedy,greedy) has 2 seats for 3 players" in capsys.readouterr().err

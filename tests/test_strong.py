@@ -54,10 +54,12 @@ def test_strong_and_strong_v1_beat_greedy(player, first_seed):
 def test_an_all_strong_three_player_table_does_not_freeze():
     """Seed 7,000,005 is a deal on which all-``strong`` 3-player tables froze before the
     search stopped choosing ``end`` by itself: from round ~60 every seat ended its turn at
-    once, to the action cap (6,588 rounds). Now the game ends by the rules, and no seat
-    of ``strong`` ends a turn early."""
+    once, to the action cap (6,588 rounds). Now the game ends by the rules, and a turn
+    ended early is rare (the one-ply ``learned`` player, which decides when the search's
+    best is ``end``, may end one: three of this game's turns with the 3-player model)."""
     config = GameConfig(n_players=3, seed=7_000_005)
     record = compiled.play_game(config, ["strong"] * 3, max_actions=3_000)
     assert record.final.is_over
     assert record.final.round <= 60
-    assert not [a for a in record.actions if a.kind == "end"]
+    ends = [a for a in record.actions if a.kind == "end"]
+    assert len(ends) <= 0.05 * record.final.turn

@@ -128,18 +128,19 @@ def turn_columns() -> list[str]:
     return list(core_module().TURN_COLUMNS)
 
 
-def core_policy(strategy: Strategy) -> Any | None:
-    """The core's twin of ``strategy`` (a ``CorePolicy`` with the same parameters), or
-    None when the core does not play it: only the package's own classes of
-    :data:`CORE_STRATEGIES` have a twin (a subclass defined elsewhere is called back).
-    A strategy built from a strategy file is its base's class with other values, so it
-    has its base's twin."""
+def core_policy(strategy: Strategy, config: GameConfig | None = None) -> Any | None:
+    """The core's twin of ``strategy`` (a ``CorePolicy`` with the same parameters) for
+    games of ``config``, or None when the core does not play it: only the package's own
+    classes of :data:`CORE_STRATEGIES` have a twin (a subclass defined elsewhere is called
+    back). A strategy built from a strategy file is its base's class with other values,
+    so it has its base's twin. ``config`` decides the model of a learned player whose
+    ``model`` is ``auto`` (without it: ``learned_base4p``)."""
     cls = type(strategy)
     if cls is not CORE_STRATEGIES.get(cls.name):
         return None
     twin = getattr(strategy, "core_twin", None)
     if twin is not None:  # built from more than numbers (learned: its model file)
-        return twin()
+        return twin(config)
     params = [(k, float(v)) for k, v in strategy.params.items()]
     return core_module().CorePolicy(getattr(strategy, "core_name", cls.name), params)
 
@@ -187,7 +188,7 @@ class CoreMatchGame(Game):
     def __init__(self, config: GameConfig, players: Sequence[Strategy], *,
                  start: State | None = None, seed: int | None = None,
                  max_actions: int = DEFAULT_MAX_ACTIONS, log: bool = False) -> None:
-        seats = [core_policy(pl) for pl in players]
+        seats = [core_policy(pl, config) for pl in players]
         stream = checked_seed(config.seed if seed is None else seed)
         begin = CoreGame(config) if start is None else CoreGame.from_state(start)
         self.config = config
@@ -230,7 +231,7 @@ class CheckedCoreGame(Game):
                  rngs: Sequence[Rng], *, max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
         self.config = config
         self.game = CoreGame(config)
-        self.policies = [core_policy(pl) for pl in players]
+        self.policies = [core_policy(pl, config) for pl in players]
         self.rngs = list(rngs)
         self.max_actions = max_actions
         self.played: list[Action] = []

@@ -65,6 +65,18 @@ def marker_score_table() -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in _raw()["marker_score"]]
 
 
+def board_family(side: str) -> str:
+    """The family a board side belongs to.
+
+    >>> board_family("britannia_45p"), board_family("base_3p"), board_family("east")
+    ('britannia', 'base', 'east')
+    """
+    for family, sides in BOARD_FAMILIES.items():
+        if side in sides.values():
+            return family
+    raise ValueError(f"unknown board side {side!r}: the sides are {', '.join(BOARD_SIDES)}")
+
+
 def resolve_side(board: str, n_players: int) -> str:
     """Map a board family (``base``, ``east``, ``britannia``) or side name to a side.
 

@@ -58,7 +58,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"max_actions must be a positive int, got {max_actions!r}")
         self.policies = []
         for spec in opponents:
-            policy = core_policy(make_strategy(spec))
+            policy = core_policy(make_strategy(spec), self.config)
             if policy is None:
                 raise ValueError(f"opponent {spec!r}: the core has no twin of this strategy "
                                  "(the opponents are played in the core)")

@@ -21,7 +21,9 @@ The model
     logistic regression of the win (both in numpy) for a few regularisation strengths;
     picks the kind and strength with the best validation *winner accuracy* (how often
     the seat the model values most in a position is the game's winner: the ordering a
-    one-ply player needs, comparable across both kinds) and reports, on the test games,
+    one-ply player needs, comparable across both kinds; ``kinds`` may keep one kind: the
+    learned players' blend weights were measured with the logistic model, whose values
+    are log-odds where the ridge model's are points) and reports, on the test games,
     R² of the margin (ridge), log-loss and accuracy of the win (logistic) and the winner
     accuracy of both. :func:`write_model` writes the model file (feature list, weights,
     standardisation, training command, seed, data description, held-out figures).
@@ -127,12 +129,14 @@ class Dataset:
 
 def _play_chunk(settings: LearnSettings, lineup: int, start: int, stop: int) -> dict[str, Any]:
     core = core_module()
-    cc = core_config(settings.config(0))
+    config = settings.config(0)
+    cc = core_config(config)
     xs, margins, wins, games, seats, rounds = [], [], [], [], [], []
     n = settings.n_players
     ended = 0
     for i in range(start, stop):
-        policies = [core_policy(make_strategy(s)) for s in seat_specs(settings, lineup, i)]
+        policies = [core_policy(make_strategy(s), config)
+                    for s in seat_specs(settings, lineup, i)]
         if any(p is None for p in policies):
             raise ValueError("every strategy of a learning line-up must play in the core")
         (_, rnd, feats, totals, ranks, _, done), = core.sample_games(
@@ -322,9 +326,19 @@ TEMPO_FEATURES = ("own_is_active", "own_seats_until_turn", "rival_is_active",
                   "rival_seats_until_turn", "actions_left")
 
 
+#: the model kinds :func:`fit_model` fits and chooses among
+MODEL_KINDS = ("ridge_margin", "logistic_win")
+
+
 def fit_model(ds: Dataset, seed: int, name: str,
-              alphas: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0)) -> FitReport:
-    """Fit, choose on validation games and report on test games (see the module doc)."""
+              alphas: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0),
+              kinds: tuple[str, ...] = MODEL_KINDS) -> FitReport:
+    """Fit, choose on validation games and report on test games (see the module doc);
+    ``kinds``: the kinds to choose among (both by default)."""
+    unknown = [k for k in kinds if k not in MODEL_KINDS]
+    if unknown or not kinds:
+        raise ValueError(f"model kinds must be among {', '.join(MODEL_KINDS)}, got "
+                         f"{', '.join(kinds) or 'none'}")
     if len(np.unique(ds.game)) < 5:
         raise ValueError("need samples from at least 5 games to fit and hold games out")
     fit, val, test = _split(ds, seed)
@@ -343,7 +357,7 @@ def fit_model(ds: Dataset, seed: int, name: str,
     mean, scale, z = standardised(fit)
     validation: dict[str, dict[str, float]] = {}
     best: tuple[float, str, float, np.ndarray, float] | None = None
-    for kind in ("ridge_margin", "logistic_win"):
+    for kind in kinds:
         for alpha in alphas:
             if kind == "ridge_margin":
                 w, b = _ridge(z[fit], ds.margin[fit], alpha * fit.sum() / 1000)

@@ -17,8 +17,11 @@ weights, its ``explore``) plays there: the blend values a pass (a Move that move
 position's own worth and most building steps below it, so without this all-learned
 tables passed until the action cap. Ties and greedy's draws come from the seat's
 stream, so a game is reproducible from its seed. ``model`` names the
-model: a file shipped in ``hansa_lab/strategies/data/`` (``learned_*.json``) by name, or
-any model file by its path.
+model: a file shipped in ``hansa_lab/strategies/data/`` (``learned_*.json``) by name, any
+model file by its path, or ``auto`` (the default): in each game the shipped model trained
+for its board family and player count, ``learned_<family><n>p`` (e.g.
+``learned_britannia4p``), where the package ships one, else ``learned_base4p``
+(:func:`model_for`; rule options do not change the choice).
 
 The features and the forward pass are computed in the compiled core
 (``core/src/strategies/features.rs``, ``learned.rs``); in the Python engine this strategy
@@ -27,6 +30,8 @@ features is kept: a second copy of ~100 features would have to be kept exact by 
 it decides alike in both engines by construction.
 
 >>> make_strategy("learned").params["model"]
+'auto'
+>>> model_for(GameConfig(4, "base"))
 'learned_base4p'
 """
 
@@ -41,20 +46,27 @@ from typing import Any, ClassVar
 
 from hansa_lab.compiled.bridge import CoreGame, core_module
 from hansa_lab.engine.actions import Action
+from hansa_lab.engine.board import board_family
 from hansa_lab.engine.limits import Limit, parameter_limits
 from hansa_lab.engine.rng import MASK, Rng
-from hansa_lab.engine.state import State
+from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
 from hansa_lab.strategies.evaluation import Weights
 from hansa_lab.strategies.greedy import Greedy
 
-__all__ = ["MODEL_FOLDER", "MODEL_FORMAT", "Learned", "LearnedModel", "find_model",
-           "load_model", "make_strategy", "shipped_models"]
+__all__ = ["AUTO_MODEL", "FALLBACK_MODEL", "MODEL_FOLDER", "MODEL_FORMAT", "Learned",
+           "LearnedModel", "find_model", "load_model", "make_strategy", "model_for",
+           "shipped_models"]
 
 #: where the package's models live (found by name, like strategy files)
 MODEL_FOLDER = Path(__file__).parent / "data"
 #: the ``format`` field of a model file this version reads and writes
 MODEL_FORMAT = "hansa_lab.learned_model/1"
+#: the ``model`` value that picks, game by game, the model trained for the game's board
+#: family and player count (:func:`model_for`)
+AUTO_MODEL = "auto"
+#: what ``auto`` plays where no model was trained for the configuration
+FALLBACK_MODEL = "learned_base4p"
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,17 @@ def shipped_models() -> list[str]:
     return sorted(p.stem for p in MODEL_FOLDER.glob("learned_*.json"))
 
 
+def model_for(config: GameConfig | None) -> str:
+    """The shipped model ``model=auto`` plays in games of ``config``:
+    ``learned_<family><n>p`` (the name ``hansa-lab learn`` gives a model of that board
+    family and player count) when the package ships it, else :data:`FALLBACK_MODEL`
+    (also without a configuration). Rule options and the edition do not change it."""
+    if config is None:
+        return FALLBACK_MODEL
+    name = f"learned_{board_family(config.side)}{config.n_players}p"
+    return name if (MODEL_FOLDER / f"{name}.json").is_file() else FALLBACK_MODEL
+
+
 def find_model(name: str) -> Path:
     """The file of a shipped model by name, or a model file by path (ValueError: none)."""
     path = Path(name)
@@ -163,7 +186,7 @@ class Learned(Strategy):
     name or a model file's path."""
 
     trusted: ClassVar[bool] = True
-    defaults: ClassVar[dict[str, Any]] = {"model": "learned_base4p", "model_weight": 1.5,
+    defaults: ClassVar[dict[str, Any]] = {"model": AUTO_MODEL, "model_weight": 1.5,
                                           "greedy_weight": 1.0, "explore": 0.5,
                                           "evaluation": "greedy"}
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"model_weight": (0.0, 100.0),
@@ -177,28 +200,34 @@ class Learned(Strategy):
     evaluation: str
 
     def setup(self) -> None:
-        path = find_model(self.model)
-        self._model = _cached_model(str(path), path.stat().st_mtime)
+        if self.model != AUTO_MODEL:
+            self.learned_model_for(None)  # a bad name or file fails here, not in a game
         self._evaluation = evaluation_weights(self.evaluation, self.name)
-        self._twin: Any = None
+        self._twins: dict[str, Any] = {}
 
-    @property
-    def learned_model(self) -> LearnedModel:
-        return self._model
+    def model_name(self, config: GameConfig | None) -> str:
+        """The model this player plays in games of ``config`` (``auto``: :func:`model_for`)."""
+        return model_for(config) if self.model == AUTO_MODEL else self.model
 
-    def core_twin(self) -> Any:
-        """The core's ``CorePolicy`` playing this model (ValueError if its features are
-        not the core's)."""
-        return core_module().learned_policy(*self._model.core_args(), self.model_weight,
-                                            self.greedy_weight, self.explore,
-                                            self._evaluation)
+    def learned_model_for(self, config: GameConfig | None) -> LearnedModel:
+        path = find_model(self.model_name(config))
+        return _cached_model(str(path), path.stat().st_mtime)
+
+    def core_twin(self, config: GameConfig | None = None) -> Any:
+        """The core's ``CorePolicy`` playing this model in games of ``config`` (ValueError
+        if its features are not the core's)."""
+        return core_module().learned_policy(*self.learned_model_for(config).core_args(),
+                                            self.model_weight, self.greedy_weight,
+                                            self.explore, self._evaluation)
 
     def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if self._twin is None:
-            self._twin = self.core_twin()
-        out = self._twin.choose(CoreGame.from_state(state, check=False)._s, rng.state & MASK)
+        key = self.model_name(state.config)
+        twin = self._twins.get(key)
+        if twin is None:
+            twin = self._twins[key] = self.core_twin(state.config)
+        out = twin.choose(CoreGame.from_state(state, check=False)._s, rng.state & MASK)
         if out is None:  # pragma: no cover - the game loop never asks after the end
             raise RuntimeError("learned asked to decide in a finished game")
         action, rng.state = Action(*out[0]), int(out[1])
@@ -206,5 +235,5 @@ class Learned(Strategy):
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state["_twin"] = None  # the core object is rebuilt where the strategy plays
+        state["_twins"] = {}  # the core objects are rebuilt where the strategy plays
         return state

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 from hansa_lab.compiled.bridge import core_module
 from hansa_lab.engine.limits import Limit, parameter_limits
+from hansa_lab.engine.state import GameConfig
 from hansa_lab.strategies.base import make_strategy, register
 from hansa_lab.strategies.learned import Learned
 
@@ -53,12 +54,14 @@ class LearnedRollout(Learned):
     samples: int
     horizon: int
 
-    def core_twin(self) -> Any:
-        """The core's ``CorePolicy`` playing this search (ValueError: a parameter out of
-        its range, or a model whose features are not the core's)."""
+    def core_twin(self, config: GameConfig | None = None) -> Any:
+        """The core's ``CorePolicy`` playing this search in games of ``config``
+        (ValueError: a parameter out of its range, or a model whose features are not the
+        core's)."""
         return core_module().learned_rollout_policy(
-            *self._model.core_args(), self.model_weight, self.greedy_weight, self.explore,
-            self.candidates, self.samples, self.horizon, self._evaluation)
+            *self.learned_model_for(config).core_args(), self.model_weight,
+            self.greedy_weight, self.explore, self.candidates, self.samples, self.horizon,
+            self._evaluation)
 
 
 @register("strong")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hansa_lab.engine.board import board_family
 from hansa_lab.tools.commands.common import (
     SEED,
     CliError,
@@ -135,7 +136,13 @@ def add_tune(sub: Subcommands) -> None:
 def cmd_learn(args: argparse.Namespace) -> int:
     """Self-play data, a fitted model and its held-out figures (hansa_lab.sim.learn)."""
     from hansa_lab.errors import ExperimentError
-    from hansa_lab.sim.learn import LearnSettings, build_dataset, fit_model, write_model
+    from hansa_lab.sim.learn import (
+        MODEL_KINDS,
+        LearnSettings,
+        build_dataset,
+        fit_model,
+        write_model,
+    )
     from hansa_lab.strategies.lineup import split_specs
 
     config = game_config(args)
@@ -148,14 +155,15 @@ def cmd_learn(args: argparse.Namespace) -> int:
             seed=args.seed, rate=args.rate, chunk=args.chunk)
     except ValueError as e:
         raise CliError(f"--lineup: {e}") from e
-    name = args.name or f"learned_{config.board}{config.n_players}p"
+    name = args.name or f"learned_{board_family(config.side)}{config.n_players}p"
     data = args.data or f"results/learn/{name}"
     say = (lambda text: None) if args.no_progress else (
         lambda text: print(text, file=sys.stderr, flush=True))
     say(f"data set: {len(lineups)} line-up(s) x {args.games} games into {data}")
     try:
         ds = build_dataset(settings, data, jobs=jobs(args.jobs), progress=not args.no_progress)
-        report = fit_model(ds, args.seed, name)
+        report = fit_model(ds, args.seed, name,
+                           kinds=MODEL_KINDS if args.kind == "best" else (args.kind,))
     except ExperimentError as e:
         raise CliError(f"--data: {e.message}") from e
     except ValueError as e:
@@ -170,7 +178,8 @@ def cmd_learn(args: argparse.Namespace) -> int:
                *[x for o in args.option for x in ("--option", o)],
                *[x for lu in lineups for x in ("--lineup", ",".join(lu))],
                "--games", str(args.games), "--rate", str(args.rate), "--chunk",
-               str(args.chunk), "--seed", str(args.seed), "--name", name]
+               str(args.chunk), "--seed", str(args.seed), "--name", name,
+               *(("--kind", args.kind) if args.kind != "best" else ())]
     out = write_model(report, settings, args.out or f"{data}/{name}.json", command=command)
     summary = {"model": str(out), "kind": report.kind, "strength": report.alpha,
                **report.split, "test": report.test}
@@ -198,7 +207,11 @@ def add_learn(sub: Subcommands) -> None:
     p.add_argument("--out", default=None, metavar="FILE.json",
                    help="the model file to write (default DATA/NAME.json)")
     p.add_argument("--name", default=None, help="the model's name (default "
-                   "learned_<board><players>p)")
+                   "learned_<board family><players>p, the name model=auto looks for)")
+    p.add_argument("--kind", choices=("best", "logistic_win", "ridge_margin"), default="best",
+                   help="the model kind: best (default: the better on validation games), "
+                        "or logistic_win (log-odds of the win, the kind the learned "
+                        "players' blend weights were measured with) or ridge_margin")
     p.add_argument("--json", action="store_true", help="print the summary on one line")
     p.add_argument("--no-progress", action="store_true", help="no line per chunk")
     p.set_defaults(func=cmd_learn)
