@@ -16,15 +16,18 @@ def test_env_benchmark_reports_its_figures(capsys: pytest.CaptureFixture[str]) -
     for key in ("reference_core_random_actions_per_s", "vector_steps_per_s",
                 "aec_steps_per_s", "load_average_1min"):
         assert out[key] > 0 or key == "load_average_1min"
+    # the ratios are printed to three decimals: a small one is off by up to 0.0005
     assert out["vector_vs_reference"] == pytest.approx(
-        out["vector_steps_per_s"] / out["reference_core_random_actions_per_s"], rel=0.01)
+        out["vector_steps_per_s"] / out["reference_core_random_actions_per_s"], rel=0.01,
+        abs=5e-4)
     assert out["vector_vs_reference_per_cpu_s"] == pytest.approx(
         out["vector_steps_per_cpu_s"] / out["reference_actions_per_cpu_s"], rel=0.02)
     assert out["vector_envs"] == 128 and out["rounds"] == 3
     assert out["vector_steps_per_s_best_round"] >= out["vector_steps_per_s"]
     assert "vector_thread_scaling" not in out  # one thread: nothing beside it
     assert out["aec_vs_reference"] == pytest.approx(
-        out["aec_steps_per_s"] / out["reference_core_random_actions_per_s"], rel=0.01)
+        out["aec_steps_per_s"] / out["reference_core_random_actions_per_s"], rel=0.01,
+        abs=5e-4)
     assert (out["observation_size"], out["action_index_size"]) == (1439, 28174)
     assert out["vector_threads"] == 1
 

@@ -2,6 +2,7 @@
 
 use crate::board::{A_ACTIONS, A_BANK, A_BOOK, MERCHANT, TRADER};
 use crate::events::*;
+use crate::post_bits::PostBits;
 use crate::scoring::{city_controller, connects};
 use crate::state::{State, EMPTY, F_EXTRA_ACTION};
 
@@ -122,13 +123,25 @@ pub fn piece_destinations(s: &State, i: usize, for_t: u64, for_m: u64, rule: Opt
 /// [`free_routes`] as bitmasks of routes (boards have at most 64 routes).
 #[inline]
 pub fn free_route_masks(s: &State) -> (u64, u64) {
+    free_route_masks_from(s, &PostBits::new(&s.posts, 0))
+}
+
+/// [`free_route_masks`] given the position's [`PostBits`] (of any player).
+#[inline]
+pub fn free_route_masks_from(s: &State, bits: &PostBits) -> (u64, u64) {
     let b = s.board;
+    let mo = &b.post_merchant_only;
     let (mut for_t, mut for_m) = (0u64, 0u64);
-    for (i, &o) in s.posts.iter().enumerate() {
-        if o == EMPTY {
-            let bit = 1u64 << b.post_route[i];
+    for r in 0..b.n_routes {
+        let (lo, hi) = (b.post_start[r], b.post_start[r + 1]);
+        let free = bits.free_in(lo, hi - lo);
+        if free != 0 {
+            let bit = 1u64 << r;
             for_m |= bit;
-            if !b.post_merchant_only[i] {
+            // a free post for a trader: any free post unless some are merchant-only
+            if b.route_n_merchant_only[r] == 0
+                || (lo..hi).any(|i| free >> (i - lo) & 1 == 1 && !mo[i])
+            {
                 for_t |= bit;
             }
         }

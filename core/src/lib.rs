@@ -19,6 +19,7 @@ pub mod move_choices;
 pub mod perft;
 pub mod play;
 pub mod position;
+pub mod post_bits;
 pub mod rng;
 pub mod rules;
 pub mod scoring;

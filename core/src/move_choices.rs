@@ -7,7 +7,8 @@
 
 use crate::actions::*;
 use crate::board::TRADER;
-use crate::effects::{free_route_masks, piece_destinations};
+use crate::effects::{free_route_masks_from, piece_destinations};
+use crate::post_bits::PostBits;
 use crate::state::{State, EMPTY};
 
 /// A Move's choices (see the module documentation).
@@ -84,22 +85,20 @@ pub fn move_choices(s: &State, p: usize, swaps: bool, out: &mut MoveChoices) {
     out.swaps.clear();
     out.n_moves = 0;
     out.own.clear();
-    let (for_t, for_m) = free_route_masks(s);
+    let bits = PostBits::new(&s.posts, p);
+    let (for_t, for_m) = free_route_masks_from(s, &bits);
     // own pieces go anywhere in England too (the non-strict rule)
     let rule = if s.board.has_regions {
         Some(false)
     } else {
         None
     };
-    let pi = p as i8;
-    for (i, &o) in s.posts.iter().enumerate() {
-        if o != EMPTY && o >> 1 == pi {
-            out.own.push(i);
-            let dest = piece_destinations(s, i, for_t, for_m, rule);
-            if dest != 0 {
-                out.pieces.push((i, dest));
-                out.n_moves += dest.count_ones() as usize;
-            }
+    for i in bits.own_posts() {
+        out.own.push(i);
+        let dest = piece_destinations(s, i, for_t, for_m, rule);
+        if dest != 0 {
+            out.pieces.push((i, dest));
+            out.n_moves += dest.count_ones() as usize;
         }
     }
     if swaps {

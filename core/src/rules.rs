@@ -6,6 +6,7 @@ use crate::board::{A_BOOK, A_PRIVILEGE, MERCHANT, PLAYER_BOARD, TRADER};
 use crate::decisions::{set_relocation, settle_top, spend, stop_top, Decision};
 use crate::effects::*;
 use crate::events::*;
+use crate::post_bits::PostBits;
 use crate::state::{State, EMPTY, F_DISPLACED_TWO, MK_EXTRA};
 use crate::variants::{favour, neutral, permanent, regions};
 
@@ -48,7 +49,6 @@ fn turn_actions(s: &State, acts: &mut Vec<Action>) {
         let mo = &b.post_merchant_only;
         let mut own_on_board = false;
         let mut any_free = false;
-        let pi = p as i8;
         // Britannia: Place/Displace in Wales/Scotland only with a permission this turn
         let allowed: u32 = if b.has_regions {
             regions::permitted_countries(s, p)
@@ -56,26 +56,22 @@ fn turn_actions(s: &State, acts: &mut Vec<Action>) {
             u32::MAX
         };
         let country = &b.route_country;
+        let bits = PostBits::new(posts, p);
         for r in 0..b.n_routes {
             let (lo, hi) = (b.post_start[r], b.post_start[r + 1]);
-            let len = (hi - lo) as i32;
-            let mut n_free = 0;
-            let mut n_own = 0;
-            for &o in &posts[lo..hi] {
-                if o == EMPTY {
-                    n_free += 1;
-                } else if o >> 1 == pi {
-                    n_own += 1;
-                }
-            }
+            let (free, own) = (bits.free_in(lo, hi - lo), bits.own_in(lo, hi - lo));
+            let len = hi - lo;
+            // the route's posts as bits (free and own ones never overlap; no popcount:
+            // it is slow without the POPCNT instruction)
+            let full = (1u64 << len) - 1;
             let ri = r as i32;
             let closed = b.has_regions && allowed & (1 << country[r]) == 0;
-            if n_free == len {
+            if free == full {
                 any_free = true;
                 if closed {
                     continue;
                 }
-                if sup_t > 0 && (b.route_n_merchant_only[r] as i32) < len {
+                if sup_t > 0 && b.route_n_merchant_only[r] < len {
                     acts.push(Action::k2(K_PLACE, ri, TRADER));
                 }
                 if sup_m > 0 {
@@ -83,28 +79,36 @@ fn turn_actions(s: &State, acts: &mut Vec<Action>) {
                 }
                 continue;
             }
-            if n_own > 0 {
+            if own != 0 {
                 own_on_board = true;
-                if n_own == len {
+                if own == full {
                     establish_options(s, p, r, acts);
                     continue;
                 }
             }
             if closed {
-                any_free = any_free || n_free > 0;
+                any_free = any_free || free != 0;
                 continue;
             }
-            if n_own + n_free < len && have >= 2 {
-                for i in lo..hi {
+            if free | own != full && have >= 2 {
+                // the other players' pieces, by post
+                let mut others = !(free | own) & full;
+                while others != 0 {
+                    let i = lo + others.trailing_zeros() as usize;
+                    others &= others - 1;
                     let o = posts[i];
-                    if o != EMPTY && o >> 1 != pi && have >= 2 + (o & 1) as i32 {
+                    if have >= 2 + (o & 1) as i32 {
                         displace_options(acts, i, o, sup_t, sup_m, mo[i]);
                     }
                 }
             }
-            if n_free > 0 {
+            if free != 0 {
                 any_free = true;
-                if sup_t > 0 && (lo..hi).any(|i| posts[i] == EMPTY && !mo[i]) {
+                // a free post for a trader: any free post unless some are merchant-only
+                if sup_t > 0
+                    && (b.route_n_merchant_only[r] == 0
+                        || (lo..hi).any(|i| posts[i] == EMPTY && !mo[i]))
+                {
                     acts.push(Action::k2(K_PLACE, ri, TRADER));
                 }
                 if sup_m > 0 {
