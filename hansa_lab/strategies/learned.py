@@ -139,7 +139,14 @@ def model_for(config: GameConfig | None) -> str:
     (also without a configuration). Rule options and the edition do not change it."""
     if config is None:
         return FALLBACK_MODEL
-    name = f"learned_{board_family(config.side)}{config.n_players}p"
+    return _shipped_model_for(config.side, config.n_players)
+
+
+@functools.lru_cache(maxsize=64)
+def _shipped_model_for(side: str, n_players: int) -> str:
+    # cached: the Python engine's learned players ask at every decision, and the package's
+    # models do not change during a run
+    name = f"learned_{board_family(side)}{n_players}p"
     return name if (MODEL_FOLDER / f"{name}.json").is_file() else FALLBACK_MODEL
 
 
@@ -183,7 +190,7 @@ def _cached_model(path: str, mtime: float) -> LearnedModel:
 @register("learned")
 class Learned(Strategy):
     """The one-ply learned player (see the module doc); ``model``: a shipped model's
-    name or a model file's path."""
+    name, a model file's path or ``auto`` (:func:`model_for`)."""
 
     trusted: ClassVar[bool] = True
     defaults: ClassVar[dict[str, Any]] = {"model": AUTO_MODEL, "model_weight": 1.5,
