@@ -141,6 +141,25 @@ def test_heldout_seeds_are_disjoint_from_tuning_seeds(tuned):
     assert not many & set(heldout_seeds(7, 10_000))
 
 
+def test_the_heldout_check_plays_the_opponents_it_was_tuned_against(tmp_path):
+    # tuned against random: held out against random too (greedy beats it nearly always),
+    # not against the base (an even game), and the base is measured on the same games
+    res = tune(TuneSettings(**{**SMALL.__dict__, "generations": 1, "opponents": "random"}),
+               tmp_path / "state", name="tuned_vs_random")
+    held = res.heldout
+    assert held["versus"] == "random"
+    assert held["games"] == 8 and held["win_share"] >= 0.75
+    assert held["base_win_share"] >= 0.75 and held["equal_margin"] > 0
+    assert "vs random in the others" in res.summary()
+    # a checkpoint whose held-out check was played against someone else is checked again
+    data = pickle.loads((res.state / "checkpoint.pkl").read_bytes())
+    data["heldout"] = {**data["heldout"], "versus": "greedy", "win_share": -1.0}
+    (res.state / "checkpoint.pkl").write_bytes(pickle.dumps(data))
+    again = tune(TuneSettings(**{**SMALL.__dict__, "generations": 1, "opponents": "random"}),
+                 tmp_path / "state", name="tuned_vs_random")
+    assert again.generations_run == 0 and again.heldout == held
+
+
 def test_the_cli_tunes_and_prints_json(tmp_path, capsys):
     out = tmp_path / "x.toml"
     assert cli.main(["tune", "--players", "2", "--params", "reserve,supply", "--population",

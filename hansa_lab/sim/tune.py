@@ -43,14 +43,16 @@ Resuming
 
 The held-out check
     The result is the optimiser's final mean. It plays ``heldout_games`` games (rounded
-    up to whole rotations) in one seat against the base strategy as given in the others,
-    on deals never used for tuning (seeds ``2**40 + seed + d``), reported as a win share
-    with its Wilson 95% interval (fair share: 1 / players) and the mean margin with a t
-    interval over deals (the rotations of one deal are not independent). Each held-out
-    deal is also played once with the base in every seat, which gives the margin of an
-    equal player (negative: the best of several opponents usually beats one seat) and
-    the paired margin gain: the tuned seat's margin minus the base's in the same seat
-    and deal, with a t interval over deals.
+    up to whole rotations) in one seat against the opponents it was tuned against — the
+    base strategy as given in the other seats for self-play, the line-up for
+    ``opponents="greedy"`` and the like — on deals never used for tuning (seeds
+    ``2**40 + seed + d``), reported as a win share with its Wilson 95% interval (fair
+    share: 1 / players) and the mean margin with a t interval over deals (the rotations
+    of one deal are not independent). The base is played on the same deals, seats and
+    opponents (for self-play one game per deal with the base in every seat), which gives
+    the margin of the untuned player (negative: the best of several opponents usually
+    beats one seat) and the paired margin gain: the tuned seat's margin minus the
+    base's in the same seat and deal, with a t interval over deals.
 
 >>> space = search_space("greedy", ["route", "ability"])
 >>> [(p.name, p.low, p.high, p.start) for p in space]
@@ -377,10 +379,10 @@ class TuneResult:
             f"held-out check: {h['games']} games ({h['deals']} new deals x {n} rotations), "
             f"tuned in one seat vs {h['versus']} in the others:",
             f"  win share {h['win_share']:.1%} [95% {h['win_lo']:.1%}, {h['win_hi']:.1%}] "
-            f"(fair share {1 / n:.1%})",
+            f"(fair share {1 / n:.1%}; the base's {h.get('base_win_share', math.nan):.1%})",
             f"  mean margin {h['margin']:+.2f} points "
             f"{_interval(h['margin_lo'], h['margin_hi'], h['deals'])} (its score minus the "
-            f"best opponent's; an equal player's: {h['equal_margin']:+.2f})",
+            f"best opponent's; the base's in the same seats: {h['equal_margin']:+.2f})",
             f"  margin gain {h['margin_gain']:+.2f} points "
             f"{_interval(h['margin_gain_lo'], h['margin_gain_hi'], h['deals'])} (vs the "
             "base in the same seat and deal)",
@@ -586,7 +588,8 @@ def tune(
         tuned = _strategy(base, final)
         hold = data.get("heldout")
         if hold is None or hold.get("games_asked") != settings.heldout_games or \
-                hold.get("params") != final or "margin_gain" not in hold:
+                hold.get("params") != final or "margin_gain" not in hold or \
+                hold.get("versus") != _heldout_versus(settings, base):
             say(f"held-out check: {settings.heldout_games} games on new deals")
             hold = _heldout(settings, tuned, base, final, n_jobs)
             data = {**data, "heldout": hold}
@@ -632,28 +635,39 @@ def _generation(s: TuneSettings, space: list[Param], base: Strategy, data: dict[
             "log": [*data["log"], record], "heldout": None}
 
 
+def _heldout_versus(s: TuneSettings, base: Strategy) -> str:
+    """Who the held-out check plays against, as a line-up of the other seats."""
+    return ",".join(x.spec for x in _opponents(s, base))
+
+
 def _heldout(s: TuneSettings, tuned: Strategy, base: Strategy, final: dict[str, Any],
              n_jobs: int) -> dict[str, Any]:
-    """The held-out check (see the module doc). Besides the tuned seat's figures, each
-    deal is played once with the base in every seat: ``equal_margin`` is the margin an
-    equal player gets (the best of several opponents usually beats one seat), and
-    ``margin_gain`` the tuned seat's margin minus the base's in the same seat and deal
-    (paired, t interval over deals)."""
+    """The held-out check (see the module doc): the tuned seat against the opponents it
+    was tuned against (for self-play the base as given), on new deals. ``equal_margin``
+    is the base's margin in the same seats, deals and opponents (the best of several
+    opponents usually beats one seat), and ``margin_gain`` the tuned seat's margin minus
+    the base's (paired, t interval over deals)."""
     n = s.players
     deals = -(-s.heldout_games // n)
     seeds = heldout_seeds(s.seed, deals)
-    outcome = _play(s, [tuned], [base] * (n - 1), seeds, n_jobs)[0]
-    equal = _run(s, [base], [base] * (n - 1), [(seed, 0, 0) for seed in seeds], n_jobs)
+    versus = _opponents(s, base)
+    outcome = _play(s, [tuned], versus, seeds, n_jobs)[0]
+    if s.opponents == "incumbent":
+        # the base in every seat: one game per deal gives the base's margin in each seat
+        equal = _run(s, [base], versus, [(seed, 0, 0) for seed in seeds], n_jobs)
+    else:
+        equal = _play(s, [base], versus, seeds, n_jobs)[0]
     wins = float(outcome[..., 1].sum())
     lo, hi = wilson_interval(wins, deals * n)
     margin, m_lo, m_hi = mean_interval(outcome[..., 0].mean(axis=1))
     gain, g_lo, g_hi = mean_interval((outcome[..., 0] - equal[..., 0]).mean(axis=1))
     return {
-        "versus": base.spec, "games_asked": s.heldout_games, "games": deals * n,
-        "deals": deals, "seeds": [seeds[0], seeds[-1]], "params": final,
+        "versus": _heldout_versus(s, base), "games_asked": s.heldout_games,
+        "games": deals * n, "deals": deals, "seeds": [seeds[0], seeds[-1]], "params": final,
         "win_share": wins / (deals * n), "win_lo": lo, "win_hi": hi, "fair_share": 1 / n,
         "margin": margin, "margin_lo": m_lo, "margin_hi": m_hi,
         "equal_margin": float(equal[..., 0].mean()),
+        "base_win_share": float(equal[..., 1].mean()),
         "margin_gain": gain, "margin_gain_lo": g_lo, "margin_gain_hi": g_hi,
     }
 
@@ -699,10 +713,11 @@ def _write_file(target: Path, name: str, tuned: Strategy, base: Strategy, s: Tun
     }
     n = s.players
     how = "by self-play" if s.opponents == "incumbent" else f"against {s.opponents}"
+    held = data["heldout"]
     description = (f"{cls.name} tuned {how} (CMA-ES) for {n} players on {s.board} "
-                   f"({s.edition}); held-out: win share {data['heldout']['win_share']:.3f} "
-                   f"vs {base.spec} (fair {1 / n:.3f}), margin gain over the base in the "
-                   f"same seat {data['heldout']['margin_gain']:+.2f}")
+                   f"({s.edition}); held-out: win share {held['win_share']:.3f} "
+                   f"vs {held['versus']} (fair {1 / n:.3f}), margin gain over the base in "
+                   f"the same seat {held['margin_gain']:+.2f}")
     text = to_toml(name, cls.name, params, description, _finite(jsonable(provenance)))
     parse_strategy_file(text, str(target))  # reads back
     target.parent.mkdir(parents=True, exist_ok=True)
