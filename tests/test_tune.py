@@ -144,8 +144,8 @@ def test_heldout_seeds_are_disjoint_from_tuning_seeds(tuned):
 def test_the_heldout_check_plays_the_opponents_it_was_tuned_against(tmp_path):
     # tuned against random: held out against random too (greedy beats it nearly always),
     # not against the base (an even game), and the base is measured on the same games
-    res = tune(TuneSettings(**{**SMALL.__dict__, "generations": 1, "opponents": "random"}),
-               tmp_path / "state", name="tuned_vs_random")
+    settings = TuneSettings(**{**SMALL.__dict__, "generations": 1, "opponents": "random"})
+    res = tune(settings, tmp_path / "state", name="tuned_vs_random")
     held = res.heldout
     assert held["versus"] == "random"
     assert held["games"] == 8 and held["win_share"] >= 0.75
@@ -155,8 +155,7 @@ def test_the_heldout_check_plays_the_opponents_it_was_tuned_against(tmp_path):
     data = pickle.loads((res.state / "checkpoint.pkl").read_bytes())
     data["heldout"] = {**data["heldout"], "versus": "greedy", "win_share": -1.0}
     (res.state / "checkpoint.pkl").write_bytes(pickle.dumps(data))
-    again = tune(TuneSettings(**{**SMALL.__dict__, "generations": 1, "opponents": "random"}),
-                 tmp_path / "state", name="tuned_vs_random")
+    again = tune(settings, tmp_path / "state", name="tuned_vs_random")
     assert again.generations_run == 0 and again.heldout == held
 
 

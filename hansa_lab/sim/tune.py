@@ -662,7 +662,7 @@ def _heldout(s: TuneSettings, tuned: Strategy, base: Strategy, final: dict[str, 
     margin, m_lo, m_hi = mean_interval(outcome[..., 0].mean(axis=1))
     gain, g_lo, g_hi = mean_interval((outcome[..., 0] - equal[..., 0]).mean(axis=1))
     return {
-        "versus": _heldout_versus(s, base), "games_asked": s.heldout_games,
+        "versus": ",".join(x.spec for x in versus), "games_asked": s.heldout_games,
         "games": deals * n, "deals": deals, "seeds": [seeds[0], seeds[-1]], "params": final,
         "win_share": wins / (deals * n), "win_lo": lo, "win_hi": hi, "fair_share": 1 / n,
         "margin": margin, "margin_lo": m_lo, "margin_hi": m_hi,
