@@ -71,3 +71,18 @@ def test_the_rollout_with_learned_leaves_is_legal_and_reproducible():
     assert make_strategy("learned_rollout").params["samples"] == 2
     with pytest.raises(ValueError, match="candidates"):
         make_strategy("learned_rollout:candidates=0")
+
+
+def test_the_searchs_gap_prunes_candidates_alike_in_both_engines():
+    """``gap``: only candidates within it of the best one-ply value are played out (the
+    core's unit test checks that a gap of 0 plays the one-ply choice at every unique best).
+    A small gap changes the game, and both engines play the changed game alike."""
+    from hansa_lab.play import play_game as python_play_game
+
+    config = GameConfig(4, seed=7_100_050)
+    pruned = ["learned_rollout:samples=1,gap=0.02", "greedy", "learned", "greedy"]
+    full = ["learned_rollout:samples=1", "greedy", "learned", "greedy"]
+    a = play_game(config, pruned, check=True)
+    assert a.final.end_reason is not None
+    assert python_play_game(config, pruned).actions == a.actions
+    assert play_game(config, full).actions != a.actions

@@ -1,6 +1,7 @@
 """``strong``, the strongest shipped player: ``learned_rollout`` at its defaults (the
-rollout with learned leaves). Its strength against ``strong_v1`` (the greedy rollout that
-had the name before) is a benchmark figure (``experiments/strong_candidate.toml``); here:
+rollout with learned leaves, its playouts to the end of the turn in progress; ``strong_v2``
+plays them 2 turns further). Its strength against ``strong_v1`` (the greedy rollout that
+had the name first) is a benchmark figure (``experiments/strong_vs_strong_v1.toml``); here:
 what it is, that it decides alike in both engines, and a small seat-rotated sample against
 greedy that it would lose if its search were broken."""
 
@@ -19,6 +20,15 @@ def test_strong_is_the_learned_rollout_at_its_defaults_and_v1_the_old_one():
     strong = make_strategy("strong")
     assert isinstance(strong, LearnedRollout)
     assert strong.params == make_strategy("learned_rollout").params
+    # playouts to the end of the turn in progress; strong_v2 is the budget before (2 turns)
+    assert (strong.params["candidates"], strong.params["samples"], strong.params["horizon"]) \
+        == (4, 2, 0)
+    v2 = make_strategy("strong_v2")
+    assert isinstance(v2, LearnedRollout)
+    assert {**strong.params, "horizon": 2} == v2.params
+    assert compiled.core_policy(v2) is not None
+    with pytest.raises(ValueError, match="gap"):
+        make_strategy("strong:gap=-1")
     v1 = make_strategy("strong_v1")
     assert isinstance(v1, StrongV1) and isinstance(v1, Rollout)
     assert (v1.params["candidates"], v1.params["horizon"]) == (6, 6)  # the old defaults

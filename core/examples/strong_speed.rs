@@ -53,6 +53,7 @@ fn main() {
         candidates: 4,
         samples: 2,
         horizon: 2,
+        gap: f64::INFINITY,
     });
     let board = if players == 3 { "base_3p" } else { "base_45p" };
     let seats = vec![strong; players];

@@ -186,11 +186,13 @@ fn learned_policy(
 
 /// `learned_rollout`: the `learned` player's `candidates` best actions, each played out
 /// `samples` times by greedy (on the `evaluation` weights) for the turn in progress and
-/// `horizon` more turns, the leaves valued by the learned player (ValueError: a
-/// parameter out of its range).
+/// `horizon` more turns, the leaves valued by the learned player; only candidates within
+/// `gap` of the best one-ply value are played out (ValueError: a parameter out of its
+/// range).
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
-    explore=0.0, candidates=4.0, samples=2.0, horizon=2.0, evaluation=Vec::new()))]
+    explore=0.0, candidates=4.0, samples=2.0, horizon=2.0, evaluation=Vec::new(),
+    gap=1e9))]
 #[allow(clippy::too_many_arguments)]
 fn learned_rollout_policy(
     names: &Bound<'_, PyAny>,
@@ -205,6 +207,7 @@ fn learned_rollout_policy(
     samples: f64,
     horizon: f64,
     evaluation: Vec<(String, f64)>,
+    gap: f64,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned_rollout",
@@ -212,6 +215,7 @@ fn learned_rollout_policy(
             ("candidates", candidates),
             ("samples", samples),
             ("horizon", horizon),
+            ("gap", gap),
         ],
     )?;
     let one_ply = learned_policy(
@@ -234,6 +238,7 @@ fn learned_rollout_policy(
             candidates: candidates as usize,
             samples: samples as usize,
             horizon: horizon as i32,
+            gap,
         }),
     })
 }

@@ -61,6 +61,7 @@ from hansa_lab.strategies import (
     Strategy,
     Strong,
     StrongV1,
+    StrongV2,
 )
 
 __all__ = [  # CoreGame, available and state_fields live in hansa_lab.compiled.bridge
@@ -95,6 +96,7 @@ CORE_STRATEGIES: dict[str, type[Strategy]] = {
     "learned": Learned,
     "learned_rollout": LearnedRollout,
     "strong": Strong,
+    "strong_v2": StrongV2,
     **ARCHETYPES,
 }
 def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,

@@ -36,7 +36,7 @@ from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import ActionsFirst, Blocker, Greedy, KeepSupply, NetworkKeys
 from hansa_lab.strategies.ismcts import Ismcts
 from hansa_lab.strategies.learned import Learned
-from hansa_lab.strategies.learned_search import LearnedRollout, Strong
+from hansa_lab.strategies.learned_search import LearnedRollout, Strong, StrongV2
 from hansa_lab.strategies.lineup import parse_lineup, split_specs
 from hansa_lab.strategies.mcts import MCTS
 from hansa_lab.strategies.random_policy import RandomStrategy
@@ -64,6 +64,7 @@ __all__ = [
     "Strategy",
     "Strong",
     "StrongV1",
+    "StrongV2",
     "make_strategy",
     "parse_lineup",
     "parse_strategy_spec",

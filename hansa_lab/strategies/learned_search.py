@@ -6,9 +6,12 @@ strongest shipped player (see the README's players table for its figures against
 For each decision it takes the ``candidates`` best actions of the one-ply ``learned``
 player, plays each ``samples`` times into the future (the hidden bonus-marker bag
 re-dealt, then every player playing ``greedy`` through the turn in progress and
-``horizon`` more turns) and keeps the candidate whose futures the ``learned`` player
-(the model blended with greedy's evaluation) values most on average. Short playouts and
-a learned judgement of where they lead, where ``strong_v1`` plays long greedy playouts.
+``horizon`` more turns: 0 by default, so a playout ends with the turn in progress) and
+keeps the candidate whose futures the ``learned`` player (the model blended with greedy's
+evaluation) values most on average. Short playouts and a learned judgement of where they
+lead, where ``strong_v1`` plays long greedy playouts. ``gap`` prunes the search: only the
+candidates whose one-ply value is within ``gap`` of the best are played out, and when
+none is, the one-ply choice is played at once (the default, 10^9, prunes nothing).
 Inside a Move it plays as ``learned`` does, and the search never picks ``end`` (ending the
 turn with actions left) itself: when that is its best candidate it plays ``learned``'s
 choice (all-``strong`` 3-player tables froze without this: every seat ending its turn at
@@ -21,6 +24,8 @@ and ``learned_rollout``); one draw from the seat's stream per searched decision 
 (``core/src/strategies/learned_search.rs``).
 
 >>> make_strategy("learned_rollout").params["horizon"]
+0
+>>> make_strategy("strong_v2").params["horizon"]
 2
 >>> make_strategy("strong").params == make_strategy("learned_rollout").params
 True
@@ -36,7 +41,7 @@ from hansa_lab.engine.state import GameConfig
 from hansa_lab.strategies.base import make_strategy, register
 from hansa_lab.strategies.learned import Learned
 
-__all__ = ["LearnedRollout", "Strong", "make_strategy"]
+__all__ = ["LearnedRollout", "Strong", "StrongV2", "make_strategy"]
 
 
 @register("learned_rollout")
@@ -44,15 +49,17 @@ class LearnedRollout(Learned):
     """The rollout with learned leaves (see the module doc)."""
 
     defaults: ClassVar[dict[str, Any]] = {**Learned.defaults, "candidates": 4, "samples": 2,
-                                          "horizon": 2}
+                                          "horizon": 0, "gap": 1e9}
     ranges: ClassVar[dict[str, tuple[float, float]]] = {**Learned.ranges,
                                                        "candidates": (1, 64),
                                                        "samples": (1, 64),
-                                                       "horizon": (0, 200)}
+                                                       "horizon": (0, 200),
+                                                       "gap": (0.0, 1e9)}
     limits: ClassVar[dict[str, Limit]] = parameter_limits("learned", "learned_rollout")
     candidates: int
     samples: int
     horizon: int
+    gap: float
 
     def core_twin(self, config: GameConfig | None = None) -> Any:
         """The core's ``CorePolicy`` playing this search in games of ``config``
@@ -61,12 +68,22 @@ class LearnedRollout(Learned):
         return core_module().learned_rollout_policy(
             *self.learned_model_for(config).core_args(), self.model_weight,
             self.greedy_weight, self.explore, self.candidates, self.samples, self.horizon,
-            self._evaluation)
+            self._evaluation, self.gap)
 
 
 @register("strong")
 class Strong(LearnedRollout):
     """The strongest shipped player at its default budget: ``learned_rollout`` with its
-    defaults (4 candidates of the one-ply learned player, 2 re-dealt futures each, 2 more
-    turns, judged by the shipped model blended with greedy's evaluation). The greedy
-    rollout that had this name is ``strong_v1``."""
+    defaults (4 candidates of the one-ply learned player, each played 2 times, bonus-marker
+    bag re-dealt, to the end of the turn in progress, judged by the shipped model blended
+    with greedy's evaluation). The previous budget (2 more turns per playout) is
+    ``strong_v2``; the greedy rollout that had this name first is ``strong_v1``."""
+
+
+@register("strong_v2")
+class StrongV2(LearnedRollout):
+    """``strong`` before its playouts were cut to the turn in progress: ``learned_rollout``
+    whose playouts last 2 more turns (about 4× the cost of today's ``strong`` at 4 players;
+    earlier figures of ``strong`` were measured with it)."""
+
+    defaults: ClassVar[dict[str, Any]] = {**LearnedRollout.defaults, "horizon": 2}

@@ -274,7 +274,15 @@ impl Learned {
             return self.fallback().choose(s, legal, rng);
         }
         let values = self.candidate_values(s, legal, player);
-        let (best, best_v) = best_of(legal, &values);
+        self.choose_by(s, legal, &values, rng)
+    }
+
+    /// The one-ply choice among `legal` (non-empty, outside a Move) given its
+    /// `candidate_values`: the best, ties from `rng`; greedy's choice when nothing
+    /// improves the position.
+    pub fn choose_by(&self, s: &State, legal: &[Action], values: &[f64], rng: &mut Rng) -> Action {
+        let player = s.current_player();
+        let (best, best_v) = best_of(legal, values);
         if best.is_empty() {
             return legal[0];
         }

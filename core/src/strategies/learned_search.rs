@@ -35,6 +35,9 @@ pub struct LearnedRollout {
     pub samples: usize,
     /// turns each playout lasts after the turn in progress
     pub horizon: i32,
+    /// only candidates whose one-ply value is within `gap` of the best are played out;
+    /// when none is beside the best, the one-ply choice is played without playouts
+    pub gap: f64,
 }
 
 impl LearnedRollout {
@@ -51,8 +54,10 @@ impl LearnedRollout {
         let mut order: Vec<usize> = (0..legal.len()).collect();
         order.sort_by(|&i, &j| values[j].total_cmp(&values[i]).then(i.cmp(&j)));
         order.truncate(self.candidates.max(1));
+        let top = values[order[0]];
+        order.retain(|&i| top - values[i] <= self.gap);
         if order.len() == 1 || self.samples == 0 {
-            return self.learned.choose(s, legal, rng);
+            return self.learned.choose_by(s, legal, &values, rng);
         }
         let seed = rng.next_u64();
         let greedy = self.learned.fallback();
@@ -64,7 +69,7 @@ impl LearnedRollout {
             self.learned.value(t, player, &mut scratch)
         });
         if legal[best].kind == K_END {
-            return self.learned.choose(s, legal, rng);
+            return self.learned.choose_by(s, legal, &values, rng);
         }
         legal[best]
     }
@@ -102,6 +107,7 @@ mod tests {
             candidates: 3,
             samples: 2,
             horizon: 1,
+            gap: f64::INFINITY,
         }
     }
 
@@ -125,5 +131,44 @@ mod tests {
         let a = play(5);
         assert_eq!(a, play(5));
         assert_ne!(a, play(6));
+    }
+
+    #[test]
+    fn a_gap_of_zero_searches_only_ties_of_the_one_ply_values() {
+        let searching = player();
+        let pruned = LearnedRollout {
+            gap: 0.0,
+            ..player()
+        };
+        let mut s = new_game(&Config::printed(4, "base_45p", 23)).unwrap();
+        let mut rng = Rng::new(9);
+        let (mut unique, mut changed) = (0, 0);
+        while !s.is_over() && s.turn < 40 {
+            let acts = legal(&s);
+            let player_now = s.current_player();
+            let in_move = matches!(s.pending.last(),
+                Some(Decision::Move { player: q, .. }) if *q == player_now);
+            if acts.len() > 1 && !in_move {
+                let values = pruned.learned.candidate_values(&s, &acts, player_now);
+                let top = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                if values.iter().filter(|&&v| top - v <= 0.0).count() == 1 {
+                    // a unique best: the pruned search plays the one-ply choice, rng alike
+                    unique += 1;
+                    let (mut r1, mut r2) = (rng.clone(), rng.clone());
+                    let a = pruned.choose(&s, &acts, &mut r1);
+                    assert_eq!(a, pruned.learned.choose(&s, &acts, &mut r2));
+                    assert_eq!(r1.next_u64(), r2.next_u64());
+                    changed += usize::from(a != searching.choose(&s, &acts, &mut rng.clone()));
+                }
+            }
+            let a = searching.choose(&s, &acts, &mut rng);
+            apply_unchecked(&mut s, &a);
+        }
+        // the positions hold unique bests, and there the full search sometimes differs
+        assert!(unique > 50, "{unique} decisions with a unique best");
+        assert!(
+            changed > 0,
+            "the full search never differs from the one-ply choice"
+        );
     }
 }
