@@ -43,6 +43,20 @@ def test_without_exploration_the_fallback_still_ends_the_game():
     assert rec.final.end_reason is not None and rec.final.round <= MAX_ROUNDS
 
 
+def test_the_generation_2_model_records_strongs_self_play_and_the_counter():
+    """``learned_base4p_g2``: trained on ``strong``'s games (on generation 0) and on those of
+    the counter tuned against it; ``auto`` plays it at 4 players on the base board."""
+    from hansa_lab.strategies.learned import find_model, load_model, model_for
+
+    m = load_model(find_model("learned_base4p_g2"))
+    lineups = m.meta["training"]["data"]["lineups"]
+    assert lineups[0] == ",".join(["strong:model=learned_base4p"] * 4)
+    assert lineups[1].startswith("greedy:") and "ability=2.932" in lineups[1]
+    assert m.meta["training"]["command"].startswith("hansa-lab learn")
+    assert all(f"--lineup {x}" in m.meta["training"]["command"] for x in lineups)
+    assert model_for(GameConfig(4, seed=1)) == "learned_base4p_g2"
+
+
 def test_the_generation_1_model_is_shipped_and_records_its_self_play():
     from hansa_lab.strategies.learned import find_model, load_model, shipped_models
 

@@ -1,5 +1,6 @@
-"""``model=auto``, the learned players' default: in each game the shipped model trained for
-the game's board family and player count, else ``learned_base4p``."""
+"""``model=auto``, the learned players' default: in each game the newest shipped generation
+of the model trained for the game's board family and player count, else of
+``learned_base4p``."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from hansa_lab.strategies.learned import (
 
 #: the per-configuration models the package ships (besides the base 4-player ones)
 PER_CONFIG = {(4, "britannia"): "learned_britannia4p", (3, "base"): "learned_base3p",
-              (5, "base"): "learned_base5p", (4, "east"): "learned_east4p"}
+              (5, "base"): "learned_base5p", (4, "east"): "learned_east4p",
+              (5, "britannia"): "learned_britannia5p"}
 
 
 def test_the_learned_players_default_to_auto():
@@ -40,13 +42,29 @@ def test_auto_picks_the_model_trained_for_the_board_and_player_count(n, board):
     assert model_for(GameConfig(n, side, "original", options={"prestige_to_end": 25})) == name
 
 
-def test_auto_falls_back_to_the_base_four_player_model():
-    assert model_for(GameConfig(4, "base")) == FALLBACK_MODEL == "learned_base4p"
-    assert model_for(None) == FALLBACK_MODEL
+#: the newest self-play generation of the base 4-player model (trained on ``strong``'s games)
+NEWEST_BASE = "learned_base4p_g2"
+
+
+def test_auto_falls_back_to_the_base_four_player_models_newest_generation():
+    assert FALLBACK_MODEL == "learned_base4p"
+    assert model_for(GameConfig(4, "base")) == NEWEST_BASE
+    assert model_for(None) == NEWEST_BASE
     for n, board in ((2, "base"), (3, "east"), (5, "east"), (3, "britannia")):
         name = f"learned_{board}{n}p"
         if not (MODEL_FOLDER / f"{name}.json").is_file():
-            assert model_for(GameConfig(n, board)) == FALLBACK_MODEL
+            assert model_for(GameConfig(n, board)) == NEWEST_BASE
+
+
+def test_the_newest_generation_is_the_largest_number_not_the_last_name(tmp_path, monkeypatch):
+    from hansa_lab.strategies import learned
+
+    for stem in ("learned_moon4p", "learned_moon4p_g2", "learned_moon4p_g10",
+                 "learned_moon4p_gold", "learned_moon4p_g3x", "learned_sun4p"):
+        (tmp_path / f"{stem}.json").write_text("{}")
+    monkeypatch.setattr(learned, "MODEL_FOLDER", tmp_path)
+    assert learned._newest("learned_moon4p") == "learned_moon4p_g10"
+    assert learned._newest("learned_sun4p") == "learned_sun4p"
 
 
 def test_board_family_of_every_side_and_a_clear_error():
@@ -70,14 +88,14 @@ def test_an_auto_player_plays_the_configurations_model_in_both_engines():
     assert auto.actions != base.actions
     player = make_strategy("learned")
     assert player.learned_model_for(config).name == name
-    assert player.learned_model_for(GameConfig(4, "base")).name == FALLBACK_MODEL
+    assert player.learned_model_for(GameConfig(4, "base")).name == NEWEST_BASE
     py = play_game(config, ["learned"] * 4, max_actions=60)
     assert py.actions == auto.actions[:60]
     # one twin per model the player meets
     for cfg in (config, GameConfig(4, "base", seed=3), config):
         state = new_game(cfg)
         player.choose(state, legal_actions(state), Rng(1))
-    assert set(player._twins) == {name, FALLBACK_MODEL}
+    assert set(player._twins) == {name, NEWEST_BASE}
 
 
 def test_a_named_model_that_is_missing_fails_when_the_player_is_made():

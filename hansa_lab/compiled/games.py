@@ -136,7 +136,7 @@ def core_policy(strategy: Strategy, config: GameConfig | None = None) -> Any | N
     classes of :data:`CORE_STRATEGIES` have a twin (a subclass defined elsewhere is called
     back). A strategy built from a strategy file is its base's class with other values,
     so it has its base's twin. ``config`` decides the model of a learned player whose
-    ``model`` is ``auto`` (without it: ``learned_base4p``)."""
+    ``model`` is ``auto`` (without it: the newest generation of ``learned_base4p``)."""
     cls = type(strategy)
     if cls is not CORE_STRATEGIES.get(cls.name):
         return None

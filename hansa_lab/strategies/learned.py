@@ -20,8 +20,9 @@ stream, so a game is reproducible from its seed. ``model`` names the
 model: a file shipped in ``hansa_lab/strategies/data/`` (``learned_*.json``) by name, any
 model file by its path, or ``auto`` (the default): in each game the shipped model trained
 for its board family and player count, ``learned_<family><n>p`` (e.g.
-``learned_britannia4p``), where the package ships one, else ``learned_base4p``
-(:func:`model_for`; rule options do not change the choice).
+``learned_britannia4p``), where the package ships one, else ``learned_base4p``; of either,
+its newest self-play generation ``_g<k>`` when one is shipped (``learned_base4p_g2``,
+trained on ``strong``'s games; :func:`model_for`; rule options do not change the choice).
 
 The features and the forward pass are computed in the compiled core
 (``core/src/strategies/features.rs``, ``learned.rs``); in the Python engine this strategy
@@ -32,7 +33,7 @@ it decides alike in both engines by construction.
 >>> make_strategy("learned").params["model"]
 'auto'
 >>> model_for(GameConfig(4, "base"))
-'learned_base4p'
+'learned_base4p_g2'
 """
 
 from __future__ import annotations
@@ -133,12 +134,20 @@ def shipped_models() -> list[str]:
 
 
 def model_for(config: GameConfig | None) -> str:
-    """The shipped model ``model=auto`` plays in games of ``config``:
-    ``learned_<family><n>p`` (the name ``hansa-lab learn`` gives a model of that board
-    family and player count) when the package ships it, else :data:`FALLBACK_MODEL`
-    (also without a configuration). Rule options and the edition do not change it."""
+    """The shipped model ``model=auto`` plays in games of ``config``: the newest
+    self-play generation of the board family and player count, ``learned_<family><n>p_g<k>``
+    with the largest ``k``, when the package ships one; else ``learned_<family><n>p`` (the
+    name ``hansa-lab learn`` gives a model of that board family and player count); else
+    the newest generation of :data:`FALLBACK_MODEL`, else that model (also without a
+    configuration). Rule options and the edition do not change it.
+
+    >>> model_for(GameConfig(4))
+    'learned_base4p_g2'
+    >>> model_for(GameConfig(4, board="britannia"))
+    'learned_britannia4p'
+    """
     if config is None:
-        return FALLBACK_MODEL
+        return _newest(FALLBACK_MODEL)
     return _shipped_model_for(config.side, config.n_players)
 
 
@@ -147,7 +156,15 @@ def _shipped_model_for(side: str, n_players: int) -> str:
     # cached: the Python engine's learned players ask at every decision, and the package's
     # models do not change during a run
     name = f"learned_{board_family(side)}{n_players}p"
-    return name if (MODEL_FOLDER / f"{name}.json").is_file() else FALLBACK_MODEL
+    return _newest(name if (MODEL_FOLDER / f"{name}.json").is_file() else FALLBACK_MODEL)
+
+
+def _newest(name: str) -> str:
+    """``name``'s newest shipped generation (``name_g<k>``, largest ``k``), else ``name``."""
+    generations = [(int(p.stem.rsplit("_g", 1)[1]), p.stem)
+                   for p in MODEL_FOLDER.glob(f"{name}_g*.json")
+                   if p.stem.rsplit("_g", 1)[1].isdigit()]
+    return max(generations)[1] if generations else name
 
 
 def find_model(name: str) -> Path:
