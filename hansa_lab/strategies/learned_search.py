@@ -84,6 +84,6 @@ class Strong(LearnedRollout):
 class StrongV2(LearnedRollout):
     """``strong`` before its playouts were cut to the turn in progress: ``learned_rollout``
     whose playouts last 2 more turns (about 4× the cost of today's ``strong`` at 4 players;
-    earlier figures of ``strong`` were measured with it)."""
+    earlier figures of ``strong`` were measured with it on ``model=learned_base4p``)."""
 
     defaults: ClassVar[dict[str, Any]] = {**LearnedRollout.defaults, "horizon": 2}
