@@ -365,14 +365,15 @@ def run(examples: int) -> None:
             call("position_perft", lambda: _core.position_perft(s, depth))
 
     @common
-    @given(st.integers(0, 3), st.one_of(st.floats(allow_nan=True, allow_infinity=True), NUMBER),
+    @given(st.integers(0, 4), st.one_of(st.floats(allow_nan=True, allow_infinity=True), NUMBER),
            st.one_of(st.floats(allow_nan=True, allow_infinity=True), NUMBER), SEED)
     def learned_rollout(which: int, x: Any, w: Any, rng: Any) -> None:
-        knobs: list[Any] = [4.0, 2.0, 1.0]
-        if which < 3:
+        knobs: list[Any] = [4.0, 2.0, 1.0, 1e9]  # candidates, samples, horizon, gap
+        if which < 4:
             knobs[which] = x
         p = call("learned_rollout_policy",
-                 lambda: _core.learned_rollout_policy(*MODEL, w, 1.0, 0.5, *knobs))
+                 lambda: _core.learned_rollout_policy(*MODEL, w, 1.0, 0.5, *knobs[:3],
+                                                      gap=knobs[3]))
         if p is not FAILED:
             s = _state()
             call("CorePolicy.choose", lambda: p.choose(s, rng))

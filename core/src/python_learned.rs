@@ -191,7 +191,7 @@ fn learned_policy(
 /// range).
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
-    explore=0.0, candidates=4.0, samples=2.0, horizon=2.0, evaluation=Vec::new(),
+    explore=0.0, candidates=4.0, samples=2.0, horizon=0.0, evaluation=Vec::new(),
     gap=1e9))]
 #[allow(clippy::too_many_arguments)]
 fn learned_rollout_policy(

@@ -161,9 +161,9 @@ def _shipped_model_for(side: str, n_players: int) -> str:
 
 def _newest(name: str) -> str:
     """``name``'s newest shipped generation (``name_g<k>``, largest ``k``), else ``name``."""
-    generations = [(int(p.stem.rsplit("_g", 1)[1]), p.stem)
-                   for p in MODEL_FOLDER.glob(f"{name}_g*.json")
-                   if p.stem.rsplit("_g", 1)[1].isdigit()]
+    prefix = f"{name}_g"
+    generations = [(int(k), p.stem) for p in MODEL_FOLDER.glob(f"{prefix}*.json")
+                   if (k := p.stem.removeprefix(prefix)).isdigit()]
     return max(generations)[1] if generations else name
 
 
