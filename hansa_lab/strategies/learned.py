@@ -22,7 +22,8 @@ model file by its path, or ``auto`` (the default): in each game the shipped mode
 for its board family and player count, ``learned_<family><n>p`` (e.g.
 ``learned_britannia4p``), where the package ships one, else ``learned_base4p``; of either,
 its newest self-play generation ``_g<k>`` when one is shipped (``learned_base4p_g2``,
-trained on ``strong``'s games; :func:`model_for`; rule options do not change the choice).
+``learned_east4p_g1``, ``learned_britannia4p_g1``: trained on ``strong``'s games;
+:func:`model_for`; rule options do not change the choice).
 
 The features and the forward pass are computed in the compiled core
 (``core/src/strategies/features.rs``, ``learned.rs``); in the Python engine this strategy
@@ -144,7 +145,7 @@ def model_for(config: GameConfig | None) -> str:
     >>> model_for(GameConfig(4))
     'learned_base4p_g2'
     >>> model_for(GameConfig(4, board="britannia"))
-    'learned_britannia4p'
+    'learned_britannia4p_g1'
     """
     if config is None:
         return _newest(FALLBACK_MODEL)
