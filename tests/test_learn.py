@@ -17,6 +17,8 @@ from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.errors import ExperimentError
 from hansa_lab.play import play_game
 from hansa_lab.sim.learn import (
+    HIDDEN_UNITS,
+    TEMPO_FEATURES,
     LearnSettings,
     build_dataset,
     feature_names,
@@ -24,7 +26,13 @@ from hansa_lab.sim.learn import (
     write_model,
 )
 from hansa_lab.strategies import make_strategy
-from hansa_lab.strategies.learned import find_model, load_model, shipped_models
+from hansa_lab.strategies.learned import (
+    HIDDEN_MODEL_FORMAT,
+    MODEL_FORMAT,
+    find_model,
+    load_model,
+    shipped_models,
+)
 
 core = core_module()
 NAMES = feature_names()
@@ -206,8 +214,74 @@ def test_evaluation_hands_another_greedy_players_weights_to_the_blend():
 
 def test_fit_model_refuses_an_unknown_kind(dataset):
     with pytest.raises(ValueError, match="model kinds must be among ridge_margin, "
-                                         "logistic_win, got mlp"):
+                                         "logistic_win, mlp_win, got mlp"):
         fit_model(dataset, 1, "x", kinds=("mlp",))
+
+
+@pytest.fixture(scope="module")
+def network(dataset):
+    return fit_model(dataset[1], 3, "learned_test_mlp", kinds=("mlp_win",))
+
+
+def test_a_hidden_layer_runs_alike_in_the_core_the_trainer_and_python(dataset, network):
+    """``mlp_win``: the core's forward pass equals the trainer's formula and the Python
+    one; the hidden layer changes the values (the linear part alone differs); features
+    left out of the fit get no hidden weight; the core refuses a layer of the wrong
+    shape, naming the call."""
+    _, ds = dataset
+    m = network.model
+    assert m.kind == "mlp_win" and network.epochs >= 1
+    assert m.hidden is not None and len(m.hidden.bias) == HIDDEN_UNITS
+    x = ds.x[::5]
+    z = (x - np.array(m.mean)) / np.array(m.scale)
+    hidden_w = np.array(m.hidden.weights)
+    trainer = (m.bias + z @ np.array(m.weights)
+               + np.maximum(z @ hidden_w.T + np.array(m.hidden.bias), 0.0)
+               @ np.array(m.hidden.output))
+    got = core.model_forward(*m.core_args(), x.tolist(), hidden=m.core_hidden())
+    assert np.allclose(got, trainer, rtol=1e-10, atol=1e-9)
+    assert np.allclose([m.forward(list(r)) for r in x], trainer, rtol=1e-10, atol=1e-9)
+    linear = core.model_forward(*m.core_args(), x.tolist())
+    assert np.max(np.abs(np.array(linear) - trainer)) > 1e-3
+    left_out = [i for i, n in enumerate(NAMES) if n in TEMPO_FEATURES]
+    assert left_out and not hidden_w[:, left_out].any()
+    flat, bias, output = m.core_hidden()
+    with pytest.raises(ValueError, match="learned_policy: model hidden output has 31"):
+        core.learned_policy(*m.core_args(), hidden=(flat, bias, output[:-1]))
+    with pytest.raises(ValueError, match=r"hidden must be \(weights, bias, output\)"):
+        core.learned_policy(*m.core_args(), hidden=(flat, bias))
+
+
+def test_a_hidden_layer_model_file_plays_in_both_engines(network, tmp_path):
+    """The file of an ``mlp_win`` model is of the second format and round-trips; one with
+    its layer missing or misshapen is refused naming the field; ``strong`` on it plays
+    legal, reproducible games in both engines, and otherwise than on its linear part."""
+    path = write_model(network, SETTINGS, tmp_path / "n.json")
+    d = json.loads(path.read_text())
+    assert d["format"] == HIDDEN_MODEL_FORMAT
+    assert f"({HIDDEN_UNITS} hidden units" in d["training"]["choice"]
+    m = load_model(path)
+    assert m.hidden == network.model.hidden and m.weights == network.model.weights
+    for broken, message in [({k: v for k, v in d.items() if k != "hidden"},
+                             "needs a 'hidden' field"),
+                            ({**d, "hidden": {**d["hidden"], "weights": [
+                                *d["hidden"]["weights"][:3], [0.0],
+                                *d["hidden"]["weights"][4:]]}},
+                             "hidden weight row 3 must list")]:
+        (tmp_path / "bad.json").write_text(json.dumps(broken))
+        with pytest.raises(ValueError, match=message):
+            load_model(tmp_path / "bad.json")
+    linear_only = {**{k: v for k, v in d.items() if k != "hidden"}, "format": MODEL_FORMAT,
+                   "kind": "logistic_win"}
+    (tmp_path / "linear.json").write_text(json.dumps(linear_only))
+    config = GameConfig(3, seed=407)
+    lineup = [f"strong:model={path}", "greedy", "greedy"]
+    a = core_play_game(config, lineup, check=True)
+    assert core_play_game(config, lineup).actions == a.actions and a.final.end_reason
+    assert play_game(config, lineup, check=True).actions == a.actions
+    other = core_play_game(config, [f"strong:model={tmp_path / 'linear.json'}", "greedy",
+                                    "greedy"])
+    assert other.actions != a.actions
 
 
 def test_learn_command_writes_a_model_the_player_loads(tmp_path, capsys):

@@ -5,7 +5,7 @@
 use hansa_core::play::play;
 use hansa_core::state::Config;
 use hansa_core::strategies::evaluation::Weights;
-use hansa_core::strategies::learned::{Learned, LinearModel};
+use hansa_core::strategies::learned::{Learned, ValueModel};
 use hansa_core::strategies::learned_search::LearnedRollout;
 use hansa_core::strategies::Policy;
 use std::sync::Arc;
@@ -34,7 +34,7 @@ fn main() {
         .iter()
         .map(|x| x.as_str().expect("feature name").to_string())
         .collect();
-    let model = LinearModel::new(
+    let model = ValueModel::new(
         &names,
         numbers("mean"),
         numbers("scale"),

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 
 use super::{bounded_list, guard, PyConfig, PyPolicy, PyState, MAX_SEATS};
 use crate::strategies::features::{feature_names, features, sample_game};
-use crate::strategies::learned::{Learned, LinearModel};
+use crate::strategies::learned::{HiddenLayer, Learned, ValueModel, MAX_HIDDEN_UNITS};
 use crate::strategies::learned_search::LearnedRollout;
 use crate::strategies::weights_with;
 use crate::strategies::Policy;
@@ -89,7 +89,8 @@ fn model(
     scale: &Bound<'_, PyAny>,
     weights: &Bound<'_, PyAny>,
     bias: f64,
-) -> PyResult<LinearModel> {
+    hidden: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ValueModel> {
     let list = |name: &str, v: &Bound<'_, PyAny>| -> PyResult<Vec<f64>> {
         bounded_list(call, name, v, MAX_MODEL_FEATURES)
     };
@@ -99,11 +100,35 @@ fn model(
         list("scale", scale)?,
         list("weights", weights)?,
     );
-    LinearModel::new(&names, mean, scale, weights, bias).map_err(PyValueError::new_err)
+    let m = ValueModel::new(&names, mean, scale, weights, bias).map_err(PyValueError::new_err)?;
+    let Some(hidden) = hidden.filter(|h| !h.is_none()) else {
+        return Ok(m);
+    };
+    // (weights unit by unit, one flat list; bias; output)
+    let (w, b, o): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) =
+        hidden.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{call}: hidden must be (weights, bias, output), three lists of numbers"
+            ))
+        })?;
+    let layer = HiddenLayer {
+        weights: bounded_list(
+            call,
+            "hidden weights",
+            &w,
+            MAX_HIDDEN_UNITS * MAX_MODEL_FEATURES,
+        )?,
+        bias: bounded_list(call, "hidden bias", &b, MAX_HIDDEN_UNITS)?,
+        output: bounded_list(call, "hidden output", &o, MAX_HIDDEN_UNITS)?,
+    };
+    m.with_hidden(layer)
+        .map_err(|e| PyValueError::new_err(format!("{call}: {e}")))
 }
 
-/// The model's value of each feature vector of `rows` (the core's forward pass).
+/// The model's value of each feature vector of `rows` (the core's forward pass);
+/// `hidden`: the model's hidden layer, (weights unit by unit in one list, bias, output).
 #[pyfunction]
+#[pyo3(signature = (names, mean, scale, weights, bias, rows, hidden=None))]
 fn model_forward(
     names: &Bound<'_, PyAny>,
     mean: &Bound<'_, PyAny>,
@@ -111,8 +136,9 @@ fn model_forward(
     weights: &Bound<'_, PyAny>,
     bias: f64,
     rows: &Bound<'_, PyAny>,
+    hidden: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<f64>> {
-    let m = model("model_forward", names, mean, scale, weights, bias)?;
+    let m = model("model_forward", names, mean, scale, weights, bias, hidden)?;
     let rows: Vec<Bound<'_, PyAny>> =
         bounded_list("model_forward", "rows", rows, MAX_FORWARD_ROWS)?;
     let rows = rows
@@ -142,14 +168,14 @@ fn check_knobs(group: &str, knobs: &[(&str, f64)]) -> PyResult<()> {
     Ok(())
 }
 
-/// The `learned` player on a linear model (ValueError if its features are not the
-/// core's): `model_weight` × the model's value + `greedy_weight` × greedy's evaluation
+/// The `learned` player on a model (ValueError if its features are not the core's;
+/// `hidden` as for `model_forward`): `model_weight` × the model's value + `greedy_weight` × greedy's evaluation
 /// with its default weights changed by `evaluation` ((name, value) pairs: another
 /// greedy-family player's weights); `explore`: the chance of a random active action when
 /// nothing improves the position.
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
-    explore=0.0, evaluation=Vec::new()))]
+    explore=0.0, evaluation=Vec::new(), hidden=None))]
 #[allow(clippy::too_many_arguments)]
 fn learned_policy(
     names: &Bound<'_, PyAny>,
@@ -161,6 +187,7 @@ fn learned_policy(
     greedy_weight: f64,
     explore: f64,
     evaluation: Vec<(String, f64)>,
+    hidden: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned",
@@ -170,7 +197,7 @@ fn learned_policy(
             ("explore", explore),
         ],
     )?;
-    let m = model("learned_policy", names, mean, scale, weights, bias)?;
+    let m = model("learned_policy", names, mean, scale, weights, bias, hidden)?;
     let evaluation = weights_with(&evaluation)
         .map_err(|e| PyValueError::new_err(format!("learned_policy: evaluation: {e}")))?;
     Ok(PyPolicy {
@@ -192,7 +219,7 @@ fn learned_policy(
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
     explore=0.0, candidates=4.0, samples=2.0, horizon=0.0, evaluation=Vec::new(),
-    gap=1e9))]
+    gap=1e9, hidden=None))]
 #[allow(clippy::too_many_arguments)]
 fn learned_rollout_policy(
     names: &Bound<'_, PyAny>,
@@ -208,6 +235,7 @@ fn learned_rollout_policy(
     horizon: f64,
     evaluation: Vec<(String, f64)>,
     gap: f64,
+    hidden: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned_rollout",
@@ -228,6 +256,7 @@ fn learned_rollout_policy(
         greedy_weight,
         explore,
         evaluation,
+        hidden,
     )?;
     let Policy::Learned(learned) = one_ply.p else {
         unreachable!("learned_policy builds a Learned policy")

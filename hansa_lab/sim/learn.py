@@ -25,8 +25,12 @@ The model
     learned players' blend weights were measured with the logistic model, whose values
     are log-odds where the ridge model's are points) and reports, on the test games,
     R² of the margin (ridge), log-loss and accuracy of the win (logistic) and the winner
-    accuracy of both. :func:`write_model` writes the model file (feature list, weights,
-    standardisation, training command, seed, data description, held-out figures).
+    accuracy of both. Asked for by name, ``mlp_win`` adds a layer of rectified units to
+    the logistic model (Adam in numpy, stopped at the epoch of best validation log-loss,
+    refitted on fitting and validation games for as many epochs), so that the value of
+    one feature may depend on another (a City Keys level on the network it multiplies).
+    :func:`write_model` writes the model file (feature list, weights, standardisation,
+    training command, seed, data description, held-out figures).
 
 >>> cfg = LearnSettings(lineups=(("greedy",) * 3,), n_players=3, games=2, seed=1)
 >>> [game_seed(cfg, i) for i in range(2)], seat_specs(cfg, 0, 1)
@@ -50,11 +54,11 @@ from hansa_lab.compiled.games import core_policy
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.strategies import make_strategy
-from hansa_lab.strategies.learned import LearnedModel
+from hansa_lab.strategies.learned import HiddenLayer, LearnedModel
 
-__all__ = ["TEMPO_FEATURES", "Dataset", "FitReport", "LearnSettings", "SeatMeasure",
-           "build_dataset", "feature_names", "fit_model", "game_seed", "load_dataset",
-           "measure_seat", "seat_specs", "write_model"]
+__all__ = ["ALL_KINDS", "MODEL_KINDS", "TEMPO_FEATURES", "Dataset", "FitReport",
+           "LearnSettings", "SeatMeasure", "build_dataset", "feature_names", "fit_model",
+           "game_seed", "load_dataset", "measure_seat", "seat_specs", "write_model"]
 
 
 def feature_names() -> list[str]:
@@ -250,6 +254,7 @@ class FitReport:
     validation: dict[str, dict[str, float]]
     test: dict[str, float]
     split: dict[str, int] = field(default_factory=dict)
+    epochs: int = 0  # mlp_win: the epochs of the final fit (those that validated best)
 
 
 def _split(ds: Dataset, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -326,18 +331,102 @@ TEMPO_FEATURES = ("own_is_active", "own_seats_until_turn", "rival_is_active",
                   "rival_seats_until_turn", "actions_left")
 
 
-#: the model kinds :func:`fit_model` fits and chooses among
+#: the model kinds :func:`fit_model` fits and chooses among by default
 MODEL_KINDS = ("ridge_margin", "logistic_win")
+#: every kind it fits: also ``mlp_win``, the logistic model with a layer of
+#: :data:`HIDDEN_UNITS` rectified units beside its linear part (fitted only when asked
+#: for: it takes about a minute where the linear kinds take seconds)
+ALL_KINDS = (*MODEL_KINDS, "mlp_win")
+#: the hidden layer of ``mlp_win``: units, L2 penalty per sample, mini-batch, Adam's step,
+#: the most epochs and how many epochs without a better validation log-loss end the fit
+HIDDEN_UNITS = 32
+HIDDEN_L2 = 1e-3
+HIDDEN_BATCH = 512
+HIDDEN_STEP = 1e-3
+HIDDEN_EPOCHS = 60
+HIDDEN_PATIENCE = 6
+
+
+@dataclass
+class _Net:
+    """The parameters of ``mlp_win``: value = b + z·w + Σ_j u_j · max(0, a_j + W_j·z)."""
+
+    w: np.ndarray
+    b: float
+    W: np.ndarray
+    a: np.ndarray
+    u: np.ndarray
+    epochs: int = 0
+
+    def value(self, z: np.ndarray) -> np.ndarray:
+        return self.b + z @ self.w + np.maximum(z @ self.W.T + self.a, 0.0) @ self.u
+
+
+def _mlp(z: np.ndarray, y: np.ndarray, rows: np.ndarray, w0: np.ndarray, b0: float,
+         keep: np.ndarray, seed: int, *, epochs: int = HIDDEN_EPOCHS,
+         stop_on: tuple[Dataset, np.ndarray] | None = None) -> _Net:
+    """Fit ``mlp_win`` on the samples ``rows`` of ``z`` (log-loss of the win ``y`` plus
+    :data:`HIDDEN_L2` · |params|², mini-batches of :data:`HIDDEN_BATCH` by Adam, seeded),
+    the linear part started at the logistic model ``w0``, ``b0`` and the hidden layer's
+    output at 0 (so it starts as that model). Features left out (``~keep``) get no hidden
+    weight. With ``stop_on`` (the data set and its validation rows) the parameters of the
+    epoch with the best validation log-loss are returned, after :data:`HIDDEN_PATIENCE`
+    epochs without a better one; without it, those after ``epochs`` epochs."""
+    rng = np.random.default_rng(seed)
+    d = z.shape[1]
+    W = rng.normal(0.0, 1.0 / math.sqrt(d), (HIDDEN_UNITS, d))
+    W[:, ~keep] = 0.0
+    net = _Net(w0.copy(), float(b0), W, np.zeros(HIDDEN_UNITS), np.zeros(HIDDEN_UNITS))
+    params = [net.W, net.a, net.u, net.w, np.array([net.b])]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    idx = np.flatnonzero(rows)
+    step = 0
+    best: tuple[float, int, list[np.ndarray]] | None = None
+    for epoch in range(epochs):
+        rng.shuffle(idx)
+        for k in range(0, len(idx), HIDDEN_BATCH):
+            batch = idx[k:k + HIDDEN_BATCH]
+            x = z[batch]
+            pre = x @ params[0].T + params[1]
+            act = np.maximum(pre, 0.0)
+            v = params[4][0] + x @ params[3] + act @ params[2]
+            g = (1.0 / (1.0 + np.exp(-v)) - y[batch]) / len(batch)
+            g_pre = np.outer(g, params[2]) * (pre > 0)
+            grads = [g_pre.T @ x + HIDDEN_L2 * params[0], g_pre.sum(axis=0),
+                     act.T @ g + HIDDEN_L2 * params[2], x.T @ g + HIDDEN_L2 * params[3],
+                     np.array([g.sum()])]
+            step += 1
+            for p, grad, m1, m2 in zip(params, grads, first, second, strict=True):
+                m1 *= 0.9
+                m1 += 0.1 * grad
+                m2 *= 0.999
+                m2 += 0.001 * grad * grad
+                p -= HIDDEN_STEP * (m1 / (1 - 0.9 ** step)) / (
+                    np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
+        if stop_on is not None:
+            ds, val = stop_on
+            now = _Net(params[3], float(params[4][0]), params[0], params[1], params[2])
+            loss = _metrics("logistic_win", now.value(z), ds, val)["log_loss"]
+            if best is None or loss < best[0]:
+                best = (loss, epoch, [p.copy() for p in params])
+            elif epoch - best[1] >= HIDDEN_PATIENCE:
+                break
+    if best is not None:
+        params = best[2]
+    W, a, u, w, b = params
+    return _Net(w, float(b[0]), W, a, u, epochs=best[1] + 1 if best is not None else epochs)
 
 
 def fit_model(ds: Dataset, seed: int, name: str,
               alphas: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0),
               kinds: tuple[str, ...] = MODEL_KINDS) -> FitReport:
     """Fit, choose on validation games and report on test games (see the module doc);
-    ``kinds``: the kinds to choose among (both by default)."""
-    unknown = [k for k in kinds if k not in MODEL_KINDS]
+    ``kinds``: the kinds to choose among (the linear two by default; ``mlp_win`` builds
+    on the logistic model of the strength that validates best)."""
+    unknown = [k for k in kinds if k not in ALL_KINDS]
     if unknown or not kinds:
-        raise ValueError(f"model kinds must be among {', '.join(MODEL_KINDS)}, got "
+        raise ValueError(f"model kinds must be among {', '.join(ALL_KINDS)}, got "
                          f"{', '.join(kinds) or 'none'}")
     if len(np.unique(ds.game)) < 5:
         raise ValueError("need samples from at least 5 games to fit and hold games out")
@@ -354,42 +443,69 @@ def fit_model(ds: Dataset, seed: int, name: str,
         z[:, ~keep] = 0.0  # left out: their weights fit to 0
         return mean, scale, z
 
+    def linear(kind: str, z: np.ndarray, rows: np.ndarray,
+               alpha: float) -> tuple[np.ndarray, float]:
+        if kind == "ridge_margin":
+            return _ridge(z[rows], ds.margin[rows], alpha * rows.sum() / 1000)
+        return _logistic(z[rows], ds.win[rows].astype(float), alpha)
+
     mean, scale, z = standardised(fit)
+    win = ds.win.astype(float)
     validation: dict[str, dict[str, float]] = {}
-    best: tuple[float, str, float, np.ndarray, float] | None = None
-    for kind in kinds:
+    best: tuple[float, str, float] | None = None
+    logistic: dict[float, tuple[np.ndarray, float, float]] = {}
+    for kind in [k for k in MODEL_KINDS if k in kinds or (k == "logistic_win"
+                                                            and "mlp_win" in kinds)]:
         for alpha in alphas:
-            if kind == "ridge_margin":
-                w, b = _ridge(z[fit], ds.margin[fit], alpha * fit.sum() / 1000)
-            else:
-                w, b = _logistic(z[fit], ds.win[fit].astype(float), alpha)
-            v = z @ w + b
-            m = _metrics(kind, v, ds, val)
+            w, b = linear(kind, z, fit, alpha)
+            m = _metrics(kind, z @ w + b, ds, val)
+            if kind == "logistic_win":
+                logistic[alpha] = (w, b, m["winner_accuracy"])
+            if kind not in kinds:
+                continue
             validation[f"{kind}:{alpha:g}"] = m
             if best is None or m["winner_accuracy"] > best[0] + 1e-12:
-                best = (m["winner_accuracy"], kind, alpha, w, b)
+                best = (m["winner_accuracy"], kind, alpha)
+    epochs = 0
+    if "mlp_win" in kinds:
+        alpha = max(logistic, key=lambda a: logistic[a][2])  # the first of the best
+        w0, b0, _ = logistic[alpha]
+        net = _mlp(z, win, fit, w0, b0, keep, seed, stop_on=(ds, val))
+        epochs = net.epochs
+        m = _metrics("logistic_win", net.value(z), ds, val)
+        validation[f"mlp_win:{alpha:g}"] = m
+        if best is None or m["winner_accuracy"] > best[0] + 1e-12:
+            best = (m["winner_accuracy"], "mlp_win", alpha)
     assert best is not None
-    _, kind, alpha, w, b = best
-    # refit on fitting + validation games with the chosen strength, report on test
+    _, kind, alpha = best
+    # refit on fitting + validation games with the chosen strength (and, for the network,
+    # as many epochs as validated best), report on test
     both = fit | val
     mean, scale, z = standardised(both)
-    if kind == "ridge_margin":
-        w, b = _ridge(z[both], ds.margin[both], alpha * both.sum() / 1000)
+    hidden: HiddenLayer | None = None
+    if kind == "mlp_win":
+        w0, b0 = linear("logistic_win", z, both, alpha)
+        net = _mlp(z, win, both, w0, b0, keep, seed, epochs=epochs)
+        w, b, v = net.w, net.b, net.value(z)
+        hidden = HiddenLayer(tuple(tuple(map(float, r)) for r in net.W),
+                             tuple(map(float, net.a)), tuple(map(float, net.u)))
+        test_m = dict(_metrics("logistic_win", v, ds, test))
+        others = [("logistic_win", w0, b0)]
     else:
-        w, b = _logistic(z[both], ds.win[both].astype(float), alpha)
-    v = z @ w + b
-    test_m = {f"{k}": x for k, x in _metrics(kind, v, ds, test).items()}
-    other = "logistic_win" if kind == "ridge_margin" else "ridge_margin"
-    wo, bo = (_ridge(z[both], ds.margin[both], alpha * both.sum() / 1000)
-              if other == "ridge_margin" else _logistic(z[both], ds.win[both].astype(float),
-                                                        alpha))
-    test_m.update({f"{other}.{k}": x for k, x in _metrics(other, z @ wo + bo, ds, test).items()})
+        w, b = linear(kind, z, both, alpha)
+        test_m = dict(_metrics(kind, z @ w + b, ds, test))
+        other = "logistic_win" if kind == "ridge_margin" else "ridge_margin"
+        others = [(other, *linear(other, z, both, alpha))]
+    for other, wo, bo in others:
+        test_m.update({f"{other}.{k}": x for k, x in
+                       _metrics(other, z @ wo + bo, ds, test).items()})
     model = LearnedModel(name, kind, tuple(feature_names()), tuple(map(float, mean)),
-                         tuple(map(float, scale)), tuple(map(float, w)), float(b), {})
+                         tuple(map(float, scale)), tuple(map(float, w)), float(b), {},
+                         hidden)
     split = {"fit_games": len(np.unique(ds.game[fit])), "validation_games":
              len(np.unique(ds.game[val])), "test_games": len(np.unique(ds.game[test])),
              "samples": len(ds)}
-    return FitReport(model, kind, alpha, validation, test_m, split)
+    return FitReport(model, kind, alpha, validation, test_m, split, epochs)
 
 
 def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
@@ -403,13 +519,16 @@ def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
             "seed": settings.seed if fit_seed is None else fit_seed,
             "data": settings.describe(),
             "split": report.split,
-            "choice": (f"{report.kind} with strength {report.alpha:g}: best validation "
-                       "winner accuracy"),
+            "choice": (f"{report.kind} with strength {report.alpha:g}"
+                       + (f" ({HIDDEN_UNITS} hidden units, L2 {HIDDEN_L2:g}, "
+                          f"{report.epochs} epochs)" if report.kind == "mlp_win" else "")
+                       + ": best validation winner accuracy"),
             "validation": report.validation,
         },
         "heldout": report.test,
     }
-    full = LearnedModel(m.name, m.kind, m.features, m.mean, m.scale, m.weights, m.bias, meta)
+    full = LearnedModel(m.name, m.kind, m.features, m.mean, m.scale, m.weights, m.bias, meta,
+                        m.hidden)
     path.parent.mkdir(parents=True, exist_ok=True)
     d = full.to_json()
     tmp = path.with_suffix(".tmp")

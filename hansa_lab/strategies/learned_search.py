@@ -65,10 +65,11 @@ class LearnedRollout(Learned):
         """The core's ``CorePolicy`` playing this search in games of ``config``
         (ValueError: a parameter out of its range, or a model whose features are not the
         core's)."""
+        m = self.learned_model_for(config)
         return core_module().learned_rollout_policy(
-            *self.learned_model_for(config).core_args(), self.model_weight,
-            self.greedy_weight, self.explore, self.candidates, self.samples, self.horizon,
-            self._evaluation, self.gap)
+            *m.core_args(), self.model_weight, self.greedy_weight, self.explore,
+            self.candidates, self.samples, self.horizon, self._evaluation, self.gap,
+            hidden=m.core_hidden())
 
 
 @register("strong")

@@ -1,7 +1,7 @@
 //! `learned`: a one-ply player on a learned position evaluation. The model is a linear
-//! function of the standardised features of `features.rs` (`LinearModel`, read from the
-//! JSON model files `hansa-lab learn` writes; its forward pass here is tested equal to the
-//! trainer's). For each candidate action the player values the resulting position the
+//! function of the standardised features of `features.rs`, with an optional hidden layer
+//! of rectified units beside it (`ValueModel`, read from the JSON model files `hansa-lab
+//! learn` writes; its forward pass here is tested equal to the trainer's). For each candidate action the player values the resulting position the
 //! way `greedy` does (a Move or move/remove marker by its best first step, a filled route
 //! by its best establishment), with the model instead of the hand-made evaluation, and
 //! plays the best; ties are broken from the seat's stream.
@@ -23,17 +23,32 @@ use super::features::{
 use super::greedy::{best_of, worth, Greedy, Tip};
 use super::lookahead::{opens_decision, py_max, EstablishBuffers};
 
-/// `value = bias + Σ weight_i · (x_i − mean_i) / scale_i` over the features; for a model
-/// of the win (logistic) this is the log-odds, for one of the margin the points.
+/// `value = bias + Σ weight_i · z_i (+ the hidden layer's output)` with `z_i = (x_i −
+/// mean_i) / scale_i`, the standardised features; for a model of the win (logistic) this
+/// is the log-odds, for one of the margin the points.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LinearModel {
+pub struct ValueModel {
     pub mean: Vec<f64>,
     pub scale: Vec<f64>,
     pub weights: Vec<f64>,
     pub bias: f64,
+    pub hidden: Option<HiddenLayer>,
 }
 
-impl LinearModel {
+/// A layer of rectified units on the standardised features, added to the linear value:
+/// `Σ_j output_j · max(0, bias_j + Σ_i weights[j · n + i] · z_i)` (`n` features, the
+/// weights unit by unit).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HiddenLayer {
+    pub weights: Vec<f64>,
+    pub bias: Vec<f64>,
+    pub output: Vec<f64>,
+}
+
+/// The most hidden units a model may have (a forward pass costs units × features).
+pub const MAX_HIDDEN_UNITS: usize = 256;
+
+impl ValueModel {
     /// A model over `names` (which must be exactly `feature_names()`, in order); an
     /// error says which name differs or which list has the wrong length.
     pub fn new(
@@ -42,7 +57,7 @@ impl LinearModel {
         scale: Vec<f64>,
         weights: Vec<f64>,
         bias: f64,
-    ) -> Result<LinearModel, String> {
+    ) -> Result<ValueModel, String> {
         let want = feature_names();
         if names.len() != want.len() {
             return Err(format!(
@@ -75,19 +90,69 @@ impl LinearModel {
         if !bias.is_finite() {
             return Err("model bias is not a finite number".into());
         }
-        Ok(LinearModel {
+        Ok(ValueModel {
             mean,
             scale,
             weights,
             bias,
+            hidden: None,
         })
+    }
+
+    /// This model with a hidden layer; an error says which list has the wrong length or
+    /// a number that is not finite.
+    pub fn with_hidden(mut self, layer: HiddenLayer) -> Result<ValueModel, String> {
+        let units = layer.bias.len();
+        if units == 0 || units > MAX_HIDDEN_UNITS {
+            return Err(format!(
+                "the hidden layer has {units} units, expected 1 to {MAX_HIDDEN_UNITS}"
+            ));
+        }
+        for (what, v, n) in [
+            ("hidden weights", &layer.weights, units * N_FEATURES),
+            ("hidden output", &layer.output, units),
+        ] {
+            if v.len() != n {
+                return Err(format!(
+                    "model {what} has {} numbers, expected {n} ({units} units)",
+                    v.len()
+                ));
+            }
+        }
+        for (what, v) in [
+            ("hidden weights", &layer.weights),
+            ("hidden bias", &layer.bias),
+            ("hidden output", &layer.output),
+        ] {
+            if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+                return Err(format!("model {what}[{i}] is not a finite number"));
+            }
+        }
+        self.hidden = Some(layer);
+        Ok(self)
     }
 
     /// The model's value of a feature vector.
     pub fn forward(&self, x: &[f64]) -> f64 {
+        let n = x.len().min(self.weights.len());
+        let z = |i: usize| (x[i] - self.mean[i]) / self.scale[i];
         let mut v = self.bias;
-        for i in 0..x.len().min(self.weights.len()) {
-            v += self.weights[i] * (x[i] - self.mean[i]) / self.scale[i];
+        for i in 0..n {
+            v += self.weights[i] * z(i);
+        }
+        if let Some(h) = &self.hidden {
+            let z: Vec<f64> = (0..n).map(z).collect();
+            let width = self.weights.len();
+            for (j, (&b, &out)) in h.bias.iter().zip(&h.output).enumerate() {
+                let row = &h.weights[j * width..j * width + n];
+                let mut a = b;
+                for (w, zi) in row.iter().zip(&z) {
+                    a += w * zi;
+                }
+                if a > 0.0 {
+                    v += out * a;
+                }
+            }
         }
         v
     }
@@ -165,7 +230,7 @@ pub struct Scratch {
 /// below it, so without this all-learned tables pass until the action cap.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Learned {
-    pub model: Arc<LinearModel>,
+    pub model: Arc<ValueModel>,
     pub model_weight: f64,
     pub greedy_weight: f64,
     pub weights: Weights,
@@ -174,7 +239,7 @@ pub struct Learned {
 
 impl Learned {
     /// The model alone.
-    pub fn model_only(model: LinearModel) -> Learned {
+    pub fn model_only(model: ValueModel) -> Learned {
         Learned {
             model: Arc::new(model),
             model_weight: 1.0,
@@ -304,22 +369,61 @@ mod tests {
     use crate::rules::legal;
     use crate::state::{new_game, Config};
 
-    fn model() -> LinearModel {
+    fn model() -> ValueModel {
         let names = feature_names();
         let mut w = vec![0.0; N_FEATURES];
         w[7] = 1.0; // own score total
-        LinearModel::new(&names, vec![0.0; N_FEATURES], vec![1.0; N_FEATURES], w, 0.5).unwrap()
+        ValueModel::new(&names, vec![0.0; N_FEATURES], vec![1.0; N_FEATURES], w, 0.5).unwrap()
     }
 
     #[test]
     fn forward_is_the_standardised_dot_product() {
-        let m = LinearModel {
+        let m = ValueModel {
             mean: vec![1.0, 2.0],
             scale: vec![2.0, 4.0],
             weights: vec![3.0, -1.0],
             bias: 0.25,
+            hidden: None,
         };
         assert_eq!(m.forward(&[5.0, 10.0]), 0.25 + 3.0 * 2.0 - 2.0);
+        // z = (2, 2); unit 0: 1 + 2 - 2·2 = -1, rectified to 0; unit 1: 0.5·2 + 2 = 3
+        let with = ValueModel {
+            hidden: Some(HiddenLayer {
+                weights: vec![1.0, -2.0, 0.5, 1.0],
+                bias: vec![1.0, 0.0],
+                output: vec![10.0, -2.0],
+            }),
+            ..m.clone()
+        };
+        assert_eq!(
+            with.forward(&[5.0, 10.0]),
+            m.forward(&[5.0, 10.0]) - 2.0 * 3.0
+        );
+    }
+
+    #[test]
+    fn a_hidden_layer_of_the_wrong_shape_is_refused() {
+        let layer = |w: usize, b: usize, o: usize| HiddenLayer {
+            weights: vec![0.1; w],
+            bias: vec![0.0; b],
+            output: vec![1.0; o],
+        };
+        let n = N_FEATURES;
+        assert!(model().with_hidden(layer(2 * n, 2, 2)).is_ok());
+        let e = model().with_hidden(layer(2 * n - 1, 2, 2)).unwrap_err();
+        assert!(e.contains("hidden weights has"), "{e}");
+        let e = model().with_hidden(layer(2 * n, 2, 3)).unwrap_err();
+        assert!(e.contains("hidden output has 3"), "{e}");
+        assert!(model()
+            .with_hidden(layer(0, 0, 0))
+            .unwrap_err()
+            .contains("0 units"));
+        let mut bad = layer(n, 1, 1);
+        bad.bias[0] = f64::NAN;
+        assert!(model()
+            .with_hidden(bad)
+            .unwrap_err()
+            .contains("hidden bias[0]"));
     }
 
     #[test]
@@ -327,10 +431,10 @@ mod tests {
         let mut names = feature_names();
         names[3] = "own_something_else".into();
         let n = N_FEATURES;
-        let e = LinearModel::new(&names, vec![0.0; n], vec![1.0; n], vec![0.0; n], 0.0);
+        let e = ValueModel::new(&names, vec![0.0; n], vec![1.0; n], vec![0.0; n], 0.0);
         assert!(e.unwrap_err().contains("model feature 3"));
         let short = &feature_names()[..5];
-        assert!(LinearModel::new(short, vec![], vec![], vec![], 0.0).is_err());
+        assert!(ValueModel::new(short, vec![], vec![], vec![], 0.0).is_err());
     }
 
     #[test]
@@ -364,7 +468,7 @@ mod tests {
         // so every choice is greedy's, drawn from the same stream
         let names = feature_names();
         let n = N_FEATURES;
-        let flat = LinearModel::new(&names, vec![0.0; n], vec![1.0; n], vec![0.0; n], 0.0);
+        let flat = ValueModel::new(&names, vec![0.0; n], vec![1.0; n], vec![0.0; n], 0.0);
         let mut p = Learned::model_only(flat.unwrap());
         p.explore = 0.5;
         let g = p.fallback();

@@ -82,13 +82,13 @@ mod tests {
     use crate::state::{new_game, Config};
     use crate::strategies::evaluation::Weights;
     use crate::strategies::features::{feature_names, N_FEATURES};
-    use crate::strategies::learned::LinearModel;
+    use crate::strategies::learned::ValueModel;
     use std::sync::Arc;
 
     fn player() -> LearnedRollout {
         let mut w = vec![0.0; N_FEATURES];
         w[7] = 0.1; // own score total
-        let m = LinearModel::new(
+        let m = ValueModel::new(
             &feature_names(),
             vec![0.0; N_FEATURES],
             vec![1.0; N_FEATURES],

@@ -74,7 +74,7 @@ pub enum Policy {
     Greedy(Greedy),
     Rollout(Rollout),
     Ismcts(Ismcts),
-    /// built from a model file (`learned::LinearModel`), not from named numbers
+    /// built from a model file (`learned::ValueModel`), not from named numbers
     Learned(Learned),
     /// a rollout with learned leaves, built from a model file like `Learned`
     LearnedRollout(LearnedRollout),

@@ -208,10 +208,13 @@ def add_learn(sub: Subcommands) -> None:
                    help="the model file to write (default DATA/NAME.json)")
     p.add_argument("--name", default=None, help="the model's name (default "
                    "learned_<board family><players>p, the name model=auto looks for)")
-    p.add_argument("--kind", choices=("best", "logistic_win", "ridge_margin"), default="best",
-                   help="the model kind: best (default: the better on validation games), "
-                        "or logistic_win (log-odds of the win, the kind the learned "
-                        "players' blend weights were measured with) or ridge_margin")
+    p.add_argument("--kind", choices=("best", "logistic_win", "ridge_margin", "mlp_win"),
+                   default="best",
+                   help="the model kind: best (default: the better linear model on "
+                        "validation games), or logistic_win (log-odds of the win, the kind "
+                        "the learned players' blend weights were measured with), "
+                        "ridge_margin, or mlp_win (logistic_win with a hidden layer of 32 "
+                        "rectified units; about a minute more to fit)")
     p.add_argument("--json", action="store_true", help="print the summary on one line")
     p.add_argument("--no-progress", action="store_true", help="no line per chunk")
     p.set_defaults(func=cmd_learn)
