@@ -169,10 +169,10 @@ fn check_knobs(group: &str, knobs: &[(&str, f64)]) -> PyResult<()> {
 }
 
 /// The `learned` player on a model (ValueError if its features are not the core's;
-/// `hidden` as for `model_forward`): `model_weight` × the model's value + `greedy_weight` × greedy's evaluation
-/// with its default weights changed by `evaluation` ((name, value) pairs: another
-/// greedy-family player's weights); `explore`: the chance of a random active action when
-/// nothing improves the position.
+/// `hidden` as for `model_forward`): `model_weight` × the model's value +
+/// `greedy_weight` × greedy's evaluation with its default weights changed by
+/// `evaluation` ((name, value) pairs: another greedy-family player's weights);
+/// `explore`: the chance of a random active action when nothing improves the position.
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
     explore=0.0, evaluation=Vec::new(), hidden=None))]

@@ -376,8 +376,8 @@ def _mlp(z: np.ndarray, y: np.ndarray, rows: np.ndarray, w0: np.ndarray, b0: flo
     d = z.shape[1]
     W = rng.normal(0.0, 1.0 / math.sqrt(d), (HIDDEN_UNITS, d))
     W[:, ~keep] = 0.0
-    net = _Net(w0.copy(), float(b0), W, np.zeros(HIDDEN_UNITS), np.zeros(HIDDEN_UNITS))
-    params = [net.W, net.a, net.u, net.w, np.array([net.b])]
+    a, u, w, b = np.zeros(HIDDEN_UNITS), np.zeros(HIDDEN_UNITS), w0.copy(), np.array([b0])
+    params = [W, a, u, w, b]  # updated in place
     first = [np.zeros_like(p) for p in params]
     second = [np.zeros_like(p) for p in params]
     idx = np.flatnonzero(rows)
@@ -388,14 +388,12 @@ def _mlp(z: np.ndarray, y: np.ndarray, rows: np.ndarray, w0: np.ndarray, b0: flo
         for k in range(0, len(idx), HIDDEN_BATCH):
             batch = idx[k:k + HIDDEN_BATCH]
             x = z[batch]
-            pre = x @ params[0].T + params[1]
+            pre = x @ W.T + a
             act = np.maximum(pre, 0.0)
-            v = params[4][0] + x @ params[3] + act @ params[2]
-            g = (1.0 / (1.0 + np.exp(-v)) - y[batch]) / len(batch)
-            g_pre = np.outer(g, params[2]) * (pre > 0)
-            grads = [g_pre.T @ x + HIDDEN_L2 * params[0], g_pre.sum(axis=0),
-                     act.T @ g + HIDDEN_L2 * params[2], x.T @ g + HIDDEN_L2 * params[3],
-                     np.array([g.sum()])]
+            g = (1.0 / (1.0 + np.exp(-(b[0] + x @ w + act @ u))) - y[batch]) / len(batch)
+            g_pre = np.outer(g, u) * (pre > 0)
+            grads = [g_pre.T @ x + HIDDEN_L2 * W, g_pre.sum(axis=0), act.T @ g + HIDDEN_L2 * u,
+                     x.T @ g + HIDDEN_L2 * w, np.array([g.sum()])]
             step += 1
             for p, grad, m1, m2 in zip(params, grads, first, second, strict=True):
                 m1 *= 0.9
@@ -406,15 +404,14 @@ def _mlp(z: np.ndarray, y: np.ndarray, rows: np.ndarray, w0: np.ndarray, b0: flo
                     np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
         if stop_on is not None:
             ds, val = stop_on
-            now = _Net(params[3], float(params[4][0]), params[0], params[1], params[2])
-            loss = _metrics("logistic_win", now.value(z), ds, val)["log_loss"]
+            loss = _metrics("logistic_win", _Net(w, float(b[0]), W, a, u).value(z), ds,
+                            val)["log_loss"]
             if best is None or loss < best[0]:
                 best = (loss, epoch, [p.copy() for p in params])
             elif epoch - best[1] >= HIDDEN_PATIENCE:
                 break
     if best is not None:
-        params = best[2]
-    W, a, u, w, b = params
+        W, a, u, w, b = best[2]
     return _Net(w, float(b[0]), W, a, u, epochs=best[1] + 1 if best is not None else epochs)
 
 
@@ -443,14 +440,15 @@ def fit_model(ds: Dataset, seed: int, name: str,
         z[:, ~keep] = 0.0  # left out: their weights fit to 0
         return mean, scale, z
 
+    win = ds.win.astype(float)
+
     def linear(kind: str, z: np.ndarray, rows: np.ndarray,
                alpha: float) -> tuple[np.ndarray, float]:
         if kind == "ridge_margin":
             return _ridge(z[rows], ds.margin[rows], alpha * rows.sum() / 1000)
-        return _logistic(z[rows], ds.win[rows].astype(float), alpha)
+        return _logistic(z[rows], win[rows], alpha)
 
     mean, scale, z = standardised(fit)
-    win = ds.win.astype(float)
     validation: dict[str, dict[str, float]] = {}
     best: tuple[float, str, float] | None = None
     logistic: dict[float, tuple[np.ndarray, float, float]] = {}

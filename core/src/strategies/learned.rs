@@ -1,10 +1,11 @@
 //! `learned`: a one-ply player on a learned position evaluation. The model is a linear
 //! function of the standardised features of `features.rs`, with an optional hidden layer
 //! of rectified units beside it (`ValueModel`, read from the JSON model files `hansa-lab
-//! learn` writes; its forward pass here is tested equal to the trainer's). For each candidate action the player values the resulting position the
-//! way `greedy` does (a Move or move/remove marker by its best first step, a filled route
-//! by its best establishment), with the model instead of the hand-made evaluation, and
-//! plays the best; ties are broken from the seat's stream.
+//! learn` writes; its forward pass here is tested equal to the trainer's). For each
+//! candidate action the player values the resulting position the way `greedy` does (a
+//! Move or move/remove marker by its best first step, a filled route by its best
+//! establishment), with the model instead of the hand-made evaluation, and plays the
+//! best; ties are broken from the seat's stream.
 
 use std::sync::Arc;
 
