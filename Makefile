@@ -2,6 +2,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
+#: pip's and cargo's output during set-up (named when a step fails)
+SETUP_LOG := $(VENV)/setup.log
 
 .PHONY: run test test-full bench clean browser core-build lab docs
 
@@ -28,9 +30,14 @@ $(STAMP): pyproject.toml core/Cargo.toml
 			echo "On Debian/Ubuntu install the venv module first:  apt-get install python3-venv" >&2; \
 			exit 1; }; \
 	fi
-	$(PY) -m pip install --upgrade pip
-	$(PIP) install -e '.[dev,dask,lab,docs]'
-	touch $(STAMP)
+	@echo "set-up: upgrading pip in $(VENV)/ (log: $(SETUP_LOG))"
+	@$(PY) -m pip install --upgrade pip > $(SETUP_LOG) 2>&1 || \
+		{ tail -n 30 $(SETUP_LOG) >&2; echo "error: pip upgrade failed; the whole output is in $(SETUP_LOG)" >&2; exit 1; }
+	@echo "set-up: installing hansa_lab and its extras, building the Rust core (a few minutes the first time)"
+	@$(PIP) install -e '.[dev,dask,lab,docs]' >> $(SETUP_LOG) 2>&1 || \
+		{ tail -n 30 $(SETUP_LOG) >&2; echo "error: the install failed; the whole output is in $(SETUP_LOG)" >&2; exit 1; }
+	@echo "set-up: done"
+	@touch $(STAMP)
 
 # Main job: plays/simulates a batch of games and prints a summary.
 run: $(STAMP)
