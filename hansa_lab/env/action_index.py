@@ -34,6 +34,7 @@ from hansa_lab.engine.actions import (
     Action,
 )
 from hansa_lab.engine.board import ABILITIES, Board
+from hansa_lab.engine.limits import as_int
 from hansa_lab.engine.state import FAVOUR_TILES
 
 #: traders 0-27 and merchants 0-4 of an Income (a player owns 27 traders, 4 merchants)
@@ -267,11 +268,10 @@ class ActionIndex:
 
     def action(self, i: int) -> Action:
         """The action of integer ``i`` (inverse of :meth:`index`)."""
-        if isinstance(i, bool) or not isinstance(i, int):
-            try:
-                i = int(i)  # numpy integers
-            except (TypeError, ValueError):
-                raise ValueError(f"an action index is an integer, got {i!r}") from None
+        integer = as_int(i)  # numpy integers too; not a bool, not a float such as 1.9
+        if integer is None:
+            raise ValueError(f"an action index is an integer, got {i!r}")
+        i = integer
         kr = self.kind_of(i)
         k, x = kr.kind, i - kr.start
         p, r = self.n_posts, self.n_routes

@@ -9,6 +9,16 @@ end of the game: ``(n - rank) / (n - 1)`` for each seat (1 for the winner, 0 for
 last); ``infos`` then hold each seat's score breakdown and rank. A game that reaches
 ``max_actions`` is truncated.
 
+What :meth:`~HansaEnv.step` refuses (the rules of :mod:`hansa_lab.env.inputs`): ValueError,
+naming the agent, for an action that is not an integer (a Python int or numpy integer; a
+float, even ``2.0``, a string, a bool or ``None`` is not) or is outside the action space
+``[0, n_actions)``, in both ``illegal_action`` modes (the mode decides only what an
+integer of the space that is not legal now does); RuntimeError before :meth:`reset`. Once
+the game has ended, PettingZoo's convention holds: every agent, terminated or truncated,
+is stepped with ``None`` and leaves ``agents`` (any other action: ValueError); a step
+after the last has left is a RuntimeError until the next :meth:`reset`.
+``reset(seed=...)`` takes an integer ``0 … 2**63 - 1`` (ValueError naming any other).
+
 >>> env = HansaEnv(n_players=3, board="base")
 >>> env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.last()
@@ -29,6 +39,7 @@ from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.rng import mix64
 from hansa_lab.engine.state import MAX_SEED, GameConfig
 from hansa_lab.env.action_index import ActionIndex
+from hansa_lab.env.inputs import action_integer, seed_integer
 from hansa_lab.env.observation import observation_fields, observation_size
 
 __all__ = ["ILLEGAL_ACTION_MODES", "HansaEnv", "env", "make_config"]
@@ -94,15 +105,16 @@ class HansaEnv(AECEnv):
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game. ``seed`` fixes it (and the seeds of the resets after it without
-        one); without any seed the games are drawn from fresh entropy."""
-        if seed is None:
-            if self._next_seed is None:
-                seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-            else:
-                seed = self._next_seed
-        seed = int(seed) & MAX_SEED  # 63 bits: the seeds a GameConfig stores
-        self._next_seed = mix64(seed + 1)
+        """A new game. ``seed`` (an integer ``0 … 2**63 - 1``, ValueError otherwise) fixes
+        it and the seeds of the resets after it without one; without any seed the games
+        are drawn from fresh entropy."""
+        if seed is not None:
+            seed = seed_integer(seed, "reset")
+        elif self._next_seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]) & MAX_SEED
+        else:
+            seed = self._next_seed
+        self._next_seed = mix64(seed + 1) & MAX_SEED  # 63 bits: the seeds a GameConfig stores
         self.game = CoreGame(self.config.replace(seed=seed))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -129,16 +141,24 @@ class HansaEnv(AECEnv):
         return list(self._core.env_legal_indices(self._game()._s))
 
     def step(self, action: Any) -> None:
+        """The action of the agent to act (an integer of its action space; ``None`` for an
+        agent that is done). ValueError for an action that is not an integer of
+        ``[0, n_actions)``, or (``illegal_action="raise"``) not legal now, or not None for
+        a done agent; RuntimeError before :meth:`reset` or once every agent has left."""
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left: call reset() "
+                               "before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(f"{agent} is done (terminated or truncated): its only "
+                                 f"action is None, got {action!r}")
             self._was_dead_step(action)
             return
-        game = self._game()
-        try:
-            i = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"{agent}: an action is an integer index, got {action!r}") \
-                from None
+        game = self.game
+        i = action_integer(action, self._n_act, agent)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if not self._core.env_apply_index(game._s, i):
@@ -169,13 +189,9 @@ class HansaEnv(AECEnv):
                              "rank": ranks[seat], **(info or {})}
 
     def _illegal_message(self, agent: str, i: int) -> str:
-        where = f"{agent}: action {i}"
-        if not 0 <= i < self._n_act:
-            return f"{where} is outside [0, {self._n_act}) (the action index of " \
-                   f"{self.board.name})"
         act: Action = self.action_index.action(i)
-        return f"{where} ({format_action(self.board, act)}) is not legal now; the legal " \
-               "actions are the 1s of the observation's action_mask"
+        return f"{agent}: action {i} ({format_action(self.board, act)}) is not legal now; " \
+               "the legal actions are the 1s of the observation's action_mask"
 
     def _game(self) -> CoreGame:
         if self.game is None:

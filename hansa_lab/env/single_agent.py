@@ -9,6 +9,14 @@ breakdown and the rank. An illegal action ends the episode with reward -1 by def
 (``illegal_action="lose"``, so that ``action_space.sample()`` is a valid call), or raises
 ValueError (``"raise"``).
 
+What :meth:`~SingleAgentEnv.step` refuses, in every ``illegal_action`` mode (the rules of
+:mod:`hansa_lab.env.inputs`): ValueError for an action that is not an integer (a Python
+int or numpy integer; a float, even ``2.0``, a string, a bool or ``None`` is not) or is
+outside the action space ``[0, action_space.n)``; RuntimeError before :meth:`reset` and
+after the episode has ended (terminated or truncated, an illegal action's loss included)
+until the next :meth:`reset`. ``reset(seed=...)`` takes an integer ``0 … 2**63 - 1``
+(ValueError naming any other).
+
 >>> env = SingleAgentEnv(opponents=("greedy", "greedy"))
 >>> obs, info = env.reset(seed=3)
 >>> obs["observation"].shape, info["seat"]
@@ -30,6 +38,7 @@ from hansa_lab.engine.actions import Action
 from hansa_lab.engine.rng import MASK, seat_stream
 from hansa_lab.env.action_index import ActionIndex
 from hansa_lab.env.aec import ILLEGAL_ACTION_MODES, make_config
+from hansa_lab.env.inputs import action_integer, seed_integer
 from hansa_lab.env.observation import observation_size
 from hansa_lab.strategies import make_strategy
 
@@ -80,6 +89,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._core = core_module()
         self.game: CoreGame | None = None
         self._rng_states: list[int] = []
+        self._ended = False  # the last step ended the episode (terminated or truncated)
 
     def _obs(self) -> dict[str, np.ndarray]:
         game = self._game()
@@ -96,7 +106,7 @@ class SingleAgentEnv(gymnasium.Env):
         afterstate-value agents. Computed from the true position, so an action that draws
         a replacement marker shows the drawn marker's kind, as a search would see it."""
         game = self._game()
-        if game.is_over or game.current_player != self.seat:
+        if self._ended or game.is_over or game.current_player != self.seat:
             raise RuntimeError("the learner is not to act: no afterstates")
         legal = np.asarray(self._core.env_legal_indices(game._s), np.int64)
         out = np.zeros((len(legal), self._n_obs), np.float32)
@@ -129,11 +139,12 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
                                                                dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else seed_integer(seed, "reset"))
         game_seed = int(self.np_random.integers(0, 2**63))
         if self.fixed_seat is None:
             self.seat = int(self.np_random.integers(0, self.config.n_players))
         self.game = CoreGame(self.config.replace(seed=game_seed))
+        self._ended = False
         self._rng_states = [seat_stream(game_seed, p).state & MASK
                             for p in self._opponent_seats()]
         self._play_opponents()
@@ -147,23 +158,27 @@ class SingleAgentEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
+        """The learner's action (an integer of the action space), then the opponents' until
+        the learner must act again or the episode ends. ValueError for an action that is
+        not an integer of ``[0, action_space.n)``, or (``illegal_action="raise"``) not
+        legal now; RuntimeError before :meth:`reset` or once the episode has ended."""
         game = self._game()
-        if game.is_over or game.n_actions >= self.max_actions:
-            raise RuntimeError("the episode is over: call reset()")
-        try:
-            i = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"an action is an integer index, got {action!r}") from None
+        if self._ended or game.is_over or game.n_actions >= self.max_actions:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        i = action_integer(action, self._n_act)
         if not self._core.env_apply_index(game._s, i):
             if self.illegal_action == "raise":
                 raise ValueError(f"action {i} is not legal now (the legal actions are the "
                                  "1s of the observation's action_mask)")
+            self._ended = True
             return self._obs(), -1.0, True, False, self._final_info({"illegal_action": i})
         self._play_opponents()
         if game.is_over:
+            self._ended = True
             n = self.config.n_players
             rank = game.ranking()[self.seat]
             return self._obs(), (n - rank) / (n - 1), True, False, self._final_info()
         if game.n_actions >= self.max_actions:
+            self._ended = True
             return self._obs(), 0.0, False, True, self._final_info()
         return self._obs(), 0.0, False, False, {"seat": self.seat}

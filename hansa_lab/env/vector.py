@@ -11,7 +11,8 @@ position the arrays then hold. The stepping runs in the core with the GIL releas
 ``threads`` threads (a pool started with the environment; the calling thread is one of
 them, and the games are shared out in blocks, so a thread the machine schedules late is
 not waited for). Game seeds and random actions come from one stream per environment
-(from ``seed``), so the same seed gives the same games on any thread count.
+(from ``seed``, an integer ``0 … 2**63 - 1``: ValueError naming any other, never wrapped),
+so the same seed gives the same games on any thread count.
 
 The arrays of a :class:`VectorStep` are the environment's own buffers, overwritten by the
 next call (as in envpool and PufferLib): copy what you keep (:meth:`VectorStep.copy`), and
@@ -35,6 +36,7 @@ import numpy as np
 
 from hansa_lab.compiled.bridge import core_config, core_module
 from hansa_lab.env.aec import make_config
+from hansa_lab.env.inputs import action_array, seed_integer
 
 __all__ = ["VectorEnv", "VectorStep"]
 
@@ -66,9 +68,10 @@ class VectorEnv:
                              ("threads", threads, core.MAX_THREADS)):
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= top:
                 raise ValueError(f"{name} must be an int 1-{top}, got {v!r}")
+        seed = seed_integer(seed, "VectorEnv")
         self.config = make_config(n_players, board, edition, options)
-        self._env = core.CoreVectorEnv(core_config(self.config), n_envs,
-                                       int(seed) & ((1 << 64) - 1), max_actions, threads)
+        self._env = core.CoreVectorEnv(core_config(self.config), n_envs, seed, max_actions,
+                                       threads)
         self.n_envs = n_envs
         self.n_players = n_players
         self.threads = threads
@@ -97,14 +100,15 @@ class VectorEnv:
         return self._result
 
     def step(self, actions: Sequence[int] | np.ndarray) -> VectorStep:
-        """Apply one action per environment (-1: the ``random`` strategy's choice). An illegal
-        action raises ValueError naming the environment, and no game changes."""
+        """Apply one action per environment (-1: the ``random`` strategy's choice): an
+        integer array (any numpy integer dtype; int64 is passed to the core as it is) or a
+        list of ints, of shape ``(n_envs,)``. ValueError, naming the environment, for an
+        action outside ``[-1, n_actions)`` or not legal now, a bool, float, string or
+        object array, or the wrong shape; then no game changes. RuntimeError before
+        :meth:`reset`."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
-        if acts.shape != (self.n_envs,):
-            raise ValueError(f"step needs one action per environment: shape "
-                             f"({self.n_envs},), got {acts.shape}")
+        acts = action_array(actions, self.n_envs, self.n_actions)
         # its own arrays, unchanged since the last call: the core writes what changed
         self._env.step(acts, *self._buffers, kept=True)
         return self._result

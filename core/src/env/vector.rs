@@ -187,11 +187,14 @@ impl VectorEnv {
                 if a == -1 {
                     continue; // a random legal action
                 }
-                let ok = usize::try_from(a)
-                    .ok()
-                    .and_then(|a| self.index.action(a))
-                    .is_some_and(|act| slot.allows(&act, &self.index));
-                if !ok {
+                let Some(act) = usize::try_from(a).ok().and_then(|a| self.index.action(a)) else {
+                    return Err(format!(
+                        "environment {i}: action {a} is not legal: it is outside the action \
+                         index [-1, {}) (-1 = a random legal action)",
+                        self.index.size()
+                    ));
+                };
+                if !slot.allows(&act, &self.index) {
                     return Err(format!(
                         "environment {i}: action {a} is not legal now (legal: the mask's 1s; \
                          -1 = a random legal action)"
