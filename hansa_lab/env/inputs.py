@@ -55,9 +55,10 @@ def action_integer(action: Any, n_actions: int, where: str = "") -> int:
 def action_array(actions: Any, n_envs: int, n_actions: int) -> np.ndarray:
     """One action per environment as a C-contiguous int64 array, each in
     ``[-1, n_actions)`` (-1: a random legal action), else ``ValueError`` naming the
-    environment. An int64 array passes as it is (the core checks its range and
-    legality); other integer arrays are range-checked here, before a conversion could
-    wrap a value; bool, float, string and object arrays are refused."""
+    environment. An int64 array passes as it is and a narrower integer array is
+    converted (the core checks the range and legality of both); a uint64 array is
+    range-checked here, before a conversion could wrap a value; bool, float, string and
+    object arrays are refused."""
     acts = actions if isinstance(actions, np.ndarray) else _sequence_array(actions, n_actions)
     if acts.shape != (n_envs,):
         raise ValueError(f"step needs one action per environment: shape ({n_envs},), "
@@ -88,12 +89,14 @@ def _sequence_array(actions: Any, n_actions: int) -> np.ndarray:
 
 
 def _as_int64(acts: np.ndarray, n_actions: int) -> np.ndarray:
-    """A non-int64 array of actions as int64, after its range is checked."""
+    """A non-int64 integer array of actions as int64. Every value of a narrower dtype
+    converts exactly (the core then checks the range); a uint64 value above int64's
+    range would wrap, so a uint64 array is range-checked first."""
     if acts.dtype.kind not in "iu":
         raise ValueError(f"actions must be an integer array (int8-int64, uint8-uint64), "
                          f"got dtype {acts.dtype}")
-    if acts.size and (int(acts.min()) < -1 or int(acts.max()) >= n_actions):
-        env = int(np.argmax((acts < -1) | (acts >= n_actions)))
+    if acts.dtype.itemsize == 8 and acts.size and int(acts.max()) >= n_actions:
+        env = int(np.argmax(acts >= n_actions))
         _check_range(env, int(acts[env]), n_actions)
     return acts.astype(np.int64)
 
