@@ -41,6 +41,26 @@ class BoardDataError(ValueError):
     """The packaged board data is inconsistent (names the board and the field)."""
 
 
+class ModelFileError(ValueError):
+    """A learned model file that cannot be played (``hansa_lab.strategies.model_file``):
+    not a readable file, not JSON, or an entry the core would refuse or trip over.
+
+    ``path`` is the file, ``field`` the entry that is wrong (``"weights[3]"``,
+    ``"features[5]"``, ``"hidden.bias"``; ``""`` for the file as a whole) and ``message``
+    what is wrong with it; ``str()`` gives ``"model file PATH: FIELD: message"`` (a path
+    longer than 120 characters shortened in the middle)."""
+
+    def __init__(self, path: Any, field: str, message: str) -> None:
+        self.path = path
+        self.field = field
+        self.message = message
+        shown = str(path)
+        if len(shown) > 120:
+            shown = f"{shown[:60]}...{shown[-40:]}"
+        super().__init__(f"model file {shown}: {field}: {message}" if field
+                         else f"model file {shown}: {message}")
+
+
 class CoreError(RuntimeError):
     """The compiled core (``hansa_lab._core``) failed inside a call: a bug in the core
     (a panic), caught at the binding boundary so that it never takes the interpreter down.

@@ -149,7 +149,7 @@ def test_model_file_round_trips_and_bad_models_are_refused(report, tmp_path):
         core.learned_policy(names, *m.core_args()[1:])
     d["weights"] = d["weights"][:-1]
     (tmp_path / "bad.json").write_text(json.dumps(d))
-    with pytest.raises(ValueError, match="'weights' must list"):
+    with pytest.raises(ValueError, match="weights: must list"):
         load_model(tmp_path / "bad.json")
     with pytest.raises(ValueError, match="no learned model 'nope'"):
         make_strategy("learned:model=nope")
@@ -267,7 +267,7 @@ def test_a_hidden_layer_model_file_plays_in_both_engines(network, tmp_path):
                             ({**d, "hidden": {**d["hidden"], "weights": [
                                 *d["hidden"]["weights"][:3], [0.0],
                                 *d["hidden"]["weights"][4:]]}},
-                             "hidden weight row 3 must list")]:
+                             r"hidden.weights\[3\]: must list")]:
         (tmp_path / "bad.json").write_text(json.dumps(broken))
         with pytest.raises(ValueError, match=message):
             load_model(tmp_path / "bad.json")

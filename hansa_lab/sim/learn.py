@@ -43,6 +43,9 @@ import json
 import math
 import os
 import shlex
+import sys
+import zipfile
+import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,8 +56,9 @@ from hansa_lab.compiled.bridge import core_config, core_module
 from hansa_lab.compiled.games import core_policy
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
+from hansa_lab.sim.paths import output_file, output_folder
 from hansa_lab.strategies import make_strategy
-from hansa_lab.strategies.learned import HiddenLayer, LearnedModel
+from hansa_lab.strategies.model_file import HiddenLayer, LearnedModel, model_from_json
 
 __all__ = ["ALL_KINDS", "MODEL_KINDS", "TEMPO_FEATURES", "Dataset", "FitReport",
            "LearnSettings", "SeatMeasure", "build_dataset", "feature_names", "fit_model",
@@ -195,12 +199,12 @@ def build_dataset(settings: LearnSettings, folder: str | Path, jobs: int = 1,
 
     Raises :class:`~hansa_lab.errors.ExperimentError` when ``folder`` holds data of other
     settings (naming the first that differs); chunks already written are kept."""
-    folder = Path(folder)
+    folder = output_folder(folder, "data")
     folder.mkdir(parents=True, exist_ok=True)
     meta = folder / "settings.json"
     wanted = {**settings.describe(), "features": feature_names()}
-    if meta.exists():
-        have = json.loads(meta.read_text(encoding="utf-8"))
+    if meta.exists() or meta.is_symlink():
+        have = _read_settings(meta)
         diff = [k for k in sorted(set(have) | set(wanted))
                 if k != "games" and have.get(k) != wanted.get(k)]
         if diff:
@@ -210,31 +214,93 @@ def build_dataset(settings: LearnSettings, folder: str | Path, jobs: int = 1,
                 "folder")
     meta.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
     todo = [t for t in _chunks(settings) if not (folder / t[3]).exists()]
+    jobs = min(jobs, len(todo))  # one worker per chunk at most
     if todo:
-        if jobs == 1:
+        if jobs <= 1:
             for t in todo:
                 _run_chunk(settings, str(folder), t)
                 if progress:
-                    print(f"  {t[3]} done", flush=True)
+                    print(f"  {t[3]} done", file=sys.stderr, flush=True)
         else:
             from joblib import Parallel, delayed
 
             for name in Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
                     delayed(_run_chunk)(settings, str(folder), t) for t in todo):
                 if progress:
-                    print(f"  {name} done", flush=True)
+                    print(f"  {name} done", file=sys.stderr, flush=True)
     return load_dataset(settings, folder)
 
 
+def _read_settings(meta: Path) -> dict[str, Any]:
+    """``settings.json`` of a data folder (ExperimentError: not the settings of one)."""
+    try:
+        have = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise ExperimentError("data", f"{meta} cannot be read as a data set's settings "
+                              f"({type(e).__name__}: {e}); use another folder") from None
+    if not isinstance(have, dict):
+        raise ExperimentError("data", f"{meta} holds {type(have).__name__}, not the "
+                              "settings of a data set (a JSON object); use another folder")
+    return have
+
+
+#: the arrays of a chunk file, and the dimensions each has
+CHUNK_COLUMNS = {"x": 2, "margin": 1, "win": 1, "game": 1, "seat": 1, "round": 1}
+
+
+def _read_chunk(path: Path, names: list[str]) -> dict[str, np.ndarray]:
+    """One chunk file, checked: every column present, of matching lengths, ``x`` as wide
+    as the feature list, and every feature and margin finite (ExperimentError naming the
+    file and the column; the chunk is to be deleted and played again)."""
+    again = "delete it and run the same command again to play it anew"
+    try:
+        z = np.load(path, allow_pickle=False)
+        if not isinstance(z, np.lib.npyio.NpzFile):  # one array (.npy), not a chunk
+            raise ValueError("one array, not the arrays of a chunk")
+        with z:
+            missing = [k for k in CHUNK_COLUMNS if k not in z.files]
+            part = {k: z[k] for k in CHUNK_COLUMNS if k in z.files}
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as e:
+        raise ExperimentError("data", f"{path} cannot be read as a data chunk "
+                              f"({type(e).__name__}: {e}); {again}") from None
+    if missing:
+        raise ExperimentError("data", f"{path} is not a chunk of this data set (no "
+                              f"{missing[0]!r} array); {again}")
+    x = part["x"]
+    rows = x.shape[0] if x.ndim == 2 else -1
+    for k, dims in CHUNK_COLUMNS.items():
+        a = part[k]
+        if a.ndim != dims or len(a) != rows or not (np.issubdtype(a.dtype, np.number)
+                                                    or a.dtype == bool):
+            raise ExperimentError("data", f"{path}: column {k!r} has shape {a.shape} and "
+                                  f"type {a.dtype}, not {rows} numbers per row; {again}")
+    if x.shape[1] != len(names):
+        raise ExperimentError("data", f"{path}: {x.shape[1]} feature columns, the core "
+                              f"computes {len(names)}; {again}")
+    bad = np.flatnonzero(~np.isfinite(x).all(axis=0))
+    if len(bad):
+        col = int(bad[0])
+        n_bad = int((~np.isfinite(x[:, col])).sum())
+        raise ExperimentError("data", f"{path}: column {names[col]!r} (feature {col}) holds "
+                              f"{n_bad} value(s) that are not finite numbers (NaN or "
+                              f"infinite) in {rows} rows; {again}")
+    if not np.isfinite(part["margin"]).all():
+        raise ExperimentError("data", f"{path}: column 'margin' holds values that are not "
+                              f"finite numbers; {again}")
+    return part
+
+
 def load_dataset(settings: LearnSettings, folder: str | Path) -> Dataset:
-    """The data set's chunks (those of ``settings``) read back from ``folder``."""
+    """The data set's chunks (those of ``settings``) read back from ``folder``, each
+    checked (ExperimentError naming a chunk that is unreadable, misshapen or holds a
+    number that is not finite, and its column)."""
     parts = []
+    names = feature_names()
     for _, _, _, name in _chunks(settings):
         path = Path(folder) / name
         if not path.exists():
             raise ExperimentError("data", f"{path} is missing: run build_dataset first")
-        with np.load(path) as z:
-            parts.append({k: z[k] for k in z.files})
+        parts.append(_read_chunk(path, names))
     col = {k: np.concatenate([p[k] for p in parts]) for k in
            ("x", "margin", "win", "game", "seat", "round")}
     return Dataset(col["x"], col["margin"], col["win"], col["game"], col["seat"],
@@ -508,7 +574,10 @@ def fit_model(ds: Dataset, seed: int, name: str,
 
 def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
                 command: list[str] | None = None, fit_seed: int | None = None) -> Path:
-    """Write the model file: the model, how it was trained and what it measured."""
+    """Write the model file: the model, how it was trained and what it measured. The file
+    is checked as :func:`~hansa_lab.strategies.model_file.load_model` reads it before it is
+    written: a model with a number that is not finite raises ``ModelFileError`` and
+    nothing is written (nor for an ``ExperimentError`` of ``path``, field ``out``)."""
     path = Path(path)
     m = report.model
     meta = {
@@ -527,8 +596,10 @@ def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
     }
     full = LearnedModel(m.name, m.kind, m.features, m.mean, m.scale, m.weights, m.bias, meta,
                         m.hidden)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = output_file(path, "out")
     d = full.to_json()
+    model_from_json(d, path)  # ModelFileError (nothing written): a file no player could load
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(d, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, path)

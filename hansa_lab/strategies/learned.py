@@ -40,9 +40,7 @@ it decides alike in both engines by construction.
 from __future__ import annotations
 
 import functools
-import json
-import math
-from dataclasses import dataclass
+import os
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -55,6 +53,13 @@ from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
 from hansa_lab.strategies.evaluation import Weights
 from hansa_lab.strategies.greedy import Greedy
+from hansa_lab.strategies.model_file import (
+    HIDDEN_MODEL_FORMAT,
+    MODEL_FORMAT,
+    HiddenLayer,
+    LearnedModel,
+    load_model,
+)
 
 __all__ = ["AUTO_MODEL", "FALLBACK_MODEL", "HIDDEN_MODEL_FORMAT", "MODEL_FOLDER",
            "MODEL_FORMAT", "HiddenLayer", "Learned", "LearnedModel", "find_model",
@@ -62,134 +67,11 @@ __all__ = ["AUTO_MODEL", "FALLBACK_MODEL", "HIDDEN_MODEL_FORMAT", "MODEL_FOLDER"
 
 #: where the package's models live (found by name, like strategy files)
 MODEL_FOLDER = Path(__file__).parent / "data"
-#: the ``format`` field of a linear model file this version reads and writes
-MODEL_FORMAT = "hansa_lab.learned_model/1"
-#: the ``format`` field of a model file with a hidden layer (``kind`` ``mlp_win``): a
-#: reader that knows only :data:`MODEL_FORMAT` refuses it instead of playing its linear
-#: part alone
-HIDDEN_MODEL_FORMAT = "hansa_lab.learned_model/2"
 #: the ``model`` value that picks, game by game, the model trained for the game's board
 #: family and player count (:func:`model_for`)
 AUTO_MODEL = "auto"
 #: what ``auto`` plays where no model was trained for the configuration
 FALLBACK_MODEL = "learned_base4p"
-
-
-@dataclass(frozen=True)
-class HiddenLayer:
-    """Rectified units on the standardised features ``z``, added to a model's linear
-    value: ``Σ_j output[j] · max(0, bias[j] + Σ_i weights[j][i] · z_i)``."""
-
-    weights: tuple[tuple[float, ...], ...]  # one row of feature weights per unit
-    bias: tuple[float, ...]
-    output: tuple[float, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"weights": [list(r) for r in self.weights], "bias": list(self.bias),
-                "output": list(self.output)}
-
-    def core_args(self) -> tuple[list[float], list[float], list[float]]:
-        return ([w for r in self.weights for w in r], list(self.bias), list(self.output))
-
-
-@dataclass(frozen=True)
-class LearnedModel:
-    """A model over the core's features: ``value = bias + Σ weights·z`` with ``z = (x −
-    mean) / scale``, plus the ``hidden`` layer's output when it has one (``kind``
-    ``logistic_win``: the log-odds of winning, linear; ``mlp_win``: the same with a
-    hidden layer; ``ridge_margin``: the final score margin over the best other seat,
-    linear). ``meta`` keeps the rest of the file (training command, seed, data
-    description, held-out figures)."""
-
-    name: str
-    kind: str
-    features: tuple[str, ...]
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    weights: tuple[float, ...]
-    bias: float
-    meta: dict[str, Any]
-    hidden: HiddenLayer | None = None
-
-    def forward(self, x: list[float]) -> float:
-        """The model's value of one feature vector (the trainer's formula, in Python)."""
-        z = [(v - m) / s for v, m, s in zip(x, self.mean, self.scale, strict=True)]
-        value = self.bias + math.fsum(w * zi for w, zi in zip(self.weights, z, strict=True))
-        if self.hidden is not None:
-            h = self.hidden
-            value += math.fsum(out * max(0.0, b + math.fsum(w * zi for w, zi in
-                                                            zip(row, z, strict=True)))
-                               for row, b, out in zip(h.weights, h.bias, h.output,
-                                                      strict=True))
-        return value
-
-    def to_json(self) -> dict[str, Any]:
-        d = {"format": MODEL_FORMAT if self.hidden is None else HIDDEN_MODEL_FORMAT,
-             "name": self.name, "kind": self.kind,
-             "features": list(self.features), "mean": list(self.mean),
-             "scale": list(self.scale), "weights": list(self.weights), "bias": self.bias}
-        if self.hidden is not None:
-            d["hidden"] = self.hidden.to_json()
-        return {**d, **self.meta}
-
-    def core_args(self) -> tuple[list[str], list[float], list[float], list[float], float]:
-        """The linear part, as the core's model functions take it first (the hidden
-        layer goes as their ``hidden`` keyword: :meth:`core_hidden`)."""
-        return (list(self.features), list(self.mean), list(self.scale),
-                list(self.weights), self.bias)
-
-    def core_hidden(self) -> tuple[list[float], list[float], list[float]] | None:
-        """The hidden layer as the core's ``hidden`` keyword takes it (None: linear)."""
-        return None if self.hidden is None else self.hidden.core_args()
-
-
-def load_model(path: str | Path) -> LearnedModel:
-    """Read a model file; ValueError naming the file and what is wrong with it."""
-    path = Path(path)
-    try:
-        d = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise ValueError(f"model file {path}: cannot be read ({e})") from e
-    if not isinstance(d, dict) or d.get("format") not in (MODEL_FORMAT, HIDDEN_MODEL_FORMAT):
-        raise ValueError(f"model file {path}: not a {MODEL_FORMAT} or "
-                         f"{HIDDEN_MODEL_FORMAT} file")
-    missing = [k for k in ("kind", "features", "mean", "scale", "weights", "bias")
-               if k not in d]
-    if missing:
-        raise ValueError(f"model file {path}: missing field {missing[0]!r}")
-    n = len(d["features"])
-    for key in ("mean", "scale", "weights"):
-        if not isinstance(d[key], list) or len(d[key]) != n:
-            raise ValueError(f"model file {path}: {key!r} must list {n} numbers, one per "
-                             "feature")
-    hidden = _hidden_layer(path, d, n) if d["format"] == HIDDEN_MODEL_FORMAT else None
-    meta = {k: v for k, v in d.items() if k not in
-            ("format", "name", "kind", "features", "mean", "scale", "weights", "bias",
-             "hidden")}
-    return LearnedModel(str(d.get("name", path.stem)), str(d["kind"]),
-                        tuple(map(str, d["features"])), tuple(map(float, d["mean"])),
-                        tuple(map(float, d["scale"])), tuple(map(float, d["weights"])),
-                        float(d["bias"]), meta, hidden)
-
-
-def _hidden_layer(path: Path, d: dict[str, Any], n: int) -> HiddenLayer:
-    """The ``hidden`` field of a model file of :data:`HIDDEN_MODEL_FORMAT`."""
-    h = d.get("hidden")
-    if not isinstance(h, dict) or any(k not in h for k in ("weights", "bias", "output")):
-        raise ValueError(f"model file {path}: a {HIDDEN_MODEL_FORMAT} file needs a 'hidden' "
-                         "field with 'weights', 'bias' and 'output'")
-    units = len(h["bias"]) if isinstance(h["bias"], list) else -1
-    rows = h["weights"]
-    if (units < 1 or not isinstance(h["output"], list) or len(h["output"]) != units
-            or not isinstance(rows, list) or len(rows) != units):
-        raise ValueError(f"model file {path}: 'hidden' must hold as many weight rows and "
-                         "outputs as biases (one per unit)")
-    bad = next((j for j, r in enumerate(rows) if not isinstance(r, list) or len(r) != n), None)
-    if bad is not None:
-        raise ValueError(f"model file {path}: hidden weight row {bad} must list {n} numbers, "
-                         "one per feature")
-    return HiddenLayer(tuple(tuple(map(float, r)) for r in rows), tuple(map(float, h["bias"])),
-                       tuple(map(float, h["output"])))
 
 
 def shipped_models() -> list[str]:
@@ -232,13 +114,17 @@ def _newest(name: str) -> str:
 
 
 def find_model(name: str) -> Path:
-    """The file of a shipped model by name, or a model file by path (ValueError: none)."""
-    path = Path(name)
-    if path.suffix == ".json" and path.is_file():
+    """The file of a shipped model by name, or a model file by path: a name ending in
+    ``.json`` or holding a ``/`` is taken as a path as it is (:func:`load_model` says what
+    is wrong with it, naming the file); ValueError for any other name that is not a
+    shipped model."""
+    path = Path(name).expanduser()
+    if path.suffix == ".json" or os.sep in name:
         return path
-    shipped = MODEL_FOLDER / f"{name}.json"
-    if shipped.is_file():
-        return shipped
+    if name and len(os.fsencode(name)) < 250:
+        shipped = MODEL_FOLDER / f"{name}.json"
+        if shipped.is_file():
+            return shipped
     raise ValueError(f"no learned model {name!r}: shipped models are "
                      f"{', '.join(shipped_models()) or 'none'} (or give a .json path)")
 
@@ -299,7 +185,11 @@ class Learned(Strategy):
 
     def learned_model_for(self, config: GameConfig | None) -> LearnedModel:
         path = find_model(self.model_name(config))
-        return _cached_model(str(path), path.stat().st_mtime)
+        try:
+            mtime = path.stat().st_mtime
+        except OSError:  # missing, a name too long...: load_model says so, naming the file
+            mtime = -1.0
+        return _cached_model(str(path), mtime)
 
     def core_twin(self, config: GameConfig | None = None) -> Any:
         """The core's ``CorePolicy`` playing this model in games of ``config`` (ValueError

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hansa_lab.engine.board import board_family
+from hansa_lab.engine.state import GameConfig
 from hansa_lab.tools.commands.common import (
     SEED,
     CliError,
@@ -133,9 +134,38 @@ def add_tune(sub: Subcommands) -> None:
     p.set_defaults(func=cmd_tune)
 
 
+def _learn_lineups(texts: Sequence[str], config: GameConfig) -> tuple[tuple[str, ...], ...]:
+    """``--lineup`` values as line-ups of specs (one spec fills every seat), every spec
+    checked to be a strategy that plays in the compiled core (as learning needs) before
+    anything is played or written."""
+    from hansa_lab.compiled.games import core_policy
+    from hansa_lab.strategies import make_strategy
+    from hansa_lab.strategies.lineup import split_specs
+
+    out = []
+    for text in texts:
+        where = f"--lineup {text!r}" if len(texts) > 1 else "--lineup"
+        specs = split_specs(text)
+        if not specs:
+            raise CliError(f"{where}: give at least one strategy")
+        for i, spec in enumerate(specs):
+            try:
+                player = make_strategy(spec)
+            except ValueError as e:
+                raise CliError(f"{where}: strategy {i + 1} ({spec!r}): {e}") from None
+            if core_policy(player, config) is None:
+                raise CliError(f"{where}: strategy {i + 1} ({spec!r}) does not play in the "
+                               "compiled core, where learn plays its games")
+        out.append(tuple(specs * config.n_players if len(specs) == 1 else specs))
+    return tuple(out)
+
+
 def cmd_learn(args: argparse.Namespace) -> int:
-    """Self-play data, a fitted model and its held-out figures (hansa_lab.sim.learn)."""
-    from hansa_lab.errors import ExperimentError
+    """Self-play data, a fitted model and its held-out figures (hansa_lab.sim.learn).
+    Every argument and path is checked before the first game; the model file is checked
+    before it is written."""
+    from hansa_lab.errors import ExperimentError, ModelFileError
+    from hansa_lab.sim.backends import terminate_as_interrupt
     from hansa_lab.sim.learn import (
         MODEL_KINDS,
         LearnSettings,
@@ -143,11 +173,15 @@ def cmd_learn(args: argparse.Namespace) -> int:
         fit_model,
         write_model,
     )
-    from hansa_lab.strategies.lineup import split_specs
+    from hansa_lab.sim.paths import output_file, output_folder
 
     config = game_config(args)
-    lineups = tuple(tuple(split_specs(x)) for x in args.lineup or ["greedy"])
-    lineups = tuple(x * config.n_players if len(x) == 1 else x for x in lineups)
+    if not 0.0 < args.rate <= 1.0:  # nan too
+        raise CliError(f"--rate: must be a share of decision points within (0, 1], got "
+                       f"{args.rate}")
+    if args.name is not None and (not args.name.strip() or "/" in args.name):
+        raise CliError(f"--name: must be a model name (no '/'), got {args.name!r}")
+    lineups = _learn_lineups(args.lineup or ["greedy"], config)
     try:
         settings = LearnSettings(
             lineups=lineups, n_players=config.n_players, board=config.board,
@@ -155,22 +189,32 @@ def cmd_learn(args: argparse.Namespace) -> int:
             seed=args.seed, rate=args.rate, chunk=args.chunk)
     except ValueError as e:
         raise CliError(f"--lineup: {e}") from e
+    if args.games * len(lineups) < 5:  # fit_model's least, said before the games
+        raise CliError(f"--games: {args.games} game(s) x {len(lineups)} line-up(s) are too "
+                       "few: the fit needs at least 5 games to hold some out")
     name = args.name or f"learned_{board_family(config.side)}{config.n_players}p"
-    data = args.data or f"results/learn/{name}"
+    try:  # both paths checked before a game is played, the output before the fit
+        data = output_folder(args.data or f"results/learn/{name}", "--data")
+        out_path = output_file(args.out or f"{data}/{name}.json", "--out")
+    except ExperimentError as e:
+        raise CliError(str(e)) from e
     say = (lambda text: None) if args.no_progress else (
         lambda text: print(text, file=sys.stderr, flush=True))
     say(f"data set: {len(lineups)} line-up(s) x {args.games} games into {data}")
     try:
-        ds = build_dataset(settings, data, jobs=jobs(args.jobs), progress=not args.no_progress)
-        report = fit_model(ds, args.seed, name,
-                           kinds=MODEL_KINDS if args.kind == "best" else (args.kind,))
+        with terminate_as_interrupt():  # SIGTERM ends it like Ctrl-C: the chunks kept
+            ds = build_dataset(settings, data, jobs=jobs(args.jobs),
+                               progress=not args.no_progress)
+            report = fit_model(ds, args.seed, name,
+                               kinds=MODEL_KINDS if args.kind == "best" else (args.kind,))
     except ExperimentError as e:
         raise CliError(f"--data: {e.message}") from e
     except ValueError as e:
         raise CliError(str(e)) from e
-    except KeyboardInterrupt as e:
-        raise CliFailure(f"interrupted; the finished chunks are saved in {data}: run the "
-                         "same command again to resume", 130) from e
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (RunTerminated)
+        what, code = stopped(e)
+        raise CliFailure(f"{what}; the finished chunks are saved in {data}: run the same "
+                         "command again to resume", code) from e
     # the command that reproduces the model, from the parsed arguments (not the
     # process's: main() may be called with its own argv)
     command = ["hansa-lab", "learn", "--players", str(config.n_players), "--board",
@@ -180,7 +224,15 @@ def cmd_learn(args: argparse.Namespace) -> int:
                "--games", str(args.games), "--rate", str(args.rate), "--chunk",
                str(args.chunk), "--seed", str(args.seed), "--name", name,
                *(("--kind", args.kind) if args.kind != "best" else ())]
-    out = write_model(report, settings, args.out or f"{data}/{name}.json", command=command)
+    try:
+        out = write_model(report, settings, out_path, command=command)
+    except ModelFileError as e:
+        raise CliFailure(f"the fitted model is not written, no player could load it: {e}",
+                         1) from e
+    except (ExperimentError, OSError) as e:
+        raise CliFailure(f"--out: cannot write the model file {out_path}: {e}; the data "
+                         f"set in {data} is kept: run the command again to fit anew",
+                         1) from e
     summary = {"model": str(out), "kind": report.kind, "strength": report.alpha,
                **report.split, "test": report.test}
     print(json.dumps(summary, indent=None if args.json else 1))
@@ -201,7 +253,8 @@ def add_learn(sub: Subcommands) -> None:
     p.add_argument("--chunk", type=positive_int("--chunk"), default=20,
                    help="games per saved chunk (default 20)")
     p.add_argument("--seed", type=SEED, default=0, help="data seed (game seeds, split)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    p.add_argument("--jobs", type=worker_count, default=1,
+                   help="worker processes (-1: all cores; at most one per chunk to play)")
     p.add_argument("--data", default=None,
                    help="data folder (default results/learn/NAME); the same command resumes")
     p.add_argument("--out", default=None, metavar="FILE.json",
@@ -220,18 +273,55 @@ def add_learn(sub: Subcommands) -> None:
     p.set_defaults(func=cmd_learn)
 
 
+def _one_strategy(text: str, flag: str) -> str:
+    """The one strategy spec of ``flag``, checked (a bad one refused naming the flag)."""
+    from hansa_lab.strategies import make_strategy
+    from hansa_lab.strategies.lineup import split_specs
+
+    specs = split_specs(text)
+    if len(specs) != 1:
+        raise CliError(f"{flag}: give one strategy, got {len(specs)} in {text!r}")
+    try:
+        make_strategy(specs[0])
+    except ValueError as e:
+        raise CliError(f"{flag}: {e}") from None
+    return specs[0]
+
+
 def cmd_learn_measure(args: argparse.Namespace) -> int:
     """One challenger seat against a line-up, seat-rotated, with its cost beside a
-    reference table (hansa_lab.sim.learn.measure_seat)."""
+    reference table (hansa_lab.sim.learn.measure_seat). Every strategy (and model file)
+    is checked before the first game."""
+    from hansa_lab.errors import StrategyError
+    from hansa_lab.sim.backends import terminate_as_interrupt
     from hansa_lab.sim.learn import measure_seat
     from hansa_lab.strategies.lineup import split_specs
 
     config = game_config(args)
-    for opponent in split_specs(args.against):
-        res = measure_seat(args.challenger, opponent, n_players=config.n_players,
-                           board=config.board, deals=args.deals, seed=args.seed,
-                           reference=args.reference, options=config.options)
-        print(json.dumps(res.__dict__) if args.json else res.line(), flush=True)
+    challenger = _one_strategy(args.challenger, "--challenger")
+    opponents = split_specs(args.against)
+    if not opponents:
+        raise CliError("--against: give at least one strategy (each plays every other "
+                       "seat in its own games)")
+    for i, spec in enumerate(opponents):
+        _one_strategy(spec, f"--against (entry {i + 1}, {spec!r})")
+    reference = _one_strategy(args.reference, "--reference") if args.reference.strip() \
+        else ""
+    done = 0
+    try:
+        with terminate_as_interrupt():
+            for opponent in opponents:
+                res = measure_seat(challenger, opponent, n_players=config.n_players,
+                                   board=config.board, deals=args.deals, seed=args.seed,
+                                   reference=reference, options=config.options)
+                print(json.dumps(res.__dict__) if args.json else res.line(), flush=True)
+                done += 1
+    except StrategyError as e:
+        raise CliFailure(f"a game failed: {e}", 1) from e
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (RunTerminated)
+        what, code = stopped(e)
+        raise CliFailure(f"{what}; {done} of {len(opponents)} opponent line-ups were "
+                         "measured in full (printed above)", code) from e
     return 0
 
 
