@@ -127,6 +127,9 @@ class Experiment:
     #: the strategy files the arms use: name → base and every parameter's value, as read
     #: when the experiment was checked (a changed file then refuses to resume the run)
     strategy_files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the model files the arms' learned players read in the conditions' games: model →
+    #: file and SHA-256 (:mod:`hansa_lab.sim.model_files`; a changed file refuses a resume)
+    model_files: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def lineup(self, arm: str, n_players: int) -> tuple[str, ...]:
         """The arm's line-up filled to ``n_players`` seats (before rotation)."""
@@ -172,7 +175,8 @@ class Experiment:
                                       f"(the experiment has {counts})")
             suffix.append("-".join(f"{n}p" for n in players))
         name = "--".join([self.name, *suffix])
-        return replace(self, arms=chosen, conditions=conditions, name=name)
+        return replace(self, arms=chosen, conditions=conditions, name=name,
+                       model_files=_model_files(chosen, conditions))
 
     def configuration(self) -> dict[str, Any]:
         """Everything that determines the games and the tables (compared on resume)."""
@@ -190,6 +194,7 @@ class Experiment:
             "base_variant": self.base_variant,
             # only with strategy files, so older runs' configurations still match
             **({"strategy_files": self.strategy_files} if self.strategy_files else {}),
+            **({"model_files": self.model_files} if self.model_files else {}),
         }
 
     def strategies(self) -> dict[str, dict[str, Any]]:
@@ -212,6 +217,9 @@ _TOP_KEYS = {
 #: Configuration fields added after runs were stored: a stored configuration without one
 #: matches its default (so those runs still resume).
 ADDED_FIELDS: dict[str, Any] = {"stall_rounds": DEFAULT_STALL_ROUNDS, "base_variant": None}
+#: Identity fields added after runs were stored whose value a stored configuration cannot
+#: supply: one without the field resumes as it was recorded (it is not compared).
+UNRECORDED_FIELDS = ("model_files",)
 #: The name of the base variant of a sweep when no variant leaves the game unchanged.
 BASE_VARIANT = "default"
 _CONDITION_KEYS = ("players", "board", "edition", "options")
@@ -392,6 +400,13 @@ def normalize_experiment(
             except ValueError as e:
                 where = "arms" if single else f"arms.{arm}"
                 raise err(where, f"{e}, or change the player count") from None
+
+    # the model files the learned players read ------------------------------------
+    try:
+        models = _model_files(arms, conditions)
+    except ValueError as e:
+        raise err("arms", str(e)) from None
+
     return Experiment(
         name=name,
         arms=arms,
@@ -406,7 +421,17 @@ def normalize_experiment(
         stall_rounds=int(stall_rounds),
         base_variant=base_variant,
         strategy_files=dict(sorted(files.items())),
+        model_files=models,
     )
+
+
+def _model_files(arms: Mapping[str, Sequence[str]],
+                 conditions: Sequence[Condition]) -> dict[str, dict[str, Any]]:
+    """The model files of ``arms`` in ``conditions`` (:func:`model_files.model_files`)."""
+    from hansa_lab.sim.model_files import model_files
+
+    return model_files((s for lineup in arms.values() for s in lineup),
+                       (c.config(0) for c in conditions))
 
 
 def _same_games(a: Condition, b: Condition) -> bool:

@@ -13,6 +13,7 @@ from hansa_lab.sim.backends import Execution
 from hansa_lab.sim.experiment import (
     ADDED_FIELDS,
     SEED_RULE,
+    UNRECORDED_FIELDS,
     Design,
     Experiment,
     jsonable,
@@ -29,8 +30,10 @@ FORMAT = "hansa-lab results v1"
 
 
 def config_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """The fields in which a stored configuration ``old`` and a new one differ (a field
+    added since ``old`` was stored counts as its default, or is not compared)."""
     old = {**{k: v for k, v in ADDED_FIELDS.items() if k not in old}, **old}
-    keys = sorted(set(old) | set(new))
+    keys = sorted((set(old) | set(new)) - {k for k in UNRECORDED_FIELDS if k not in old})
     return [k for k in keys if jsonable(old.get(k)) != jsonable(new.get(k))]
 
 

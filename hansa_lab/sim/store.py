@@ -20,6 +20,9 @@ games missing:
   tables, the manifest last: a clear killed half-way leaves a run with no chunk done;
 - the manifest says "complete" only after every chunk's marker; a run killed between its
   last marker and that save is marked complete by the next command;
+- a run killed before its first manifest is in place leaves only its lock and temp
+  files (:func:`is_start_leftover`): the next run takes such a folder as an interrupted
+  start and begins it again, removing them;
 - the lock is an ``flock`` on ``.lock`` (released by the kernel when its holder dies, so a
   stale lock is simply taken over, by one process only).
 
@@ -65,8 +68,12 @@ TRANSITIONS = (
     "lock_taken",            # start: the folder is ours, nothing changed yet
     "cleared_markers",       # forced clear: done-markers gone, tables and manifest remain
     "cleared_tables",        # forced clear: tables gone too, the manifest remains
+    "manifest_temp_created",  # a manifest's temp file exists, empty (the first: no manifest)
+    "manifest_temp_written",  # … written and synced, not yet renamed to manifest.json
     "manifest_started",      # the manifest says "running"
+    "table_temp_written",    # a chunk's table file is written under its temp name
     "chunk_tables_written",  # a chunk's tables are on disk, its marker not yet
+    "marker_temp_written",   # its done-marker is written under its temp name
     "chunk_marked",          # its done-marker is written, the manifest not yet updated
     "all_chunks_done",       # every marker written, the manifest not yet "complete"
     "final_saved",           # the manifest says "complete", the lock is still held
@@ -102,31 +109,49 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
-    """Write via a temp file in the same folder, fsync, then ``os.replace``."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+def temp_name(name: str, pid: int) -> str:
+    """The name :func:`atomic_write` writes file ``name`` under first (process ``pid``)."""
+    return f".{name}.tmp-{pid}"
+
+
+def is_temp_name(name: str) -> bool:
+    """A file name of :func:`temp_name` (a file a killed process may leave behind)."""
+    return name.startswith(".") and ".tmp-" in name
+
+
+def atomic_write(path: Path, write: Callable[[IO[bytes]], None],
+                 fault: str | None = None) -> None:
+    """Write via a temp file in the same folder, fsync, then ``os.replace``; ``fault``
+    names the file's kind in the transitions ``<fault>_temp_created`` (the manifest only)
+    and ``<fault>_temp_written`` (see :func:`fault_point`)."""
+    tmp = path.with_name(temp_name(path.name, os.getpid()))
     try:
         with open(tmp, "wb") as f:
+            if fault == "manifest":
+                fault_point("manifest_temp_created")
             write(f)
             f.flush()
             os.fsync(f.fileno())
+        if fault is not None:
+            fault_point(f"{fault}_temp_written")
         os.replace(tmp, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
 
 
-def write_bytes(path: Path, payload: bytes) -> None:
+def write_bytes(path: Path, payload: bytes, fault: str | None = None) -> None:
     """:func:`atomic_write` of ``payload``."""
 
     def write(f: IO[bytes]) -> None:
         f.write(payload)
 
-    atomic_write(path, write)
+    atomic_write(path, write, fault)
 
 
-def write_json(path: Path, data: Any) -> None:
-    write_bytes(path, json.dumps(data, indent=2, ensure_ascii=False, default=str).encode())
+def write_json(path: Path, data: Any, fault: str | None = None) -> None:
+    write_bytes(path, json.dumps(data, indent=2, ensure_ascii=False, default=str).encode(),
+                fault)
 
 
 def parquet_bytes(data: pd.DataFrame | pa.Table) -> bytes:
@@ -288,6 +313,15 @@ class Completeness:
         return f"incomplete: {self.chunks_done} of {self.n_chunks} chunks"
 
 
+def is_start_leftover(name: str) -> bool:
+    """A file a run may leave in its folder before its first manifest is in place: the lock,
+    a writability probe, a temp file (the first manifest, half written by a run killed
+    then) or a folder of done-markers a forced clear moved away. A folder holding only
+    these and no manifest is an interrupted start: the next run takes it (under the lock,
+    so never while the run that left them is alive) and removes them."""
+    return name == LOCK or name.startswith((PROBE, DISCARDED)) or is_temp_name(name)
+
+
 class ManifestError(ExperimentError):
     """A results folder whose ``manifest.json`` cannot be read (names the file)."""
 
@@ -323,7 +357,7 @@ class ResultStore:
             except OSError as e:
                 raise ExperimentError("out", f"{self.path}: cannot read it ({e.strerror})") \
                     from None
-            ours = [n for n in entries if n != LOCK and not n.startswith(PROBE)]
+            ours = [n for n in entries if not is_start_leftover(n)]
             if not self.has_manifest() and ours:
                 raise ExperimentError(
                     "out", f"{self.path} is not empty and holds no {MANIFEST}: not a hansa-lab "
@@ -337,7 +371,7 @@ class ResultStore:
             self.path.mkdir(parents=True, exist_ok=True)
             probe = self.path / f"{PROBE}{os.getpid()}"
             probe.write_bytes(b"")
-            probe.unlink()
+            probe.unlink(missing_ok=True)  # a run starting beside this one may clean it up
         except OSError as e:
             raise ExperimentError("out", f"{self.path}: cannot write there "
                                          f"({e.strerror or e})") from None
@@ -361,7 +395,7 @@ class ResultStore:
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
-        write_json(self.manifest_path, manifest)
+        write_json(self.manifest_path, manifest, fault="manifest")
 
     def done_chunks(self) -> dict[int, dict[str, Any]]:
         """Chunks with a readable done-marker: chunk id → marker (unverified)."""
@@ -466,13 +500,13 @@ class ResultStore:
         for table, df in frames.items():
             (self.path / table).mkdir(parents=True, exist_ok=True)
             payload = parquet_bytes(df)
-            write_bytes(self.table_file(table, chunk), payload)
+            write_bytes(self.table_file(table, chunk), payload, fault="table")
             files[table] = TableFile(len(df), len(payload),
                                      hashlib.sha256(payload).hexdigest()).as_dict()
         fault_point("chunk_tables_written")
         marker = {**info, "files": files}
         self.chunks.mkdir(parents=True, exist_ok=True)
-        write_json(self.marker_file(chunk), marker)  # the done-marker, last
+        write_json(self.marker_file(chunk), marker, fault="marker")  # the done-marker, last
         fault_point("chunk_marked")
         return marker
 
@@ -493,14 +527,14 @@ class ResultStore:
             for p in self.path.iterdir():
                 if p.name.startswith(DISCARDED):
                     shutil.rmtree(p, ignore_errors=True)
-                elif p.name.startswith(PROBE) or (p.name.startswith(".") and ".tmp-" in p.name):
+                elif p.name.startswith(PROBE) or is_temp_name(p.name):
                     p.unlink(missing_ok=True)
         for sub in [*TABLES, CHUNKS_DIR]:
             d = self.path / sub
             if not d.is_dir():
                 continue
             for p in d.iterdir():
-                temp = p.name.startswith(".") and ".tmp-" in p.name
+                temp = is_temp_name(p.name)
                 orphan = sub != CHUNKS_DIR and p.suffix == ".parquet" and p.stem not in keep
                 if temp or orphan:
                     p.unlink(missing_ok=True)
