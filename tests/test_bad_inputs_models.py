@@ -355,6 +355,9 @@ MEASURE = [  # learn-measure: every strategy checked before the first game
     (["--reference", "greedy,random"], ["--reference", "one strategy, got 2"]),
     (["--deals", "0"], ["--deals", ">= 1"]),
     (["--players", "7"], ["--players", "at most 5"]),
+    (["--deals", str(10 ** 12)], ["--deals", "4,000,000,000,000 games", "years", "--yes"]),
+    (["--deals", str(10 ** 8), "--against", "greedy,random"],
+     ["--deals", "2 opponent line-up(s)", "days"]),
 ]
 
 
@@ -409,6 +412,9 @@ LEARN_ARGS = [  # refused before a game is played
     (["--data", "d", "--games", "2"], ["--games", "at least 5 games"]),
     (["--data", "d", "--games", "0"], ["--games", ">= 1"]),
     (["--data", "d", "--chunk", "0"], ["--chunk", ">= 1"]),
+    (["--data", "d", "--games", str(10 ** 12)], ["--games", "years", "--yes"]),
+    (["--data", "d", "--games", str(10 ** 9), "--lineup", "random", "--lineup", "greedy"],
+     ["--games", "3,000,000,000 games"]),
 ]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ from hansa_lab.tools.commands.common import (
     CliError,
     CliFailure,
     add_game_args,
+    check_duration,
     csv_values,
     game_config,
     jobs,
@@ -192,6 +194,8 @@ def cmd_learn(args: argparse.Namespace) -> int:
     if args.games * len(lineups) < 5:  # fit_model's least, said before the games
         raise CliError(f"--games: {args.games} game(s) x {len(lineups)} line-up(s) are too "
                        "few: the fit needs at least 5 games to hold some out")
+    check_duration(args.games * len(lineups), min(jobs(args.jobs), os.cpu_count() or 1),
+                   args.yes)
     name = args.name or f"learned_{board_family(config.side)}{config.n_players}p"
     try:  # both paths checked before a game is played, the output before the fit
         data = output_folder(args.data or f"results/learn/{name}", "--data")
@@ -270,6 +274,8 @@ def add_learn(sub: Subcommands) -> None:
                         "rectified units; about a minute more to fit)")
     p.add_argument("--json", action="store_true", help="print the summary on one line")
     p.add_argument("--no-progress", action="store_true", help="no line per chunk")
+    p.add_argument("--yes", action="store_true",
+                   help="start even when the games cannot be played within a day")
     p.set_defaults(func=cmd_learn)
 
 
@@ -307,6 +313,12 @@ def cmd_learn_measure(args: argparse.Namespace) -> int:
         _one_strategy(spec, f"--against (entry {i + 1}, {spec!r})")
     reference = _one_strategy(args.reference, "--reference") if args.reference.strip() \
         else ""
+    games = len(opponents) * args.deals * (config.n_players + bool(reference))
+    try:
+        check_duration(games, 1, args.yes)
+    except CliError as e:
+        raise CliError(f"--deals: {args.deals:,} deals x {len(opponents)} opponent line-up(s):"
+                       f"{str(e).partition(':')[2]}") from None
     done = 0
     try:
         with terminate_as_interrupt():
@@ -340,4 +352,6 @@ def add_learn_measure(sub: Subcommands) -> None:
     p.add_argument("--reference", default="greedy",
                    help="strategy of the reference table for the cost ratio ('' for none)")
     p.add_argument("--json", action="store_true", help="one JSON line per opponent")
+    p.add_argument("--yes", action="store_true",
+                   help="start even when the games cannot be played within a day")
     p.set_defaults(func=cmd_learn_measure)
