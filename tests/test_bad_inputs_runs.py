@@ -10,6 +10,7 @@ computed lost.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from run_helpers import assert_same_tables, counting_chunks, run_cli
@@ -320,3 +322,130 @@ def test_every_fault_point_is_reached(tmp_path, monkeypatch):
     assert set(reached) == set(TRANSITIONS)
     first = reached[:reached.index("manifest_started") + 1]
     assert first == ["lock_taken", *FIRST_MANIFEST[1:]]
+
+
+# 3. replay on a damaged results folder ----------------------------------------------------
+
+def _manifest_edit(edit: Any) -> Any:
+    def damage(path: Path) -> None:
+        manifest = json.loads(path.read_text())
+        edit(manifest)
+        path.write_text(json.dumps(manifest))
+    return damage
+
+
+#: ways a manifest.json is damaged (each: the file → damage it)
+CORRUPT_MANIFESTS = {
+    "empty": lambda p: p.write_bytes(b""),
+    "cut JSON": lambda p: p.write_bytes(p.read_bytes()[:40]),
+    "zero bytes": lambda p: p.write_bytes(b"\x00" * 64),
+    "not UTF-8": lambda p: p.write_bytes(b"\xff\xfe{}"),
+    "null": lambda p: p.write_text("null"),
+    "a list": lambda p: p.write_text("[]"),
+    "sessions not a list": lambda p: p.write_text('{"sessions": 3, "configuration": {}}'),
+    "no design": _manifest_edit(lambda m: m.pop("design")),
+    "n_chunks edited": _manifest_edit(lambda m: m["design"].update(n_chunks=1)),
+    "seed edited": _manifest_edit(lambda m: m["configuration"].update(seed=5)),
+    "a folder": lambda p: (p.unlink(), p.mkdir()),
+}
+
+
+@pytest.mark.parametrize("command", ["replay", "report"])
+@pytest.mark.parametrize("damage", list(CORRUPT_MANIFESTS))
+def test_a_corrupt_manifest_is_named_by_replay_and_report(damage, command, tmp_path,
+                                                          reference, capsys):
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    CORRUPT_MANIFESTS[damage](out / "manifest.json")
+    argv = [command, str(out), *(["--game", "0"] if command == "replay" else []),
+            "--html", str(tmp_path / "page.html")]
+    code, err = run_cli("corrupt manifest", argv, capsys)
+    assert code == 2 and "Traceback" not in err, err
+    assert "manifest.json" in err and str(out) in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "page.html").exists()
+
+
+#: ways a chunk's table file is damaged
+DAMAGES = {
+    "truncated": lambda p: p.write_bytes(p.read_bytes()[: p.stat().st_size // 2]),
+    "emptied": lambda p: p.write_bytes(b""),
+    "deleted": lambda p: p.unlink(),
+    "rewritten": lambda p: p.write_bytes(bytes(reversed(p.read_bytes()))),
+}
+
+
+@pytest.mark.parametrize("table", ["events", "games", "players", "turns", "failures"])
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_replay_of_a_game_in_a_damaged_chunk_names_the_file(damage, table, tmp_path,
+                                                            reference, capsys):
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    DAMAGES[damage](out / table / "chunk-000000.parquet")
+    html = tmp_path / "page.html"
+    with pytest.warns(UserWarning, match="chunk 0"):
+        code, err = run_cli("damaged chunk", ["replay", str(out), "--game", "1", "--html",
+                                              str(html)], capsys)
+    assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert f"{table}/chunk-000000.parquet" in err and "chunk 0" in err and "damaged" in err
+    assert "no game with id 1" in err and not html.exists()
+    # a game of an intact chunk still replays
+    with pytest.warns(UserWarning, match="chunk 0"):
+        code, err = run_cli("damaged chunk", ["replay", str(out), "--game", "2", "--html",
+                                              str(html)], capsys)
+    assert code == 0 and html.exists(), err
+
+
+@pytest.mark.parametrize(("case", "game", "words"), [
+    ("chunk not played yet", 3, ["chunk 1", "not played yet", "1 of 2 chunks"]),
+    ("game beyond the run", 4, ["no game with id 4", "game ids 0-3"]),
+    ("far beyond the run", 10**12, ["game ids 0-3"]),
+])
+def test_replay_of_a_missing_game_says_why(case, game, words, tmp_path, reference, capsys):
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    (out / "_chunks" / "chunk-000001.json").unlink()
+    code, err = run_cli("missing game", ["replay", str(out), "--game", str(game)], capsys)
+    assert code == 2 and "Traceback" not in err and all(w in err for w in words), err
+
+
+@pytest.mark.parametrize("what", ["missing folder", "a file", "an empty folder"])
+def test_replay_of_no_results_folder_is_refused(what, tmp_path, capsys):
+    target = tmp_path / "x"
+    if what == "a file":
+        target.write_text("x")
+    elif what == "an empty folder":
+        target.mkdir()
+    code, err = run_cli("no results", ["replay", str(target), "--game", "0"], capsys)
+    assert code == 2 and "Traceback" not in err and "manifest.json" in err and str(target) in err
+
+
+@pytest.mark.parametrize("recorded", [True, False], ids=["recorded", "older run"])
+@pytest.mark.parametrize("change", ["deleted", "changed"])
+def test_replay_with_a_model_file_gone_or_changed_is_refused(change, recorded, model_dir,
+                                                             capsys):
+    argv = [*MODEL_RUN, "--strategies", LINEUPS["learned:model=PATH"], "--out", "run"]
+    assert runner_cli(argv) == 0
+    if not recorded:
+        manifest = json.loads(Path("run/manifest.json").read_text())
+        del manifest["configuration"]["model_files"]
+        manifest["design_hash"] = design_hash(manifest["configuration"], manifest["design"])
+        Path("run/manifest.json").write_text(json.dumps(manifest))
+        for marker in Path("run/_chunks").glob("*.json"):
+            data = json.loads(marker.read_text())
+            data["design"] = manifest["design_hash"]
+            marker.write_text(json.dumps(data))
+    if change == "deleted":
+        Path("m.json").unlink()
+    else:
+        _change_model(Path("m.json"))
+    differs = pytest.warns(UserWarning, match="the replay has") if \
+        (change, recorded) == ("changed", False) else contextlib.nullcontext()
+    with differs:
+        code, err = run_cli("replay model", ["replay", "run", "--game", "0"], capsys)
+    if recorded:
+        assert code == 2 and "m.json" in err and "changed" in err, err
+    elif change == "deleted":  # nothing recorded to compare: the line-up cannot be built
+        assert code == 2 and "m.json" in err and "cannot be replayed" in err, err
+    else:  # nothing recorded: it replays, and says the replay is not the game played
+        assert code == 0, err
+    assert "Traceback" not in err

@@ -27,7 +27,7 @@ import hansa_lab
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.strategies import make_strategy
 
-__all__ = ["MODEL_PARAM", "model_files", "model_of"]
+__all__ = ["MODEL_PARAM", "changed_models", "model_files", "model_of"]
 
 #: the strategy parameter that names a learned player's model
 MODEL_PARAM = "model"
@@ -74,3 +74,20 @@ def model_files(specs: Iterable[str], configs: Iterable[GameConfig]) -> dict[str
     kinds = {(c.side, c.n_players): c for c in configs}  # all that ``auto`` depends on
     names = set().union(*(model_of(spec, kinds.values()) for spec in dict.fromkeys(specs)))
     return {name: _record(name) for name in sorted(names)}
+
+
+def changed_models(recorded: Any) -> list[str]:
+    """The models of a run's recorded ``model_files`` whose file is missing now or holds
+    other bytes (what a replay of its games would not play alike); [] for a run that
+    records none."""
+    if not isinstance(recorded, dict):
+        return []
+    changed = []
+    for name, record in recorded.items():
+        try:
+            now = _record(name)["sha256"]
+        except ValueError:
+            now = None
+        if not isinstance(record, dict) or now != record.get("sha256"):
+            changed.append(name)
+    return changed

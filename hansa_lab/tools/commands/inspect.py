@@ -77,6 +77,8 @@ def add_options(sub: Subcommands) -> None:
 def _replay_of_results(args: argparse.Namespace) -> tuple[Any, Path, str]:
     """``replay RESULTS --game ID``: the timeline of a logged game (replayed from its
     configuration, seed and line-up), the HTML file to write and a title."""
+    from hansa_lab.errors import ExperimentError
+    from hansa_lab.sim.model_files import changed_models
     from hansa_lab.sim.results import open_results
     from hansa_lab.viz.timeline import Timeline
     from hansa_lab.viz.viewer import record_from_results
@@ -91,17 +93,43 @@ def _replay_of_results(args: argparse.Namespace) -> tuple[Any, Path, str]:
                            "configuration; leave it out")
     try:
         res = open_results(args.results)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, ExperimentError) as e:  # no manifest; unreadable or edited
         raise CliError(f"RESULTS: {e}") from e
+    changed = changed_models(res.manifest.get("configuration", {}).get("model_files"))
+    if changed:
+        raise CliError(f"RESULTS: {args.results} was played with model file(s) "
+                       f"{', '.join(changed)} that are missing or changed since: a replay "
+                       "would not be the game played; restore the file(s)")
     try:
         found = played(lambda: record_from_results(
             res, args.game, arm=args.arm, experiment=args.experiment))
     except KeyError as e:
-        raise CliError(f"--game: {e.args[0]} in {args.results}") from e
+        raise CliError(f"--game: {e.args[0]} in {args.results}{_why_missing(res, args.game)}") \
+            from e
+    except ValueError as e:  # a strategy of the game's line-up that cannot be built now
+        raise CliError(f"--game: game {args.game} of {args.results} cannot be replayed: {e}") \
+            from e
     assert isinstance(found, tuple)
     record, title = found
     html = Path(args.html) if args.html else Path(args.results) / f"replay_game{args.game}.html"
     return Timeline.from_record(record), html, args.title or title
+
+
+def _why_missing(res: Any, game: int) -> str:
+    """Why game ``game`` is not in the tables of ``res``: the chunk holding it is left out
+    (its files are damaged: the reason names the file) or not played yet ("" otherwise)."""
+    size = res.manifest.get("design", {}).get("chunk_size")
+    total = res.completeness.total_games
+    if not isinstance(size, int) or not 0 <= game < total:
+        return f" (the run has game ids 0-{total - 1})" if total else ""
+    chunk = game // size
+    if chunk in res.bad_chunks:
+        return (f": it is in chunk {chunk}, left out as damaged ({res.bad_chunks[chunk]}); "
+                "run the run's command again to replay that chunk")
+    if chunk not in res.chunks:
+        return (f": it is in chunk {chunk}, not played yet ({res.completeness.text()}); run "
+                "the run's command again to finish it")
+    return ""
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
