@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from run_helpers import assert_same_tables, counting_chunks, run_cli
 
@@ -30,6 +31,7 @@ from hansa_lab.sim.experiment import normalize_experiment
 from hansa_lab.sim.results import open_results
 from hansa_lab.sim.runner import simulate
 from hansa_lab.sim.store import FAULT_ENV, TRANSITIONS, ResultStore, design_hash
+from hansa_lab.stats.tables import lineup_period
 from hansa_lab.strategies.learned import find_model, model_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -449,3 +451,69 @@ def test_replay_with_a_model_file_gone_or_changed_is_refused(change, recorded, m
     else:  # nothing recorded: it replays, and says the replay is not the game played
         assert code == 0, err
     assert "Traceback" not in err
+
+
+# 4. planning a big sweep ---------------------------------------------------------------
+
+def _sweep(points: dict[str, list[int]], **fields: Any) -> dict[str, Any]:
+    return {"name": "grid", "games": 4, "players": 3, "log": "summary",
+            "arms": {"r": ["random"]}, "sweep": points, **fields}
+
+
+GRID = {"control_points": [1, 2, 3], "prestige_to_end": [10, 12, 14, 16]}
+
+
+def test_the_pilot_of_a_sweep_is_one_run_not_one_per_point(monkeypatch):
+    """Each run pays the runner's start (a session with git and versions, a pool, a
+    summary): 800 points planned as 800 runs printed nothing for 90 s."""
+    from hansa_lab.sim.planning import plan_experiment
+
+    runs: list[int] = []
+    real = runner._execute
+
+    def counting(exp: Any, *args: Any, **kwargs: Any) -> Any:
+        runs.append(len(exp.conditions))
+        return real(exp, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "_execute", counting)
+    exp = normalize_experiment(_sweep(GRID))
+    plan = plan_experiment(exp, 2.0, pilot_deals=3)
+    assert len(exp.conditions) == 13  # 12 points and the unchanged game
+    assert runs == [13] and plan.pilot_games == 39
+
+
+@pytest.mark.parametrize("fields", [
+    {},
+    {"players": [3, 4]},
+    {"arms": {"base": ["random"], "tip": ["random:gather=false", "random", "random"]}},
+], ids=["one count", "two counts", "paired arms"])
+def test_the_one_run_pilot_measures_what_a_pilot_per_point_measured(fields):
+    from hansa_lab.sim.planning import PILOT_SEED_OFFSET, _pilot
+
+    exp = normalize_experiment(_sweep({"control_points": [1, 3]}, **fields))
+    pilots, games, _ = _pilot(exp, 3, 1, "core")
+    together = pd.concat([r.games for r in pilots])
+    for cond in exp.conditions:
+        alone = simulate({a: list(lu) for a, lu in exp.arms.items()}, n_games=3 * max(
+            lineup_period(exp.lineup(a, cond.n_players)) for a in exp.arms),
+            n_players=cond.n_players, options=dict(cond.options),
+            seed=exp.seed + PILOT_SEED_OFFSET, log="summary", progress=False).games
+        mine = together[(together.n_players == cond.n_players)
+                         & (together.options == alone.options.iloc[0])]
+        cols = ["arm", "seed", "rotation", "lineup", "actions", "winners", "end_reason"]
+        pd.testing.assert_frame_equal(mine[cols].reset_index(drop=True),
+                                      alone[cols].reset_index(drop=True))
+    assert games == len(together)
+
+
+@pytest.mark.parametrize("quiet", [False, True], ids=["progress", "no-progress"])
+def test_run_plan_of_a_sweep_shows_the_pilots_progress(quiet, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    Path("grid.toml").write_text(
+        'games = 4\nplayers = 3\nlog = "summary"\n[arms]\nr = ["random"]\n[sweep]\n'
+        "control_points = [1, 2, 3]\nprestige_to_end = [10, 12, 14, 16]\n")
+    code = runner_cli(["run", "grid.toml", "--plan", *(["--no-progress"] if quiet else [])])
+    out, err = capsys.readouterr()
+    assert code == 0 and "plan:" in out and "pilot: 52 games" in out
+    assert ("grid-pilot" in err and "52/52" in err) != quiet, err
+    assert not Path("results").exists()  # a plan writes no results folder

@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from hansa_lab.sim.experiment import Experiment
+from hansa_lab.sim.experiment import Condition, Experiment
 from hansa_lab.sim.results import Results
-from hansa_lab.sim.runner import simulate
+from hansa_lab.sim.runner import play_in_memory
 from hansa_lab.sim.sequential import runner_batches
 from hansa_lab.stats.sequential import SequentialResult, sequential_compare
 from hansa_lab.stats.tables import lineup_period
@@ -77,27 +77,32 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def _pilot(exp: Experiment, deals: int, n_jobs: int,
-           engine: str) -> tuple[list[Results], int, float]:
-    out, games, t0 = [], 0, time.perf_counter()
+def _pilot(exp: Experiment, deals: int, n_jobs: int, engine: str,
+           progress: bool = False) -> tuple[list[Results], int, float]:
+    """``deals`` deals of every arm and condition on the pilot's seeds, in memory: one run
+    for all the conditions whose line-ups need as many games (a sweep of 800 points is one
+    run with a progress bar, not 800 runs that each pay the runner's start)."""
+    by_games: dict[int, list[Condition]] = {}
     for cond in exp.conditions:
-        periods = {a: lineup_period(exp.lineup(a, cond.n_players)) for a in exp.arms}
-        res = simulate({a: list(lu) for a, lu in exp.arms.items()},
-                       n_games=deals * max(periods.values()), n_players=cond.n_players,
-                       board=cond.board, edition=cond.edition, options=dict(cond.options),
-                       seed=exp.seed + PILOT_SEED_OFFSET, n_jobs=n_jobs, progress=False,
-                       log="summary", max_actions=exp.max_actions, engine=engine)
-        games += len(res.games)
-        out.append(res)
-    return out, games, time.perf_counter() - t0
+        periods = [lineup_period(exp.lineup(a, cond.n_players)) for a in exp.arms]
+        by_games.setdefault(deals * max(periods), []).append(cond)
+    out, t0 = [], time.perf_counter()
+    for n_games, conditions in by_games.items():
+        pilot = replace(exp, name=f"{exp.name}-pilot", n_games=n_games, chunk_size=None,
+                        seed=exp.seed + PILOT_SEED_OFFSET, conditions=tuple(conditions),
+                        log="summary")
+        out.append(play_in_memory(pilot, n_jobs=n_jobs, engine=engine, progress=progress))
+    return out, sum(len(r.games) for r in out), time.perf_counter() - t0
 
 
 def plan_experiment(exp: Experiment, half_width: float = 1.0, *, pilot_deals: int = 4,
-                    n_jobs: int = 1, engine: str = "core", games: int | None = None) -> Plan:
+                    n_jobs: int = 1, engine: str = "core", games: int | None = None,
+                    progress: bool = False) -> Plan:
     """The games ``exp`` needs for 95% intervals of ±``half_width`` points, from a pilot
     of ``pilot_deals`` deals per arm and condition played with ``engine`` (see the
-    module doc). With ``games`` (per arm and condition) the plan is for that many games
-    instead: its ``half_width`` is the precision they reach (``games_given``)."""
+    module doc; ``progress``: a progress bar of the pilot's games on stderr). With
+    ``games`` (per arm and condition) the plan is for that many games instead: its
+    ``half_width`` is the precision they reach (``games_given``)."""
     if not half_width > 0:
         raise ValueError(f"half_width must be positive, got {half_width}")
     if pilot_deals < 3:
@@ -105,7 +110,7 @@ def plan_experiment(exp: Experiment, half_width: float = 1.0, *, pilot_deals: in
     if games is not None and games < 1:
         raise ValueError(f"games must be positive, got {games}")
     given = games is not None
-    pilots, pilot_games, pilot_seconds = _pilot(exp, pilot_deals, n_jobs, engine)
+    pilots, pilot_games, pilot_seconds = _pilot(exp, pilot_deals, n_jobs, engine, progress)
     base = exp.comparison_base
     paired = base is not None and len(exp.arms) > 1
     # deals needed for ±half_width, for each spread the pilot measured

@@ -109,6 +109,7 @@ __all__ = [
     "load_experiment",
     "normalize_experiment",
     "open_results",
+    "play_in_memory",
     "run_chunk",
     "run_experiment",
     "simulate",
@@ -358,6 +359,15 @@ def _play(
         if memory else empty_frame(t)
         for t in LOGGED_TABLES[exp.log]
     })
+
+
+def play_in_memory(exp: Experiment, *, n_jobs: int = 1, engine: str = "core",
+                   progress: bool = False) -> Results:
+    """Play a checked experiment (from :func:`normalize_experiment`, possibly changed by
+    ``dataclasses.replace``) with no results folder: one run over all its conditions
+    (planning's pilots use it instead of a run per condition)."""
+    ex = Execution(n_jobs=n_jobs, progress=progress, engine=engine)
+    return _execute(exp, ex, None, {})
 
 
 _SIMULATE_NAMES = {

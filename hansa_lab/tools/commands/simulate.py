@@ -47,7 +47,8 @@ def _planned(exp: Any, args: argparse.Namespace, n_jobs: int, engine: str,
     from hansa_lab.sim.planning import plan_experiment
 
     plan = plan_experiment(exp, args.precision or 1.0, n_jobs=n_jobs, engine=engine,
-                           games=games if args.precision is None else None)
+                           games=games if args.precision is None else None,
+                           progress=not args.no_progress)
     print(f"plan: {plan}", flush=True)
     return None if args.plan else plan.games
 
