@@ -39,6 +39,7 @@ The model
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -57,6 +58,7 @@ from hansa_lab.compiled.games import core_policy
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.sim.paths import output_file, output_folder
+from hansa_lab.sim.store import atomic_write, fault_point, is_temp_name, write_bytes
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.model_file import HiddenLayer, LearnedModel, model_from_json
 
@@ -181,10 +183,44 @@ def _chunks(settings: LearnSettings) -> list[tuple[int, int, int, str]]:
     return out
 
 
+#: The writes of ``learn`` where a kill is tested (``HANSA_LAB_FAULT``, see
+#: :func:`~hansa_lab.sim.store.fault_point`): each file is written under a temporary name,
+#: synced, then renamed, so a kill at any of them leaves either the old file or the new.
+LEARN_TRANSITIONS = (
+    "learn_settings_temp_written",  # settings.json written under its temp name
+    "learn_settings_written",       # settings.json in place, no chunk played yet
+    "learn_chunk_temp_written",     # a chunk's arrays written under its temp name
+    "learn_chunk_written",          # the chunk in place
+    "learn_model_temp_written",     # the model file written under its temp name
+    "learn_model_written",          # the model file in place
+)
+
+
 def _write_chunk(folder: Path, name: str, part: dict[str, Any]) -> None:
-    tmp = folder / (name + ".tmp.npz")
-    np.savez(tmp, **{k: v for k, v in part.items()})
-    os.replace(tmp, folder / name)
+    atomic_write(folder / name, lambda f: np.savez(f, **part), fault="learn_chunk")
+    fault_point("learn_chunk_written")
+
+
+def _remove_dead_temp_files(folder: Path) -> None:
+    """Temporary files a killed ``learn`` left in ``folder`` (those of a process that still
+    runs are left alone)."""
+    for path in folder.iterdir():
+        if not is_temp_name(path.name):
+            continue
+        pid = path.name.rpartition(".tmp-")[2]
+        if pid.isdigit() and not _running(int(pid)):
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. another user's process
+        return True
+    return True
 
 
 def _run_chunk(settings: LearnSettings, folder: str, task: tuple[int, int, int, str]) -> str:
@@ -212,7 +248,10 @@ def build_dataset(settings: LearnSettings, folder: str | Path, jobs: int = 1,
                 "data", f"{folder} holds a data set with other settings ({diff[0]}: "
                 f"{have.get(diff[0])!r} there, {wanted.get(diff[0])!r} now); use another "
                 "folder")
-    meta.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
+    _remove_dead_temp_files(folder)
+    write_bytes(meta, (json.dumps(wanted, indent=1) + "\n").encode("utf-8"),
+                fault="learn_settings")
+    fault_point("learn_settings_written")
     todo = [t for t in _chunks(settings) if not (folder / t[3]).exists()]
     jobs = min(jobs, len(todo))  # one worker per chunk at most
     if todo:
@@ -600,9 +639,8 @@ def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
     d = full.to_json()
     model_from_json(d, path)  # ModelFileError (nothing written): a file no player could load
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(d, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_bytes(path, (json.dumps(d, indent=1) + "\n").encode("utf-8"), fault="learn_model")
+    fault_point("learn_model_written")
     return path
 
 
