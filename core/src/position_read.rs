@@ -7,6 +7,11 @@ use crate::decisions::Decision;
 use crate::state::{Config, State, EMPTY, END_REASONS, FAVOUR_TILES};
 use std::fmt;
 
+/// The longest integer (in digits) a field can hold: a seed below 2**63.
+const MAX_DIGITS: usize = 19;
+/// The characters stripped from both ends of a text (the Python reader strips the same).
+const BLANKS: [char; 4] = [' ', '\t', '\r', '\n'];
+
 /// One `field=value` token and the column of its value (1-based).
 struct Token<'a> {
     name: &'static str,
@@ -23,10 +28,25 @@ impl Token<'_> {
         ))
     }
 
+    /// An integer as the writer writes it: digits with an optional `-`, no leading zero,
+    /// no `-0`, and within `lo`-`hi` (so never more digits than `hi` has).
     fn int(&self, text: &str, lo: i64, hi: i64) -> Result<i64, PositionError> {
         let digits = text.strip_prefix('-').unwrap_or(text);
         if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
             return Err(self.fail("expected an integer"));
+        }
+        if digits.len() > MAX_DIGITS {
+            return Err(self.fail(format!(
+                "{}… ({} digits) is outside {lo}-{hi}",
+                &text[..MAX_DIGITS],
+                digits.len()
+            )));
+        }
+        if (digits.len() > 1 && digits.starts_with('0')) || text == "-0" {
+            return Err(self.fail(format!(
+                "'{text}' is not an integer as the writer writes it (no leading zero, no \
+                 sign on 0)"
+            )));
         }
         let n: i64 = text
             .parse()
@@ -168,7 +188,7 @@ impl Token<'_> {
 }
 
 fn tokens(text: &str) -> Result<Vec<Token<'_>>, PositionError> {
-    let line = text.trim();
+    let line = text.trim_matches(&BLANKS[..]);
     if let Some(i) = line.find('\n') {
         return Err(PositionError(format!(
             "position text: one line expected, found a line break at column {}",
@@ -417,14 +437,16 @@ pub fn from_text(text: &str, config: &Config) -> Result<State, PositionError> {
     s.special_points = as_i32(points);
     s.east_west = as_u8(t("east_west").int_list(0, n as i64 - 1, None)?);
     s.permits_used = as_u8(t("permits_used").int_list(0, b.n_cities as i64 - 1, None)?);
+    // comma-separated tile names; only a whole group may be empty (`-`), not a name
     let tiles = |t: &Token<'_>, g: &str| -> Result<Vec<u8>, PositionError> {
-        g.split(',')
-            .filter(|x| !x.is_empty())
-            .map(|x| t.name(&FAVOUR_TILES, x))
-            .collect()
+        g.split(',').map(|x| t.name(&FAVOUR_TILES, x)).collect()
     };
     let display = t("favour_display");
-    s.favour_display = tiles(display, display.maybe_empty())?;
+    s.favour_display = if display.value == "-" {
+        Vec::new()
+    } else {
+        tiles(display, display.value)?
+    };
     let favours = t("favours");
     s.favours = if favours.value == "-" {
         Vec::new()
@@ -432,7 +454,13 @@ pub fn from_text(text: &str, config: &Config) -> Result<State, PositionError> {
         favours
             .split(Some(n))?
             .iter()
-            .map(|g| tiles(favours, g))
+            .map(|g| {
+                if g.is_empty() {
+                    Ok(Vec::new())
+                } else {
+                    tiles(favours, g)
+                }
+            })
             .collect::<Result<_, _>>()?
     };
     s.turn_start = t("turn_start").whole(0, 1_000_000_000)? as i32;

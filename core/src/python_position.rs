@@ -1,11 +1,11 @@
 //! Python bindings of positions as text and perft (`core/src/position.rs`); the Python
 //! side is `hansa_lab.bridge` (`core_from_text`, `core_to_text`, `core_perft`).
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
 use crate::actions::ACTION_KINDS;
-use crate::perft::{divide, perft};
+use crate::perft::{divide_until, perft_until};
 use crate::position::{from_text, to_text};
 use crate::python::{guard, PyConfig, PyState};
 
@@ -46,17 +46,39 @@ fn position_to_text(state: &PyState, options: &str) -> PyResult<String> {
     guard("position_to_text", || Ok(to_text(&state.s, options)))
 }
 
-/// The number of action sequences of length `depth` from `state`.
+/// Whether a signal handler raised (Ctrl-C's KeyboardInterrupt, a SIGTERM handler's
+/// exception): the handlers run here, with the GIL taken back for a moment; the exception
+/// is kept in `raised`.
+fn signalled(raised: &mut Option<PyErr>) -> bool {
+    match Python::with_gil(|py| py.check_signals()) {
+        Ok(()) => false,
+        Err(e) => {
+            *raised = Some(e);
+            true
+        }
+    }
+}
+
+/// The exception that stopped a count (KeyboardInterrupt if none was kept).
+fn stop_error(raised: Option<PyErr>) -> PyErr {
+    raised.unwrap_or_else(|| PyKeyboardInterrupt::new_err("perft stopped"))
+}
+
+/// The number of action sequences of length `depth` from `state`; Ctrl-C (or another
+/// signal whose handler raises) stops it with that exception.
 #[pyfunction]
 fn position_perft(py: Python<'_>, state: &PyState, depth: u32) -> PyResult<u64> {
     check_depth("position_perft", depth)?;
     let s = state.s.clone();
     guard("position_perft", || {
-        Ok(py.allow_threads(|| perft(&s, depth)))
+        let mut raised = None;
+        py.allow_threads(|| perft_until(&s, depth, &mut || signalled(&mut raised)))
+            .ok_or_else(|| stop_error(raised))
     })
 }
 
-/// perft below each legal action, in the legal order: ((kind, a, b, c), count).
+/// perft below each legal action, in the legal order: ((kind, a, b, c), count); stops
+/// on a signal as `position_perft`.
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 fn position_divide(
@@ -67,7 +89,10 @@ fn position_divide(
     check_depth("position_divide", depth)?;
     let s = state.s.clone();
     guard("position_divide", || {
-        let rows = py.allow_threads(|| divide(&s, depth));
+        let mut raised = None;
+        let rows = py
+            .allow_threads(|| divide_until(&s, depth, &mut || signalled(&mut raised)))
+            .ok_or_else(|| stop_error(raised))?;
         Ok(rows
             .into_iter()
             .map(|(a, n)| ((ACTION_KINDS[a.kind as usize], a.a, a.b, a.c), n))

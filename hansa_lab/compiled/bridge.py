@@ -29,7 +29,13 @@ from hansa_lab.engine.events import Event
 from hansa_lab.engine.explain import explain_illegal
 from hansa_lab.engine.invariants import check_state
 from hansa_lab.engine.observe import draw_order
-from hansa_lab.engine.position import DECISIONS, PositionError, options_text, read_config
+from hansa_lab.engine.position import (
+    DECISIONS,
+    PositionError,
+    check_position,
+    options_text,
+    read_config,
+)
 from hansa_lab.engine.rng import MASK
 from hansa_lab.engine.rules import check_types
 from hansa_lab.engine.scoring import CATEGORIES
@@ -327,14 +333,20 @@ def core_from_text(text: str, config: GameConfig | None = None) -> CoreGame:
     """The core's position from a position text (:mod:`hansa_lab.engine.position`): the
     core parses the text; ``config`` as in :func:`~hansa_lab.engine.position.from_text`.
     Malformed text raises :class:`~hansa_lab.engine.position.PositionError` naming the
-    field and its column."""
+    field and its column; a position the rules cannot reach raises it too (the same
+    :func:`~hansa_lab.engine.position.check_position` as the Python reader's)."""
     config = read_config(text, config)
     try:
         state = core_module().position_from_text(core_config(config), text)
-        state.set_fields(state.to_dict())  # the core's full check of a position from outside
     except ValueError as e:
         raise PositionError(str(e)) from None
-    return CoreGame(config, state)
+    game = CoreGame(config, state)
+    check_position(game.to_state(), text)  # the one validator, as for the Python reading
+    try:
+        state.set_fields(state.to_dict())  # the core's own check of a position from outside
+    except ValueError as e:
+        raise PositionError(f"position text: not a position the rules can reach: {e}") from None
+    return game
 
 
 def core_to_text(game: CoreGame) -> str:

@@ -36,15 +36,17 @@ from hansa_lab.engine.decisions import (
     RelocateNeutral,
     RemoveOpponents,
 )
+from hansa_lab.engine.invariants import check_state
 from hansa_lab.engine.options import MARKER_SETS
 from hansa_lab.engine.scoring import TRACK_MAX
 from hansa_lab.engine.state import EMPTY, FAVOUR_TILES, GameConfig, State
 from hansa_lab.engine.variants.favour import FavourIncome
-from hansa_lab.engine.variants.permanent import PermanentMarker
+from hansa_lab.engine.variants.permanent import USES, PermanentMarker
 from hansa_lab.engine.vocabulary import END_REASONS
+from hansa_lab.errors import InvariantError
 
-__all__ = ["FIELDS", "MARKER_LETTERS", "VERSION", "PositionError", "from_text", "options_text",
-           "read_config", "to_text"]
+__all__ = ["FIELDS", "MARKER_LETTERS", "VERSION", "PositionError", "check_position", "from_text",
+           "options_text", "read_config", "to_text"]
 
 #: The first token of every position text (the format's version).
 VERSION = "hansa1"
@@ -77,6 +79,12 @@ FIELDS = (
     "favour_display", "favours", "pending", "end_reason", "end_after_action", "options",
 )
 _EDITIONS = tuple(MARKER_SETS)
+#: The longest integer (in digits) a field can hold: a seed below 2**63.
+_MAX_DIGITS = 19
+#: The longest position text read, in bytes (a real one is about 1,000; the core's limit).
+MAX_TEXT = 1 << 16
+#: The characters stripped from both ends of a text (both engines strip these).
+_BLANKS = " \t\r\n"
 
 
 class PositionError(ValueError):
@@ -165,7 +173,10 @@ class _Token:
 def _tokens(text: str) -> dict[str, _Token]:
     if not isinstance(text, str):
         raise PositionError(f"position text must be a str, got {type(text).__name__}")
-    line = text.strip()
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_TEXT:
+        raise PositionError(f"position text: {size} bytes, more than {MAX_TEXT}")
+    line = text.strip(_BLANKS)
     if "\n" in line:
         raise PositionError("position text: one line expected, found a line break at column "
                             f"{line.index(chr(10)) + 1}")
@@ -193,9 +204,17 @@ def _tokens(text: str) -> dict[str, _Token]:
 
 
 def _int(t: _Token, lo: int, hi: int, text: str | None = None) -> int:
+    """An integer as the writer writes it: digits with an optional ``-``, no leading zero,
+    no ``-0``, and within ``lo``-``hi`` (so never more digits than ``hi`` has)."""
     v = t.value if text is None else text
-    if not v.isascii() or not (v.isdigit() or (v.startswith("-") and v[1:].isdigit())):
+    digits = v[1:] if v.startswith("-") else v
+    if not (digits.isascii() and digits.isdigit()):
         raise t.fail("expected an integer")
+    if len(digits) > _MAX_DIGITS:
+        raise t.fail(f"{v[:_MAX_DIGITS]}… ({len(digits)} digits) is outside {lo}-{hi}")
+    if (len(digits) > 1 and digits[0] == "0") or v == "-0":
+        raise t.fail(f"{v!r} is not an integer as the writer writes it (no leading zero, "
+                     "no sign on 0)")
     n = int(v)
     if not lo <= n <= hi:
         raise t.fail(f"{n} is outside {lo}-{hi}")
@@ -270,6 +289,9 @@ def _config(tok: dict[str, _Token], config: GameConfig | None) -> GameConfig:
         read = GameConfig(n, board, edition, seed, tuple(options.items()))
     except ValueError as e:
         raise tok["board"].fail(f"not a configuration: {e}") from None
+    if board != read.side:
+        raise tok["board"].fail(f"expected the board side of {n} players ({read.side!r}), "
+                                "as the writer writes it")
     if config is None:
         return read
     if read != config.replace(board=read.board):
@@ -297,6 +319,58 @@ def _decision(t: _Token, text: str, n: int, routes: int) -> Decision:
     return cls(*args)
 
 
+# --------------------------------------------------------------------------- checking
+def _decision_limits(d: Decision, config: GameConfig) -> dict[str, tuple[int, int]]:
+    """The values a pending decision's fields take when the rules create it (displacement
+    compensation at most 3, a Book move at most the Book track's best value, …)."""
+    if isinstance(d, RelocateNeutral):  # the neutral colour has traders only
+        return {"piece": (-1, 0), "extras": (0, 1)}
+    if isinstance(d, Relocate):
+        return {"piece": (-1, 1), "extras": (0, 3)}
+    if isinstance(d, Move):
+        return {"left": (1, max(config.tuning.book))}
+    if isinstance(d, MoveOpponents | RemoveOpponents):
+        return {"left": (1, 3)}
+    if isinstance(d, PermanentMarker):
+        return {"left": (0, USES.get(d.kind, 0)), "traders": (0, 6), "merchants": (0, 6)}
+    return {}
+
+
+def _decision_problem(d: Decision, state: State) -> str | None:
+    """Why ``d`` is not a decision the rules can leave pending in ``state`` (None if it is)."""
+    for name, (lo, hi) in _decision_limits(d, state.config).items():
+        value = getattr(d, name)
+        if not lo <= value <= hi:
+            return f"its {name} {value} is outside {lo}-{hi}"
+    if isinstance(d, RelocateNeutral) and state.neutral < 0:
+        return "there is no neutral colour (two players only)"
+    if isinstance(d, PlaceMarkers) and not state.drawn:
+        return "no bonus marker is drawn (drawn=-)"
+    if isinstance(d, FavourIncome) and not state.favours:
+        return "the game has no Emperor's Favour"
+    return None
+
+
+def check_position(state: State, text: str | None = None) -> None:
+    """Refuse a position the rules cannot reach, with :class:`PositionError`: each pending
+    decision must be one the rules create, and the invariants of
+    :func:`~hansa_lab.engine.invariants.check_state` must hold (pieces and markers
+    conserved, …), as for ``CoreGame.from_state``. Both engines' readers call it, so they
+    accept the same texts. ``text``: the position text, to name the columns."""
+    for d in state.pending:
+        why = _decision_problem(d, state)
+        if why is not None:
+            where = "position text: field 'pending'"
+            if text is not None and " pending=" in text:
+                where += f" at column {text.index(' pending=') + len(' pending=') + 1}"
+            raise PositionError(f"{where}: decision {_decision_text(d)!r} cannot be pending: "
+                                f"{why}")
+    try:
+        check_state(state)
+    except InvariantError as e:
+        raise PositionError(f"position text: not a position the rules can reach: {e}") from None
+
+
 def read_config(text: str, config: GameConfig | None = None) -> GameConfig:
     """The configuration a position text names (``config`` when given and the same game;
     :class:`PositionError` otherwise)."""
@@ -306,7 +380,16 @@ def read_config(text: str, config: GameConfig | None = None) -> GameConfig:
 def from_text(text: str, config: GameConfig | None = None) -> State:
     """The state a position text describes. ``config``: the game's configuration, when
     known (it must describe the same game as the text, whose board names the side); by
-    default the text's own. :class:`PositionError` names the first malformed field."""
+    default the text's own. :class:`PositionError` names the first malformed field, or
+    what makes the position one the rules cannot reach (:func:`check_position`)."""
+    state = _parse(text, config)
+    check_position(state, text)
+    return state
+
+
+def _parse(text: str, config: GameConfig | None) -> State:
+    """The state the text writes, each field's syntax and range checked (the core's
+    ``position_read.rs`` reads the same grammar)."""
     tok = _tokens(text)
     c = _config(tok, config)
     b = c.load_board()

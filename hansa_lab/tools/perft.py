@@ -5,27 +5,43 @@ Prints, for each depth up to ``--depth``, the count of each engine and its speed
 ``--divide`` also the count below each first action (for finding where they differ).
 The position is a position text (:mod:`hansa_lab.engine.position`), a line of a file of
 positions (the perft file's ``name counts position`` lines, or bare position texts), or
-a new game.
+a new game; a text either engine refuses is a usage error (exit 2, one line).
+
+Depth 3 or more is first estimated from the first plies (:func:`estimate`): a count that
+would take more than a day is refused unless ``--yes``. Ctrl-C or SIGTERM stops a count
+(exit 130 or 143, one line; the depths printed so far stay complete).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from hansa_lab.compiled.bridge import core_divide, core_from_text, core_perft
+from hansa_lab.compiled.bridge import CoreGame, core_divide, core_from_text, core_perft
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.perft import divide, perft
 from hansa_lab.engine.position import VERSION, from_text, to_text
 from hansa_lab.engine.state import GameConfig, State, new_game
+from hansa_lab.errors import RunTerminated
 from hansa_lab.golden import read_perft_file
-from hansa_lab.tools.commands.common import SEED, CliError, add_game_args, game_config
+from hansa_lab.tools.commands.common import (
+    LONG_RUN_SECONDS,
+    SEED,
+    CliError,
+    CliFailure,
+    add_game_args,
+    game_config,
+    stopped,
+)
 
 if TYPE_CHECKING:
     from hansa_lab.tools.commands.common import Subcommands
@@ -47,17 +63,27 @@ class Count:
         return self.nodes / self.seconds if self.seconds > 0 else float("inf")
 
 
+@dataclass(frozen=True)
+class Position:
+    """A position to count: a label saying where it came from, its text and its state."""
+
+    label: str
+    text: str
+    state: State
+
+
 def load_position(position: str | None, file: Path | None, name: str | None,
-                  config: GameConfig) -> tuple[str, State]:
-    """(label, state): the position text, the named (or first) position of ``file``, or
-    the start of a game of ``config``. ValueError naming what is wrong."""
+                  config: GameConfig) -> Position:
+    """The position text, the named (or first) position of ``file``, or the start of a
+    game of ``config``. ValueError (a PositionError for a text) naming what is wrong."""
     if position is not None and file is not None:
         raise ValueError("give a position text or --file, not both")
     if position is not None:
-        return "position", from_text(position)
+        return Position("position", position, from_text(position))
     if file is None:
-        return f"start of {config.side}, {config.n_players} players, seed {config.seed}", (
-            new_game(config))
+        state = new_game(config)
+        return Position(f"start of {config.side}, {config.n_players} players, seed "
+                        f"{config.seed}", to_text(state), state)
     lines = file.read_text(encoding="utf-8").splitlines()
     if any(line.startswith(VERSION + " ") for line in lines):
         texts = [(f"line {i}", line) for i, line in enumerate(lines, 1)
@@ -74,7 +100,10 @@ def load_position(position: str | None, file: Path | None, name: str | None,
             raise ValueError(f"{file}: no position named {name!r} (names: "
                              f"{', '.join(t[0] for t in texts[:20])})")
         label, text = found[0]
-    return label, from_text(text)
+    try:
+        return Position(label, text, from_text(text))
+    except ValueError as e:
+        raise ValueError(f"{file}: {label}: {e}") from e
 
 
 def _timed(engine: str, depth: int, count: Callable[[], int]) -> Count:
@@ -83,44 +112,104 @@ def _timed(engine: str, depth: int, count: Callable[[], int]) -> Count:
     return Count(engine, depth, nodes, time.perf_counter() - start)
 
 
-def count(state: State, depth: int, engines: tuple[str, ...]) -> list[Count]:
-    """perft at depths 1 … ``depth`` in each engine (the core reads the position's text)."""
-    game = core_from_text(to_text(state), state.config) if "core" in engines else None
-    out = []
+def _counter(engine: str, state: State, game: CoreGame | None) -> Callable[[int], int]:
+    if engine == "core":
+        return partial(core_perft, game or core_from_text(to_text(state), state.config))
+    return partial(perft, state)
+
+
+def count(state: State, depth: int, engines: tuple[str, ...],
+          game: CoreGame | None = None) -> Iterator[list[Count]]:
+    """perft at depths 1 … ``depth``, one list (a Count per engine) per depth as soon as
+    it is counted; the core counts ``game`` (by default the core's reading of the
+    state's text)."""
+    if "core" in engines and game is None:
+        game = core_from_text(to_text(state), state.config)
     for d in range(1, depth + 1):
-        if "python" in engines:
-            out.append(_timed("python", d, partial(perft, state, d)))
-        if game is not None:
-            out.append(_timed("core", d, partial(core_perft, game, d)))
-    return out
+        yield [_timed(e, d, partial(_counter(e, state, game), d)) for e in engines]
 
 
-def divided(state: State, depth: int, engines: tuple[str, ...]) -> dict[str, list[
-        tuple[Action, int]]]:
+# --------------------------------------------------------------------------- estimate
+@dataclass(frozen=True)
+class Estimate:
+    """How long counting to ``depth`` would take: the leaves at ``depth`` and the seconds
+    of the whole run (every depth, every engine), carried on from the first plies."""
+
+    depth: int
+    nodes: float
+    seconds: float
+
+    def duration(self) -> str:
+        s = self.seconds
+        for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600),
+                           ("minutes", 60)):
+            if s >= 2 * size:
+                return f"{s / size:,.0f} {unit}"
+        return f"{s:,.0f} seconds"
+
+
+#: the depth each engine is measured at for the estimate (the core is faster)
+_MEASURED_DEPTH = {"python": 2, "core": 3}
+
+
+def estimate(state: State, depth: int, engines: tuple[str, ...],
+             game: CoreGame | None = None) -> Estimate:
+    """Count each engine to a small depth k (2 in Python, 3 in the core), take the
+    branching b = count(k) / count(k - 1), and carry count and time on by b per ply:
+    leaves ≈ count(k)·b^(depth − k), seconds ≈ Σ time(k)·b^(d − k) over the depths."""
+    nodes, seconds = 0.0, 0.0
+    for engine in engines:
+        k = max(1, min(depth - 1, _MEASURED_DEPTH[engine]))
+        counter = _counter(engine, state, game)
+        before = counter(k - 1)
+        measured = _timed(engine, k, partial(counter, k))
+        branching = max(1.0, measured.nodes / max(1, before))
+        nodes = max(nodes, measured.nodes * branching ** (depth - k))
+        seconds += measured.seconds * sum(branching ** (d - k) for d in range(k, depth + 1))
+    return Estimate(depth, nodes, seconds)
+
+
+def check_work(state: State, depth: int, engines: tuple[str, ...], game: CoreGame | None,
+               yes: bool) -> None:
+    """Refuse, without ``--yes``, a count estimated to take more than a day (as
+    ``simulate`` refuses such runs), saying how long it would take."""
+    if yes or depth < 3:
+        return
+    guess = estimate(state, depth, engines, game)
+    if guess.seconds <= LONG_RUN_SECONDS:
+        return
+    raise CliError(f"--depth: depth {depth} would take about {guess.duration()} (about "
+                   f"{guess.nodes:.1e} action sequences, estimated from the branching of "
+                   f"the first plies and the measured speed of {' and '.join(engines)}); "
+                   f"pass a smaller --depth, or --yes to start it anyway")
+
+
+# --------------------------------------------------------------------------- output
+def divided(state: State, depth: int, engines: tuple[str, ...],
+            game: CoreGame | None = None) -> dict[str, list[tuple[Action, int]]]:
     """The count below each first action, per engine."""
     out = {}
     if "python" in engines:
         out["python"] = divide(state, depth)
     if "core" in engines:
-        out["core"] = core_divide(core_from_text(to_text(state), state.config), depth)
+        out["core"] = core_divide(game or core_from_text(to_text(state), state.config), depth)
     return out
 
 
 def run(state: State, label: str, depth: int, engines: tuple[str, ...], show_divide: bool,
-        out: TextIO) -> bool:
-    """Print the counts (and the division); True when the engines agree."""
+        out: TextIO, game: CoreGame | None = None) -> bool:
+    """Print the counts, each depth as soon as it is counted (and the division); True
+    when the engines agree."""
     print(f"perft of {label}: {state!r}", file=out)
-    counts = count(state, depth, engines)
     print(f"{'depth':>5} " + " ".join(f"{e + ' count':>14} {e + ' nodes/s':>14}"
-                                      for e in engines), file=out)
+                                      for e in engines), file=out, flush=True)
     agree = True
-    for d in range(1, depth + 1):
-        row = [c for c in counts if c.depth == d]
+    for row in count(state, depth, engines, game):
         agree &= len({c.nodes for c in row}) == 1
-        print(f"{d:>5} " + " ".join(f"{c.nodes:>14} {c.nodes_per_second:>14,.0f}"
-                                    for c in row), file=out)
+        print(f"{row[0].depth:>5} " + " ".join(f"{c.nodes:>14} {c.nodes_per_second:>14,.0f}"
+                                               for c in row), file=out, flush=True)
     if show_divide:
-        rows = divided(state, depth, engines)
+        rows = divided(state, depth, engines, game)
         first = rows[engines[0]]
         print(f"divide at depth {depth}:", file=out)
         for i, (action, _) in enumerate(first):
@@ -135,6 +224,24 @@ def run(state: State, label: str, depth: int, engines: tuple[str, ...], show_div
     return agree
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While counting, SIGTERM raises :class:`RunTerminated` (a KeyboardInterrupt), so it
+    ends like Ctrl-C (the twin of the runner's, without importing the runner)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise RunTerminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 # --------------------------------------------------------------------------- command
 #: the deepest perft the command runs (the core's own limit)
 MAX_DEPTH = 8
@@ -147,12 +254,23 @@ def cmd_perft(args: argparse.Namespace) -> int:
     try:
         config = game_config(args, args.seed) if args.position is None and args.file is None \
             else GameConfig()
-        label, state = load_position(args.position, args.file, args.name, config)
+        position = load_position(args.position, args.file, args.name, config)
+        # the core reads the same text with its own parser (and the same validator)
+        game = core_from_text(position.text, position.state.config) if "core" in engines \
+            else None
     except OSError as e:
         raise CliError(f"--file: {e}") from e
     except ValueError as e:
         raise CliError(str(e)) from e
-    return 0 if run(state, label, args.depth, engines, args.divide, sys.stdout) else 1
+    try:
+        with _terminate_as_interrupt():
+            check_work(position.state, args.depth, engines, game, args.yes)
+            agree = run(position.state, position.label, args.depth, engines, args.divide,
+                        sys.stdout, game)
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (RunTerminated)
+        what, code = stopped(e)
+        raise CliFailure(f"{what}; the depths printed above are complete", code) from e
+    return 0 if agree else 1
 
 
 def add_perft(sub: Subcommands) -> None:
@@ -172,4 +290,6 @@ def add_perft(sub: Subcommands) -> None:
                    help="also the count below each first action, per engine")
     add_game_args(p, players_default=3)
     p.add_argument("--seed", type=SEED, default=0, help="the new game's seed (default 0)")
+    p.add_argument("--yes", action="store_true",
+                   help="count even when the estimate says it takes more than a day")
     p.set_defaults(func=cmd_perft)
