@@ -356,7 +356,7 @@ def fuzz(n: int, seed: int) -> tuple[dict[str, int], list[str]]:
 
 
 #: mutants per run: the bounded tier's few seconds, the full tier's ~40,000
-FUZZ_MUTANTS = size(full=40_000, bounded=1_500)
+FUZZ_MUTANTS = size(full=40_000, bounded=3_000)
 
 
 def test_the_readers_agree_on_mutations_of_real_positions():
