@@ -23,7 +23,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import hansa_lab
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.strategies import make_strategy
 
@@ -33,7 +32,7 @@ __all__ = ["MODEL_PARAM", "changed_models", "model_files", "model_of"]
 MODEL_PARAM = "model"
 #: the folder shipped paths are shown relative to (so a run's identity does not depend on
 #: where the package is installed)
-_PACKAGE_ROOT = Path(hansa_lab.__file__).resolve().parent.parent
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
 def model_of(spec: str, configs: Iterable[GameConfig]) -> set[str]:
