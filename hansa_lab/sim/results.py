@@ -20,6 +20,8 @@ from hansa_lab.sim.store import MANIFEST, Completeness, ResultStore, design_size
 # wilson_interval: the one Wilson interval, still importable from here (the runner
 # re-exports it)
 from hansa_lab.stats.balance import balance_table, most_balanced
+from hansa_lab.stats.display import View, view_for
+from hansa_lab.stats.display import readable as readable_frame
 from hansa_lab.stats.intervals import wilson_interval as wilson_interval
 from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.seats import seat_advantage
@@ -223,7 +225,7 @@ class Results:
         out = wins[keys].assign(
             n=wins["n"], win_rate=wins["rate"], win_lo=wins["lo"], win_hi=wins["hi"],
             mean_score=scores["mean"], score_lo=scores["lo"], score_hi=scores["hi"])
-        return out
+        return readable_frame(out, view_for(out))
 
     def compare(self, base: str | None = None, focal: int = 0) -> pd.DataFrame:
         """Paired comparison of every arm with ``base`` (default: the experiment's
@@ -269,8 +271,9 @@ class Results:
                    "win_diff_hi": "win_diff_hi", "se_paired": "se", "p_value": "p_value"}
         if not parts:
             return pd.DataFrame(columns=[*conds, *columns.values()])
-        return pd.concat(parts, ignore_index=True).rename(columns=columns)[
+        out = pd.concat(parts, ignore_index=True).rename(columns=columns)[
             [*conds, *columns.values()]]
+        return readable_frame(out, view_for(out))
 
     def verdicts(self, base: str | None = None, *, alpha: float = 0.05,
                  half_width: float = 1.0) -> pd.DataFrame:
@@ -282,7 +285,8 @@ class Results:
         ``docs/guides/statistics.md``)."""
         compared = self.compare(base)
         compared["base_arm"] = base or self.base_arm() or "base"
-        return comparison_verdicts(compared, alpha=alpha, half_width=half_width)
+        return readable_frame(comparison_verdicts(compared, alpha=alpha, half_width=half_width),
+                              VERDICTS_VIEW)
 
     def seats(self) -> pd.DataFrame:
         """Win rate (Wilson interval) and mean score per seat against the fair share, with
@@ -350,8 +354,8 @@ class Results:
             conditions = self.manifest.get("configuration", {}).get("conditions", [])
             order = list(dict.fromkeys(c.get("variant", "") for c in conditions))
             rank = table["options"].map({v: i for i, v in enumerate(order)})
-            table = table.iloc[np.argsort(rank.to_numpy(), kind="stable")].reset_index(
-                drop=True)
+            table = readable_frame(table.iloc[np.argsort(rank.to_numpy(), kind="stable")]
+                                   .reset_index(drop=True), table._view)
         return table
 
     def most_balanced(self, rounds: tuple[float, float] | None = None) -> pd.DataFrame:
@@ -433,6 +437,38 @@ class Results:
             lines += ["", *self._variant_lines(base_variant)]
         return "\n".join(lines)
 
+    def answers(self) -> pd.DataFrame:
+        """One row per question the run answers — each arm against the base arm, each
+        seat against its fair share with the seats' balance verdict, each rule variant
+        against the base variant — with the estimate, its 95% interval (``low``,
+        ``high``), ``p_value``, ``p_holm``, the ``verdict`` word, the games and deals and
+        the sentence: the frame ``answers.csv`` holds
+        (:func:`hansa_lab.sim.exports.answers_frame`)."""
+        from hansa_lab.sim.exports import answers_frame
+
+        return answers_frame(self)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The tables the report shows with spreadsheet columns (shares in percent, units
+        in the names, an interval as two columns), by name — ``summary``, ``seats``,
+        ``verdicts`` (with a base arm), ``variants`` and ``balance`` (sweeps): the
+        frames ``tables/NAME.csv`` hold (:func:`hansa_lab.sim.exports.spreadsheet_tables`)."""
+        from hansa_lab.sim.exports import spreadsheet_tables
+
+        return spreadsheet_tables(self)
+
+    def export(self, folder: str | os.PathLike[str] | None = None, *, csv: bool = True,
+               figures: bool = True) -> Any:
+        """Write the run's results for use outside the lab into ``folder`` (default: the
+        run's folder): ``answers.csv`` (:meth:`answers`) and ``tables/NAME.csv``
+        (:meth:`tables`) with ``csv``, the report's figures as ``figures/NAME.png`` and
+        ``.svg`` with ``figures``. Returns the
+        :class:`~hansa_lab.sim.exports.ExportedFiles` written
+        (:func:`hansa_lab.sim.exports.export_run`)."""
+        from hansa_lab.sim.exports import export_run
+
+        return export_run(self, folder, csv=csv, figures=figures)
+
     def _variant_lines(self, base: str) -> list[str]:
         """The report's section on a sweep's variants (:meth:`variants`)."""
         table = self.variants(base)
@@ -461,6 +497,11 @@ class Results:
         return lines
 
 
+#: What a :meth:`Results.verdicts` frame shows (it holds every column).
+VERDICTS_VIEW = View(
+    columns=("n_players", "board", "edition", "options", "arm", "strategy", "base_strategy",
+             "deals", "score_diff", "win_rate", "win_diff", "p_holm", "verdict"),
+    percent=("win_rate", "win_diff"), intervals=(("score_diff", "diff_lo", "diff_hi"),))
 #: Columns of a verdicts table the reports leave out: the raw p-value (the verdict uses
 #: the Holm-adjusted ``p_holm``, which the tables show), and what the sentence says.
 HIDDEN_VERDICT_COLUMNS = ("se", "p_value", "verdict", "detectable", "more_deals", "text")

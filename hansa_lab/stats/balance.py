@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from hansa_lab.stats.display import View, readable
+from hansa_lab.stats.display import ReadableFrame, View, readable
 from hansa_lab.stats.intervals import mean_interval, wilson_interval
 from hansa_lab.stats.quality import lead_changes
 from hansa_lab.stats.tables import GAME_KEYS, By, as_list, varying
@@ -112,7 +112,7 @@ def most_balanced(table: pd.DataFrame, rounds: tuple[float, float] | None = None
     >>> most_balanced(t, rounds=(10, 20))["options"].tolist()
     ['a']
     """
-    ok = table
+    ok = table.full if isinstance(table, ReadableFrame) else table
     if rounds is not None:
         lo, hi = rounds
         ok = table[(table["rounds"] >= lo) & (table["rounds"] <= hi)]
@@ -120,6 +120,8 @@ def most_balanced(table: pd.DataFrame, rounds: tuple[float, float] | None = None
         return ok
     keys = list(by)
     if not keys:
-        return ok.loc[[ok["seat_gap"].idxmin()]].reset_index(drop=True)
-    best = ok.groupby(keys, sort=True, dropna=False)["seat_gap"].idxmin()
-    return ok.loc[np.asarray(best)].reset_index(drop=True)
+        best = ok.loc[[ok["seat_gap"].idxmin()]].reset_index(drop=True)
+    else:
+        at = ok.groupby(keys, sort=True, dropna=False)["seat_gap"].idxmin()
+        best = ok.loc[np.asarray(at)].reset_index(drop=True)
+    return readable(best, table._view) if isinstance(table, ReadableFrame) else best

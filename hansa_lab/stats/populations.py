@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.paired import compare_arms
 from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.verdicts import comparison_verdicts, seat_verdicts
@@ -144,7 +145,11 @@ def answers_table(answers: Sequence[PopulationAnswer]) -> pd.DataFrame:
     df = pd.DataFrame([asdict(a) for a in answers])
     order = {q: i for i, q in enumerate(dict.fromkeys(df["question"]))}
     df = df.sort_values("question", key=lambda s: s.map(order), kind="stable")
-    return df.reset_index(drop=True)
+    return readable(df.reset_index(drop=True), View(
+        columns=("population", "question", "estimate", "unit", "verdict", "games",
+                 "seconds_per_game", "cost_vs_reference"),
+        intervals=(("estimate", "lo", "hi"),), unit="unit", per_unit=("estimate",),
+        percent_units=(("win share of seat 0", 100.0),)))
 
 
 def _interval(r: pd.Series) -> str:

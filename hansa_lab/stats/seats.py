@@ -72,11 +72,12 @@ def seat_advantage(
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["base"], n_deals=100, n_players=3, seat_bonus=[6, 0, 0])
     >>> s = seat_advantage(t["players"], t["games"])
-    >>> s[["n_players", "side", "seat", "n"]]
-       n_players     side  seat    n
-    0          3  base_3p     0  100
-    1          3  base_3p     1  100
-    2          3  base_3p     2  100
+    >>> s[["n_players", "side", "seat", "n"]]  # what every row shares is said once
+      seat
+    0    0
+    1    1
+    2    2
+    Same in every row: n_players = 3; side = base_3p; n = 100
     >>> bool(s.win_rate[0] > s.win_rate[1]), bool(s.p_wins[0] < 0.001)
     (True, True)
     """

@@ -115,8 +115,10 @@ def variant_comparison(
     ...     "seat": [0, 1] * 8, "total": 50.0, "win_share": [1.0, 0.0] * 8})
     >>> r = variant_comparison(players, games, "default", measures=["rounds"])
     >>> r[["variant", "measure", "deals", "diff", "verdict"]]
-      variant measure  deals  diff verdict
-    0       v  rounds      4  2.25  raises
+      variant measure deals  diff verdict
+    0       v  rounds     4  +2.2  raises
+    >>> float(r["diff"].iloc[0])  # the display rounds; the data does not
+    2.25
     """
     if "variant" not in games.columns:
         raise ValueError("the games table needs a variant column (Results.variants adds it)")
@@ -178,8 +180,9 @@ def variant_comparison(
     res = res.sort_values(["measure", *conds, "arm"], key=lambda s: s.map(order)
                           if s.name == "measure" else s, kind="stable")
     return readable(res[cols].reset_index(drop=True), View(
-        columns=(*conds, "arm", "measure", "unit", "variant", "deals", "diff", "p_holm",
-                 "verdict")))
+        columns=(*conds, "arm", "measure", "variant", "deals", "diff", "p_holm",
+                 "verdict"), unit="unit", per_unit=("diff",),
+        percent_units=(("pct points", 1.0),)))
 
 
 def _reword(text: str) -> str:

@@ -25,12 +25,13 @@ from typing import Any
 
 import pandas as pd
 
+from hansa_lab.sim.exports import FIGURES, report_figures, save_figure
 from hansa_lab.sim.results import (
     HIDDEN_SEAT_COLUMNS,
     HIDDEN_VERDICT_COLUMNS,
     Results,
-    formatted_columns,
 )
+from hansa_lab.stats.display import table_html
 
 __all__ = ["METHODS", "report_html", "write_report"]
 
@@ -89,26 +90,31 @@ th { background: #f2f2f2; } .verdict { font-weight: 600; margin: .3em 0; }
 .helps { color: #006d2c; } .hurts { color: #a50f15; } .unclear { color: #555; }
 img { max-width: 100%; } dt { font-weight: 600; margin-top: .5em; }
 .meta td:first-child { font-weight: 600; }
+.hansa-frame td, .hansa-frame th { white-space: nowrap; }
+.hansa-notes { font-size: .85em; color: #555; }
+@media print { body { margin: 0; max-width: none; } .hansa-frame { font-size: .75em; } }
 """
 
 
-def _figure(fig: Any) -> str:
+def _figure(fig: Any, name: str, folder: Path | None) -> str:
+    """``fig`` as an embedded PNG; with ``folder``, also written there as ``name.png`` and
+    ``name.svg`` (:func:`hansa_lab.sim.exports.save_figure`). Closes the figure."""
     import matplotlib.pyplot as plt
 
+    if folder is not None:
+        save_figure(fig, folder, name, close=False)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<img alt="figure" src="data:image/png;base64,{data}">'
+    return f'<img alt="{escape(FIGURES.get(name, name))}" src="data:image/png;base64,{data}">'
 
 
 def _table(df: pd.DataFrame) -> str:
-    """A summary frame as an HTML table, formatted like the command line's tables."""
-    headers, columns = formatted_columns(df)
-    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{escape(c[r])}</td>" for c in columns) + "</tr>"
-                   for r in range(len(df)))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    """A summary frame as HTML in the display style of every table a person reads
+    (:func:`hansa_lab.stats.display.table_html`: percentages, intervals on one line,
+    wide tables split to fit the page)."""
+    return table_html(df)
 
 
 def _meta(results: Results) -> str:
@@ -137,9 +143,14 @@ def _verdict_class(verdict: str) -> str:
     return {"helps": "helps", "hurts": "hurts"}.get(verdict, "unclear")
 
 
-def report_html(results: Results, *, title: str | None = None) -> str:
-    """The report of ``results`` as an HTML string (see the module doc)."""
-    from hansa_lab.stats import compare_arms, plots, seat_verdicts
+def report_html(results: Results, *, title: str | None = None,
+                figures_folder: str | os.PathLike[str] | None = None) -> str:
+    """The report of ``results`` as an HTML string (see the module doc); with
+    ``figures_folder``, its figures are also written there as PNG and SVG files."""
+    from hansa_lab.stats import seat_verdicts
+
+    folder = Path(figures_folder) if figures_folder is not None else None
+    figures = report_figures(results)
 
     manifest = results.manifest
     name = title or f"hansa-lab report: {manifest.get('name', 'run')}"
@@ -162,8 +173,7 @@ def report_html(results: Results, *, title: str | None = None) -> str:
             parts += [f'<p class="verdict {_verdict_class(r.verdict)}">'
                       f"{escape(str(r.arm))}: {escape(r.text)}</p>"
                       for r in verdicts.itertuples(index=False)]
-            compared = compare_arms(results.players, results.games, base)
-            parts.append(_figure(plots.plot_comparison(compared)))
+            parts.append(_figure(figures["comparison"], "comparison", folder))
         seats = results.seats()
         parts += ["<h2>Seat balance</h2>",
                   "<p>Win rate per seat against the fair share, and the tests of equal "
@@ -171,10 +181,10 @@ def report_html(results: Results, *, title: str | None = None) -> str:
                   _table(seats[[c for c in seats.columns if c not in HIDDEN_SEAT_COLUMNS]])]
         parts += [f'<p class="verdict {"hurts" if ": unbalanced" in line else "unclear"}">'
                   f"{escape(line)}</p>" for line in seat_verdicts(seats)]
-        parts.append(_figure(plots.plot_seat_advantage(seats)))
+        parts.append(_figure(figures["seat_advantage"], "seat_advantage", folder))
         parts += ["<h2>Score breakdown</h2>",
                   "<p>Final score by category, per strategy.</p>",
-                  _figure(plots.plot_score_breakdown(results.players))]
+                  _figure(figures["score_breakdown"], "score_breakdown", folder)]
     parts += ["<h2>Methods</h2>", "<dl>"]
     parts += [f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in METHODS]
     parts.append("</dl>")
@@ -185,12 +195,15 @@ def report_html(results: Results, *, title: str | None = None) -> str:
 
 
 def write_report(results: Results, path: str | os.PathLike[str], *,
-                 title: str | None = None) -> Path:
+                 title: str | None = None,
+                 figures_folder: str | os.PathLike[str] | None = None) -> Path:
     """Write :func:`report_html` of ``results`` to ``path`` (folders created); returns the
-    absolute path."""
+    absolute path. ``figures_folder``: write the report's figures there too, as PNG and
+    SVG (``RUN/figures``, see :mod:`hansa_lab.sim.exports`)."""
     out = Path(path).expanduser().resolve()
     if out.is_dir():
         raise IsADirectoryError(f"{out} is a folder: give a file name like report.html")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(report_html(results, title=title), encoding="utf-8")
+    out.write_text(report_html(results, title=title, figures_folder=figures_folder),
+                   encoding="utf-8")
     return out
