@@ -290,10 +290,10 @@ def arrange(shown: pd.DataFrame, *, measures: set[str], intervals: set[str],
         labels = _labels(table, names, widths, width)
         rest = [c for c in table.columns if c not in labels]
         if len(table) <= TRANSPOSE_ROWS:
-            names = [" · ".join(str(table.at[i, c]) for c in labels) or str(i)
+            heads = [" · ".join(str(table.at[i, c]) for c in labels) or str(i)
                      for i in table.index]
             flipped = table[rest].T
-            flipped.columns = pd.Index(names if len(set(names)) == len(names)
+            flipped.columns = pd.Index(heads if len(set(heads)) == len(heads)
                                        else [str(i) for i in table.index])
             tables, transposed = (flipped,), True
         else:
