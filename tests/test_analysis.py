@@ -677,7 +677,7 @@ def test_plots_return_figures_and_save(tmp_path: object) -> None:
     bd = figs["breakdown"]
     assert [ax.get_title() for ax in bd.axes] == ["2 players", "3 players"]
     assert bd.axes[0].get_shared_y_axes().joined(bd.axes[0], bd.axes[1])
-    assert [t.get_text() for t in bd.axes[0].get_xticklabels()] == [
+    assert [t.get_text().replace("\n", " ") for t in bd.axes[0].get_xticklabels()] == [
         "total", "prestige track", "abilities", "bonus markers",
         "Coellen / special prestige", "city control", "network"]
     path = out / "ratings.png"

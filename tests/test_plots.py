@@ -39,7 +39,8 @@ def test_breakdown_one_shared_scale_facets_by_player_count(tables) -> None:
     axes = fig.axes
     assert [ax.get_title() for ax in axes] == ["3 players", "4 players"]
     assert axes[0].get_shared_y_axes().joined(axes[0], axes[1])
-    labels = [t.get_text() for t in axes[0].get_xticklabels()]
+    # long names wrapped onto lines, so that neighbours never run together
+    labels = [t.get_text().replace("\n", " ") for t in axes[0].get_xticklabels()]
     assert labels[0] == "total" and "prestige track" in labels and "city control" in labels
     assert "Coellen / special prestige" in labels and "bonus markers" in labels
     assert not {"track", "control", "markers", "special"} & set(labels)
@@ -70,22 +71,25 @@ def test_breakdown_keeps_the_data_column_names(tables) -> None:
 def test_composition_stacks_mean_points_per_category(tables) -> None:
     players = tables["players"]
     fig = plots.plot_score_composition(players)
-    ax = fig.axes[0]
-    assert ax.get_title() == "3 players" and len(fig.axes) == 2
+    ax = fig.axes[0]  # horizontal bars: the names need no rotating or squeezing
+    assert ax.get_title(loc="left") == "3 players" and len(fig.axes) == 2
+    assert fig.axes[0].get_shared_x_axes().joined(fig.axes[0], fig.axes[1])
     three = players[players.groupby(["experiment", "arm", "game_id"])["seat"]
                     .transform("size") == 3]
     cats = [c for c in ("track", "abilities", "markers", "special", "control", "network")]
     means = three.groupby("strategy")[cats].mean()
-    ticks = [t.get_text() for t in ax.get_xticklabels()]
-    assert ticks[0].startswith("blocker\nn = ")
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    n = three.groupby("strategy").size()
+    assert ticks == [f"{s} (n = {n[s]})" for s in ("blocker", "greedy", "random")]
     # the stacked bars of a strategy add up to its mean total over the categories
-    heights: dict[float, float] = {}
+    lengths: dict[float, float] = {}
     for bar in ax.patches:
-        x = round(bar.get_x() + bar.get_width() / 2, 3)
-        heights[x] = heights.get(x, 0.0) + bar.get_height()
+        y = round(bar.get_y() + bar.get_height() / 2, 3)
+        lengths[y] = lengths.get(y, 0.0) + bar.get_width()
     order = sorted(means.index)
     for k, s in enumerate(order):
-        assert heights[float(k)] == pytest.approx(means.loc[s].sum())
+        assert lengths[float(k)] == pytest.approx(means.loc[s].sum())
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # the first strategy on top
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert "prestige track" in legend and "city control" in legend
     colours = {to_hex(b.get_facecolor(), keep_alpha=False) for b in ax.patches}
@@ -149,66 +153,7 @@ def test_ratings_use_the_strategy_colours() -> None:
             plots.STRATEGY_COLOURS["random"].lower()} <= colours
 
 
-# ------------------------------------------------------------------ legible at a glance
-
-#: A notebook's output area is about 800 px wide; a wider figure is shown scaled down to
-#: it (a narrower one at its own size). 800 CSS px = 800/96 inches.
-NOTEBOOK_INCHES = 800 / 96
-
-
-def _smallest_text_pt(fig) -> tuple[float, str]:
-    """The smallest font of any visible text of ``fig`` as it reads when the saved figure
-    (tight bounding box, as ``save=`` writes it) is shown 800 px wide: its size in points
-    times the scale the notebook applies."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.text import Text
-
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    width = fig.get_tightbbox(canvas.get_renderer()).width  # inches
-    scale = min(1.0, NOTEBOOK_INCHES / width)
-    sizes = [(t.get_fontsize() * scale, t.get_text()) for t in fig.findobj(Text)
-             if t.get_visible() and t.get_text().strip() and t.get_alpha() != 0]
-    return min(sizes)
-
-
-def _every_figure() -> dict[str, object]:
-    from hansa_lab import stats
-
-    t = synthetic_tables({"tip": ["plus3", "base"], "base": ["base"]}, n_deals=12,
-                         n_players=2)
-    tables = _players(6)
-    games = pd.concat([synthetic_tables(lineup, n_deals=6, n_players=n,
-                                        game_id_start=start)["games"]
-                       for n, lineup, start in ((3, ["plus5", "base", "plus2"], 0),
-                                                (4, ["plus5", "base", "plus2", "base"],
-                                                 10_000))], ignore_index=True)
-    seats = stats.seat_advantage(tables["players"], games)
-    ratings = stats.plackett_luce(tables["players"], n_boot=20)
-    rng = np.random.default_rng(0)
-    seq = stats.sequential_compare(
-        (lambda n: (rng.normal(1.0, 5.0, n), rng.normal(0.0, 5.0, n))), effect=1.0,
-        max_pairs=400, batch_size=100)
-    return {
-        "plot_score_breakdown": plots.plot_score_breakdown(tables["players"]),
-        "plot_score_composition": plots.plot_score_composition(tables["players"]),
-        "plot_ability_timing": plots.plot_ability_timing(tables["events"], tables["players"]),
-        "plot_trajectories": plots.plot_trajectories(tables["turns"], tables["players"]),
-        "plot_seat_advantage": plots.plot_seat_advantage(seats),
-        "plot_end_reasons": plots.plot_end_reasons(games),
-        "plot_ratings": plots.plot_ratings(ratings),
-        "plot_comparison": plots.plot_comparison(stats.compare_arms(t["players"], t["games"])),
-        "plot_leader_wins": plots.plot_leader_wins(tables["turns"], tables["players"], games),
-        "plot_sequential": plots.plot_sequential(seq),
-    }
-
-
-def test_every_figure_is_legible_at_notebook_width() -> None:
-    figures = _every_figure()
-    assert set(figures) == {n for n in plots.__all__ if n.startswith("plot_")}
-    small = {name: _smallest_text_pt(fig) for name, fig in figures.items()}
-    assert all(pt >= 8 for pt, _ in small.values()), {
-        k: (round(pt, 1), text) for k, (pt, text) in small.items() if pt < 8}
+# (legible at notebook width, no overlapping texts, even grids: test_figure_legibility.py)
 
 
 def test_seat_advantage_is_a_grid_of_player_counts_by_population() -> None:
@@ -226,6 +171,7 @@ def test_seat_advantage_is_a_grid_of_player_counts_by_population() -> None:
     games = pd.concat([p["games"] for p in parts], ignore_index=True)
     seats = stats.seat_advantage(players, games)
     fig = plots.plot_seat_advantage(seats)
+    fig.canvas.draw()  # lay the panels out
     axes = np.array(fig.axes).reshape(3, 3)
     assert [ax.get_ylabel() for ax in axes[:, 0]] == [
         "2 players, base_3p\nwin rate", "3 players, base_3p\nwin rate",
@@ -235,16 +181,20 @@ def test_seat_advantage_is_a_grid_of_player_counts_by_population() -> None:
     for ax, fair in zip(axes[:, 0], (1 / 2, 1 / 3, 1 / 4), strict=True):
         assert any(np.allclose(line.get_ydata(), fair) for line in ax.get_lines())
         assert ax.yaxis.get_major_formatter()(0.5, 0) == "50%"
-    for ax in axes.ravel():  # at the report's 100 dpi
-        assert ax.get_position().width * fig.get_figwidth() * 100 >= 250
+    for ax in axes.ravel():  # at the report's 100 dpi: four fit side by side in 850 px
+        assert ax.get_position().width * fig.get_figwidth() * 100 >= 150
     # more populations than fit side by side wrap onto further rows, still legible
     five = pd.concat([players.assign(arm=players["arm"] + s) for s in ("", "_b")])
     five_games = pd.concat([games.assign(arm=games["arm"] + s) for s in ("", "_b")])
     wide = plots.plot_seat_advantage(stats.seat_advantage(
         five[five.arm != "random_b"], five_games[five_games.arm != "random_b"]))
+    wide.canvas.draw()
     shown = [ax for ax in wide.axes if ax.get_visible()]
-    assert len(shown) == 15 and wide.get_figwidth() <= 3 * plots.PANEL_WIDTH + 1.5
-    assert _smallest_text_pt(wide)[0] >= 8
+    assert len(shown) == 15 and wide.get_figwidth() <= 8.5
+    # five populations per player count: 3 + 2, not 4 + 1
+    lefts = sorted({round(ax.get_position().x0, 2) for ax in shown})
+    assert len(lefts) == 3
+    assert min(ax.get_position().width for ax in shown) * wide.get_figwidth() * 100 >= 150
     # filled only where the panel's own (Holm) test rejects and the seat is off its share
     two = axes[0, 0].collections[-1].get_facecolors()
     four = seats[(seats.n_players == 4) & (seats.arm == "greedy")]

@@ -15,11 +15,13 @@ from matplotlib.figure import Figure
 from hansa_lab.stats.plot_style import (
     END_REASON_COLOURS,
     MAX_COLUMNS,
+    NOTEBOOK_INCHES,
     PANEL_WIDTH,
     Save,
     colours_for,
     facet_title,
     finish_figure,
+    grid_shape,
     group_colours,
     percent_axis,
 )
@@ -41,7 +43,8 @@ def plot_seat_advantage(
     """Win rate per seat (Wilson intervals) against the fair share (dashed), as a grid:
     one row per player count (and board side), one column per population — the other
     grouping columns of :func:`hansa_lab.stats.seat_advantage` (arm, edition, rule
-    options; more than :data:`MAX_COLUMNS` wrap onto further rows) — all panels on one
+    options; more than :data:`MAX_COLUMNS` wrap onto further rows of even length, by
+    :func:`~hansa_lab.stats.plot_style.grid_shape`) — all panels on one
     shared percent scale. ``table`` is its result, or the
     players table (then ``games`` and ``kwargs`` go to ``seat_advantage``).
 
@@ -66,10 +69,10 @@ def plot_seat_advantage(
                  .itertuples(index=False, name=None)) if row_keys else [()])
     cols = (list(table[col_keys].drop_duplicates().sort_values(col_keys)
                  .itertuples(index=False, name=None)) if col_keys else [()])
-    width = min(len(cols), MAX_COLUMNS)  # more populations wrap onto further rows
-    blocks = math.ceil(len(cols) / width)
-    fig = Figure(figsize=(PANEL_WIDTH * width + 1.1, 2.7 * len(rows) * blocks + 1.0),
-                 layout="constrained")
+    # more populations than fit side by side wrap onto further rows, evenly (4: 2 × 2)
+    blocks, width = grid_shape(len(cols), MAX_COLUMNS)
+    fig = Figure(figsize=(min(NOTEBOOK_INCHES, PANEL_WIDTH * width + 1.3),
+                          2.5 * len(rows) * blocks + 1.1), layout="constrained")
     axes = fig.subplots(len(rows) * blocks, width, squeeze=False, sharey=True)
     for ax in axes.ravel():
         ax.set_visible(False)
@@ -101,18 +104,19 @@ def plot_seat_advantage(
                        edgecolors="C0", zorder=3, s=36)
             ax.axhline(fair, ls="--", color="grey", lw=1)
             which = "Holm p" if p_col == "p_wins_holm" else "p"
-            ax.set_title(f"{col_label}\n{which} = {format_p(p)}, {int(g['games'].iloc[0])} "
-                         "games", fontsize=10)
+            ax.set_title(f"{col_label}\n{which} = {format_p(p)}\n"
+                         f"{int(g['games'].iloc[0])} games", fontsize=9)
             ax.set_xticks(seats)
             ax.set_xlim(seats.min() - 0.5, seats.max() + 0.5)
             ax.grid(alpha=0.3)
             ax.yaxis.set_major_formatter(percent_axis())
-            ax.set_xlabel("seat (0 moves first)")
+            ax.set_xlabel("seat")
             if j % width == 0:
                 ax.set_ylabel(f"{row_label}\nwin rate" if row_label else "win rate")
     axes[0, 0].set_ylim(0, min(1.0, top * 1.08 + 0.02))
-    fig.suptitle(f"Win rate per seat (95% intervals; dashed: fair share)\nfilled: the "
-                 f"panel's test rejects equal seats (Holm p ≤ {alpha:g})", fontweight="bold")
+    fig.suptitle(f"Win rate per seat (seat 0 moves first)\n95% intervals; dashed: fair "
+                 f"share\nfilled: the panel's test rejects equal seats (Holm p ≤ {alpha:g})",
+                 fontweight="bold", fontsize=11)
     return finish_figure(fig, save)
 
 
@@ -144,7 +148,7 @@ def plot_end_reasons(
     totals = mix.groupby("_group")["total"].first()
     reasons = sorted(table.columns, key=lambda r: -table[r].sum())
     colors = colours_for(reasons, END_REASON_COLOURS)
-    fig = Figure(figsize=(8, 1.0 + 0.55 * len(table)), layout="constrained")
+    fig = Figure(figsize=(NOTEBOOK_INCHES, 1.2 + 0.55 * len(table)), layout="constrained")
     ax = fig.subplots()
     left = np.zeros(len(table))
     y = np.arange(len(table))
@@ -154,7 +158,7 @@ def plot_end_reasons(
         for yi, (l0, wi) in enumerate(zip(left, w, strict=True)):
             if wi >= 0.06:
                 ax.text(l0 + wi / 2, yi, f"{100 * wi:.0f}%", ha="center", va="center",
-                        fontsize=8, color="white")
+                        fontsize=8.5, color="white")
         left += w
     ax.set_yticks(y, [f"{g} ({totals[g]} games)" for g in table.index])
     ax.invert_yaxis()
@@ -245,7 +249,7 @@ def plot_comparison(
     labels = [f"{r.arm_a} vs {r.arm_b}" + (" · " + ", ".join(
         f"{c} {getattr(r, c)}" for c in cond) if cond else "") for r in cmp.itertuples()]
     y = np.arange(len(cmp))
-    fig = Figure(figsize=(10, 1.4 + 0.5 * len(cmp)), layout="constrained")
+    fig = Figure(figsize=(NOTEBOOK_INCHES, 1.8 + 0.5 * len(cmp)), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     judged = False
     for ax, (v, lo, hi, p_col, xl) in zip(axes, [
@@ -267,7 +271,7 @@ def plot_comparison(
         ax.set_xlabel(xl)
         ax.grid(axis="x", alpha=0.3)
     axes[1].xaxis.set_major_formatter(mpl.ticker.PercentFormatter(xmax=1.0, decimals=0))
-    axes[1].xaxis.set_major_locator(mpl.ticker.MaxNLocator(6))
+    axes[1].xaxis.set_major_locator(mpl.ticker.MaxNLocator(6, steps=[1, 2, 5, 10]))
     axes[0].set_yticks(y, labels)
     axes[0].set_ylim(len(cmp) - 0.5, -0.5)
     note = (f"\nfilled: the panel's own test rejects 'no difference' (Holm p ≤ {alpha:g})"
@@ -340,7 +344,7 @@ def plot_sequential(result: SequentialResult, *, save: Save = None) -> Figure:
     'pairs'
     """
     lk = result.looks
-    fig = Figure(figsize=(9, 4.2), layout="constrained")
+    fig = Figure(figsize=(NOTEBOOK_INCHES, 4.2), layout="constrained")
     left, right = fig.subplots(1, 2)
     n = lk["n"].to_numpy()
     cap = 12.0
@@ -370,6 +374,6 @@ def plot_sequential(result: SequentialResult, *, save: Save = None) -> Figure:
     right.set_xlabel("pairs")
     right.set_ylabel("mean difference A − B (RCI)")
     right.grid(alpha=0.3)
-    fig.suptitle(f"Sequential test ({result.spending}, α = {result.alpha:g}): "
+    fig.suptitle(f"Sequential test ({result.spending}, α = {result.alpha:g}):\n"
                  f"{result.decision} after {result.n_pairs} pairs", fontweight="bold")
     return finish_figure(fig, save)

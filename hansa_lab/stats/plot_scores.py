@@ -5,6 +5,7 @@ reached (:func:`plot_ability_timing`) and the score over the rounds
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,16 +20,20 @@ from hansa_lab.engine.scoring import CATEGORIES
 from hansa_lab.stats.plot_style import (
     CATEGORY_COLOURS,
     KEYS,
+    NOTEBOOK_INCHES,
     Save,
     category_label,
     colours_for,
     facet_title,
     finish_figure,
+    grid_shape,
     group_colours,
     integer_axis,
+    legend_columns,
     panel_grid,
     percent_axis,
     with_players_column,
+    wrap_label,
 )
 
 
@@ -70,26 +75,24 @@ def plot_score_breakdown(
     >>> fig = plot_score_breakdown(t["players"])
     >>> [ax.get_title() for ax in fig.axes]
     ['2 players']
-    >>> [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
-    ['total', 'prestige track', 'abilities']
+    >>> [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]  # wrapped to fit
+    ['total', 'prestige\\ntrack', 'abilities']
     """
     df, cats = _breakdown_frame(players, split, categories)
     cols = ["total", *[c for c in cats if c != "total"]]
     groups = sorted(pd.unique(df[by]).tolist(), key=str)
     splits = sorted(pd.unique(df[split]).tolist()) if split else [None]
     colors = group_colours(by, groups)
-    width = 0.8 / max(1, len(groups))
-    fig = Figure(figsize=(max(9.0, 1.2 + len(cols) * (0.45 + 0.28 * len(groups))),
-                          1.6 + 3.3 * len(splits)), layout="constrained")
+    fig = Figure(figsize=(NOTEBOOK_INCHES, 1.9 + 3.0 * len(splits)), layout="constrained")
     axes = np.atleast_1d(fig.subplots(len(splits), 1, sharey=True, squeeze=False)).ravel()
     top = 1.0
     for ax, sv in zip(axes, splits, strict=True):
         sub = df if sv is None else df[df[split] == sv]
         counts = sub.groupby(by).size()
-        for j, g in enumerate(groups):
+        present = [g for g in groups if counts.get(g, 0)]
+        width = 0.8 / max(1, len(present))  # the panel's groups side by side, centred
+        for j, g in enumerate(present):
             rows = sub[sub[by] == g]
-            if rows.empty:
-                continue
             data = [rows[c].to_numpy(float) for c in cols]
             pos = np.arange(len(cols)) - 0.4 + width * (j + 0.5)
             bp = ax.boxplot(data, positions=pos, widths=width * 0.82, patch_artist=True,
@@ -103,14 +106,14 @@ def plot_score_breakdown(
             top = max(top, *(float(np.max(w.get_ydata())) for w in bp["whiskers"]))
             ax.plot(pos, [d.mean() for d in data], "D", ms=4, mfc="white", mec="black",
                     mew=0.7, zorder=3)
-        ax.set_xticks(range(len(cols)), [category_label(c) for c in cols], rotation=15,
-                      ha="right")
+        ax.set_xticks(range(len(cols)), [wrap_label(category_label(c)) for c in cols])
         ax.get_xticklabels()[0].set_fontweight("bold")
         ax.axvline(0.5, color="#999999", lw=0.8)
         ns = ", ".join(f"{g} {counts[g]}" for g in groups if counts.get(g, 0))
         ax.set_title(facet_title(split, sv))
-        ax.text(0.995, 0.98, f"n (player-games): {ns}", transform=ax.transAxes,
-                ha="right", va="top", fontsize=8.5, color="#444444")
+        ax.text(0.995, 0.98, textwrap.fill(f"n (player-games): {ns}", 90),
+                transform=ax.transAxes, ha="right", va="top", fontsize=8.5,
+                color="#444444")
         ax.set_ylabel("points")
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylim(0, top * 1.12)  # shared: every panel, the total and the categories
@@ -123,9 +126,9 @@ def plot_score_breakdown(
                                  label="mean"),
                 mpl.patches.Patch(facecolor="white", edgecolor="#333333",
                                   label="box: middle half (quartiles); whiskers: 1.5 IQR")]
-    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 4),
-               frameon=False, fontsize=9)
-    fig.suptitle(f"Final score and where it comes from, per {by} (one shared scale)",
+    fig.legend(handles=handles, loc="outside lower center", frameon=False, fontsize=9,
+               ncols=legend_columns([str(h.get_label()) for h in handles]))
+    fig.suptitle(f"Final score and where it comes from, per {by}\n(one shared scale)",
                  fontweight="bold")
     return finish_figure(fig, save)
 
@@ -138,15 +141,16 @@ def plot_score_composition(
     *,
     save: Save = None,
 ) -> Figure:
-    """What the average score is made of: per ``by`` value one bar of the mean points
-    of every category stacked (prestige track at the bottom; colours of
-    :data:`CATEGORY_COLOURS`), the mean total on top, n (player-games) under the bar;
-    one panel per ``split`` value (default the player count), all on one scale.
+    """What the average score is made of: per ``by`` value one horizontal bar of the
+    mean points of every category stacked (prestige track on the left; colours of
+    :data:`CATEGORY_COLOURS`), the mean total at its end, n (player-games) beside the
+    name; one panel per ``split`` value (default the player count) under each other,
+    all on one points scale.
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["plus5", "base"], n_deals=10, n_players=2)
     >>> fig = plot_score_composition(t["players"])
-    >>> fig.axes[0].get_ylabel(), fig.axes[0].get_title()
+    >>> fig.axes[0].get_xlabel(), fig.axes[0].get_title(loc="left")
     ('mean points', '2 players')
     """
     df, cats = _breakdown_frame(players, split, categories)
@@ -154,39 +158,48 @@ def plot_score_composition(
     groups = sorted(pd.unique(df[by]).tolist(), key=str)
     splits = sorted(pd.unique(df[split]).tolist()) if split else [None]
     colors = colours_for(cats, CATEGORY_COLOURS)
-    fig = Figure(figsize=(max(7.0, 2.2 + 1.0 * len(groups) * len(splits) + 1.5 * len(splits)),
-                          5.2), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(splits), sharey=True, squeeze=False)).ravel()
+    present = {sv: [g for g in groups if ((df if sv is None else df[df[split] == sv])[by]
+                                          == g).any()] for sv in splits}
+    sizes = [max(1, len(present[sv])) for sv in splits]
+    fig = Figure(figsize=(NOTEBOOK_INCHES, 1.7 + sum(0.42 * n + 0.55 for n in sizes)),
+                 layout="constrained")
+    axes = np.atleast_1d(fig.subplots(len(splits), 1, sharex=True, squeeze=False,
+                                      height_ratios=[n + 1.3 for n in sizes])).ravel()
+    means = {sv: (df if sv is None else df[df[split] == sv]).groupby(by)[cats].mean()
+             for sv in splits}
+    widest = max((float(m.sum(axis=1).max()) for m in means.values() if len(m)), default=1.0)
     for ax, sv in zip(axes, splits, strict=True):
         sub = df if sv is None else df[df[split] == sv]
-        present = [g for g in groups if (sub[by] == g).any()]
-        means = sub.groupby(by)[cats].mean().reindex(present)
-        counts = sub.groupby(by).size().reindex(present)
-        x = np.arange(len(present))
-        bottom = np.zeros(len(present))
+        shown = present[sv]
+        mean = means[sv].reindex(shown)
+        counts = sub.groupby(by).size().reindex(shown)
+        y = np.arange(len(shown))
+        left = np.zeros(len(shown))
         for c in cats:
-            v = means[c].to_numpy(float)
-            ax.bar(x, v, bottom=bottom, color=colors[c], edgecolor="white", width=0.7,
-                   label=category_label(c))
-            for xi, (b0, vi) in enumerate(zip(bottom, v, strict=True)):
-                if vi >= 3:
-                    ax.text(xi, b0 + vi / 2, f"{vi:.0f}", ha="center", va="center",
-                            fontsize=8, color="white" if c != "markers" else "#333333")
-            bottom += v
-        for xi, total in enumerate(bottom):
-            ax.text(xi, total + 0.6, f"{total:.1f}", ha="center", va="bottom", fontsize=9,
-                    fontweight="bold")
-        ax.set_xticks(x, [f"{g}\nn = {counts[g]}" for g in present],
-                      rotation=0 if len(present) <= 4 else 20)
-        ax.set_title(facet_title(split, sv))
-        ax.grid(axis="y", alpha=0.3)
+            v = mean[c].to_numpy(float)
+            ax.barh(y, v, left=left, color=colors[c], edgecolor="white", height=0.72,
+                    label=category_label(c))
+            for yi, (l0, vi) in enumerate(zip(left, v, strict=True)):
+                if vi >= max(2.0, 0.05 * widest):  # room for its number
+                    ax.text(l0 + vi / 2, yi, f"{vi:.0f}", ha="center", va="center",
+                            fontsize=8.5, color="white" if c != "markers" else "#333333")
+            left += v
+        for yi, total in enumerate(left):
+            ax.text(total + 0.01 * widest, yi, f"{total:.1f}", ha="left", va="center",
+                    fontsize=9, fontweight="bold")
+        ax.set_yticks(y, [f"{g} (n = {counts[g]})" for g in shown])
+        ax.set_ylim(len(shown) - 0.5, -0.5)  # the first group on top
+        ax.set_title(facet_title(split, sv), loc="left", fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
         ax.set_axisbelow(True)
-    axes[0].set_ylabel("mean points")
+    axes[-1].set_xlim(0, widest * 1.1)  # shared: every panel on one scale
+    axes[-1].set_xlabel("mean points")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles[::-1], labels[::-1], loc="outside right center", frameon=False,
-               title="category (top to bottom)", fontsize=9)
-    fig.suptitle(f"Mean final score by category, per {by} (numbers: mean points)",
-                 fontweight="bold")
+    fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
+               title="category (left to right)", title_fontsize=9,
+               ncols=legend_columns(labels))
+    fig.suptitle(f"Mean final score by category, per {by}\n(numbers: mean points; "
+                 "bold: the mean total)", fontweight="bold")
     return finish_figure(fig, save)
 
 
@@ -199,11 +212,11 @@ def plot_ability_timing(
     save: Save = None,
 ) -> Figure:
     """When each ability level is reached, per ``by`` value: one column per ability;
-    top row the median ``time`` (``"turn"`` or ``"round"``) of the ``develop`` event
-    that reached each level, with a 25–75% band, among the player-games that reached
-    it; bottom row the share of player-games that reached the level at all (so the
-    timing is read with its survivors in mind). The strategy comes from ``players``
-    (joined on the game and seat).
+    top row the median ``time`` (``"turn"`` or ``"round"``, one scale for every ability)
+    of the ``develop`` event that reached each level, with a 25–75% band, among the
+    player-games that reached it; bottom row the share of player-games that reached the
+    level at all (so the timing is read with its survivors in mind). The strategy comes
+    from ``players`` (joined on the game and seat). The legend is below the panels.
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["plus5", "base"], n_deals=10, n_players=2)
@@ -218,8 +231,10 @@ def plot_ability_timing(
     n_pg = players.groupby(by).size()
     abilities = [a for a in ABILITIES if a in set(ev["detail"])] or list(ABILITIES)
     pb = player_board()
-    fig = Figure(figsize=(2.2 * len(abilities) + 0.6, 6.2), layout="constrained")
-    axes = fig.subplots(2, len(abilities), squeeze=False, sharex="col",
+    fig = Figure(figsize=(NOTEBOOK_INCHES, 6.4), layout="constrained")
+    # one time scale along the top row and one share scale along the bottom row, so
+    # the abilities compare at a glance and only the first column needs tick labels
+    axes = fig.subplots(2, len(abilities), squeeze=False, sharex="col", sharey="row",
                         height_ratios=[2, 1])
     for j, ab in enumerate(abilities):
         top, bottom = axes[0, j], axes[1, j]
@@ -244,14 +259,15 @@ def plot_ability_timing(
         # the whole track of the ability (level 1 … its last), whatever was reached
         bottom.set_xlim(0.5, len(pb[ab]) - 0.5)
         bottom.xaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True))
-        integer_axis(top, "y", sub[time].to_numpy(float))
+    integer_axis(axes[0, 0], "y", ev[time].to_numpy(float))
     axes[0, 0].set_ylabel(f"{time} reached (median, 25–75%)")
     axes[1, 0].set_ylabel("share of player-games")
     # every group in the legend, also one that never developed an ability here
     handles = [mpl.lines.Line2D([], [], color=colors[g], marker="o", ms=4,
                                 label=f"{g} (n = {n_pg.get(g, 0)})") for g in groups]
-    fig.legend(handles=handles, loc="outside upper right", ncols=min(len(groups), 6),
-               frameon=False, title=by)
+    # below the panels: a legend beside the title would run into it
+    fig.legend(handles=handles, loc="outside lower center", frameon=False, title=by,
+               ncols=legend_columns([str(h.get_label()) for h in handles], fontsize=10))
     fig.suptitle("When ability levels are reached", fontweight="bold")
     return finish_figure(fig, save)
 
@@ -285,8 +301,10 @@ def plot_trajectories(
     t = with_players_column(t, players, by)
     groups = sorted(pd.unique(t[by]).tolist(), key=str)
     colors = group_colours(by, groups)
-    fig = Figure(figsize=(4.6 * len(values), 4.4), layout="constrained")
-    axes = panel_grid(fig, len(values), len(values))
+    shape = grid_shape(len(values), 2)
+    fig = Figure(figsize=(NOTEBOOK_INCHES if shape.columns > 1 else 5.5,
+                          1.2 + 3.4 * shape.rows), layout="constrained")
+    axes = panel_grid(fig, len(values), 2)
     for ax, v in zip(axes, values, strict=True):
         for g in groups:
             s = t[t[by] == g]
@@ -302,7 +320,11 @@ def plot_trajectories(
         ax.set_title({"prestige": "prestige track", "projected":
                       "final score if the game ended then"}.get(v, v))
         ax.grid(alpha=0.3)
-    axes[0].legend(title=by, frameon=False)
-    fig.suptitle(f"Score over the rounds (median, 25–75%; rounds reached by ≥ "
+        ax.yaxis.set_major_locator(mpl.ticker.MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+    # below the panels, out of the way of the lines and bands
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", frameon=False, title=by,
+               ncols=legend_columns(labels, fontsize=10))
+    fig.suptitle(f"Score over the rounds\n(median, 25–75%; rounds reached by ≥ "
                  f"{100 * min_share:.0f}% of player-games)", fontweight="bold")
     return finish_figure(fig, save)

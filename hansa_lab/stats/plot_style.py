@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import matplotlib as mpl
 import numpy as np
@@ -24,9 +25,22 @@ Save = str | os.PathLike[str] | None
 KEYS = GAME_KEYS
 
 
-#: The width a notebook shows a figure at (800 CSS px): a wider figure is scaled down
-#: to it, so its fonts shrink by the same factor.
-NOTEBOOK_INCHES = 800 / 96
+#: The resolution a notebook shows a figure at: Jupyter's inline backend (and the HTML
+#: report) draw a figure at matplotlib's ``figure.dpi``, 100 unless changed, one image
+#: pixel per CSS pixel.
+NOTEBOOK_DPI = 100
+
+#: The width of a notebook's output area at a 1280 px window with the sidebar open, in
+#: CSS pixels: a wider figure is scaled down to it and its fonts shrink with it.
+NOTEBOOK_WIDTH_PX = 850
+
+#: The margin around a figure shown inline or saved with a tight bounding box, in inches
+#: (matplotlib's ``savefig.pad_inches``).
+PAD_INCHES = 0.1
+
+#: The widest figure, in inches: every figure's default size, with its margins, fits a
+#: notebook's output (:data:`NOTEBOOK_WIDTH_PX` at :data:`NOTEBOOK_DPI`: 8.3 in).
+NOTEBOOK_INCHES = NOTEBOOK_WIDTH_PX / NOTEBOOK_DPI - 2 * PAD_INCHES
 
 
 #: The smallest font any figure shows at notebook width, in points.
@@ -34,26 +48,25 @@ MIN_FONT_PT = 8.5
 
 
 def _legible(fig: Figure) -> None:
-    """Raise every font of ``fig`` that would read smaller than :data:`MIN_FONT_PT` when
-    the saved figure (tight bounding box) is shown :data:`NOTEBOOK_INCHES` wide."""
+    """Raise every font of ``fig`` that would read smaller than :data:`MIN_FONT_PT` at
+    notebook width: a figure up to :data:`NOTEBOOK_INCHES` wide is shown at its own
+    size, a wider one scaled down to that width (its fonts shrink by the same factor).
+    Nothing is drawn: the figure's width is known, and laying it out is left to the
+    notebook or ``savefig``."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Text
 
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    for _ in range(3):  # larger fonts widen the figure a little: settle in a few steps
-        canvas.draw()
-        width = fig.get_tightbbox(canvas.get_renderer()).width
-        floor = MIN_FONT_PT * max(1.0, width / NOTEBOOK_INCHES)
-        small = [t for t in fig.findobj(Text) if float(t.get_fontsize()) < floor - 1e-6]
-        if not small:
-            return
-        for ax in fig.axes:
-            for axis in (ax.xaxis, ax.yaxis):
-                size = min((float(t.get_fontsize()) for t in axis.get_ticklabels()),
-                           default=floor)
-                if size < floor:
-                    ax.tick_params(axis="x" if axis is ax.xaxis else "y", labelsize=floor)
-        for t in small:
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)  # a canvas that can draw, for callers that measure it
+    floor = MIN_FONT_PT * max(1.0, fig.get_figwidth() / NOTEBOOK_INCHES)
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            size = min((float(t.get_fontsize()) for t in axis.get_ticklabels()),
+                       default=floor)
+            if size < floor - 1e-6:
+                ax.tick_params(axis="x" if axis is ax.xaxis else "y", labelsize=floor)
+    for t in fig.findobj(Text):
+        if float(t.get_fontsize()) < floor - 1e-6:
             t.set_fontsize(floor)
 
 
@@ -162,12 +175,58 @@ def integer_axis(ax: Axes, axis: str, values: Sequence[float] | np.ndarray) -> N
             getattr(ax, f"set_{axis}lim")(mid - 1.25, mid + 1.25)
 
 
-def panel_grid(fig: Figure, n: int, ncols: int) -> list[Axes]:
-    nrows = max(1, math.ceil(n / ncols))
-    axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False)).ravel().tolist()
+class GridShape(NamedTuple):
+    """Rows and columns of a grid of panels."""
+
+    rows: int
+    columns: int
+
+
+def grid_shape(n: int, max_columns: int) -> GridShape:
+    """The grid for ``n`` panels, at most ``max_columns`` side by side, with the rows as
+    even as they can be: 4 panels at 3 columns are 2 × 2 (not 3 + 1), 5 are 3 + 2, 7
+    are 3 + 3 + 1; as many as fit make one row.
+
+    >>> grid_shape(4, 3), grid_shape(5, 3), grid_shape(4, 4)
+    (GridShape(rows=2, columns=2), GridShape(rows=2, columns=3), GridShape(rows=1, columns=4))
+    """
+    if n < 1 or max_columns < 1:
+        raise ValueError(f"a grid needs at least one panel and one column, got {n}, "
+                         f"{max_columns}")
+    rows = math.ceil(n / max_columns)
+    return GridShape(rows, math.ceil(n / rows))
+
+
+def panel_grid(fig: Figure, n: int, max_columns: int, **subplots: Any) -> list[Axes]:
+    """``n`` panels of ``fig`` laid out by :func:`grid_shape`, in reading order (the
+    grid's unused cells hidden)."""
+    shape = grid_shape(n, max_columns)
+    axes = np.atleast_1d(fig.subplots(*shape, squeeze=False, **subplots)).ravel().tolist()
     for ax in axes[n:]:
         ax.set_visible(False)
     return axes[:n]
+
+
+def wrap_label(text: str, width: int = 10) -> str:
+    """A category label broken onto lines of about ``width`` characters, so that labels
+    side by side never run into each other (``"Coellen / special prestige"`` →
+    ``"Coellen /\\nspecial\\nprestige"``); a single long word stays whole.
+
+    >>> wrap_label("prestige track")
+    'prestige\\ntrack'
+    """
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False,
+                                   break_on_hyphens=False)) or text
+
+
+def legend_columns(labels: Sequence[str], fontsize: float = 9.0,
+                   width: float = NOTEBOOK_INCHES) -> int:
+    """How many columns a legend of ``labels`` can have and stay within ``width``
+    inches (each entry: its marker, the text at about 0.6 em per character, a gap)."""
+    em = fontsize / 72
+    widest = max((len(s) for s in labels), default=1)
+    entry = 2.8 * em + 0.6 * em * widest
+    return max(1, min(len(labels), int(width * 0.95 // entry)))
 
 
 def with_players_column(df: pd.DataFrame, players: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -185,11 +244,11 @@ def facet_title(split: str | None, value: Any) -> str:
     return f"{split} = {value}"
 
 
-#: The narrowest panel a grid figure draws, in inches (at the 100 dpi of the HTML report
-#: that is 300 px, at the 120 dpi of saved files 360 px).
-PANEL_WIDTH = 3.0
+#: The narrowest panel of the seat-advantage grid, in inches (four fit side by side in
+#: :data:`NOTEBOOK_INCHES` with the row labels).
+PANEL_WIDTH = 1.8
 
 
-#: The most panels side by side in a grid figure (more wrap onto the next row), so that
-#: it stays legible at notebook width.
-MAX_COLUMNS = 3
+#: The most panels side by side in a grid figure (more wrap onto the next row, by
+#: :func:`grid_shape`), so that it stays legible at notebook width.
+MAX_COLUMNS = 4
