@@ -45,8 +45,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-__all__ = ["LABEL_COLUMNS", "MAX_WIDTH", "TRANSPOSE_ROWS", "Layout", "ReadableFrame", "View", "readable",
-           "table_html", "table_text", "view_for"]
+__all__ = ["LABEL_COLUMNS", "MAX_WIDTH", "TRANSPOSE_ROWS", "Layout", "ReadableFrame", "View",
+           "arrange", "readable", "table_html", "table_text", "view_for"]
 
 #: The widest table shown, in characters (a terminal of 100 columns; about 800 px of a
 #: notebook's output or the report's page at its table font).
@@ -197,7 +197,7 @@ class Layout:
     def html(self) -> str:
         """The tables as HTML, each in a horizontally scrollable box, interval cells on one
         line, then the captions."""
-        parts = [_html_table(t, self) for t in self.tables]
+        parts = [_html_table(t, self) for t in self.tables]  # blocks a line apart
         notes = "".join(f"<div>{escape(line)}</div>" for line in self._caption_lines())
         caption = (f'<div class="hansa-notes" style="font-size:.85em;color:#555;'
                    f'margin:.2em 0 .8em">{notes}</div>' if notes else "")
@@ -223,7 +223,7 @@ def _html_table(t: pd.DataFrame, layout: Layout) -> str:
         label = f"<th>{escape(str(idx))}</th>" if keep_index else ""
         rows.append("<tr>" + label + "".join(td(v, c, idx) for v, c in
                                             zip(values, t.columns, strict=True)) + "</tr>")
-    return ('<div style="overflow-x:auto;max-width:100%">'
+    return ('<div style="overflow-x:auto;max-width:100%;margin-bottom:.6em">'
             '<table class="hansa-frame" style="border-collapse:collapse">'
             f"<thead><tr>{corner}{head}</tr></thead><tbody>{''.join(rows)}</tbody>"
             "</table></div>")
@@ -298,18 +298,29 @@ def arrange(shown: pd.DataFrame, *, measures: set[str], intervals: set[str],
             tables, transposed = (flipped,), True
         else:
             base = index_width + sum(widths[c] + 2 for c in labels)
-            blocks: list[list[Any]] = [[]]
-            used = base
-            for c in rest:
-                if blocks[-1] and used + widths[c] + 2 > width:
-                    blocks.append([])
-                    used = base
-                blocks[-1].append(c)
-                used += widths[c] + 2
-            tables = tuple(table[[*labels, *b]] for b in blocks)
+            sizes = [widths[c] + 2 for c in rest]
+            k = len(_blocks(sizes, width - base))
+            room = next(r for r in range(min(width - base, -(-sum(sizes) // k)),
+                                         width - base + 1) if len(_blocks(sizes, r)) <= k)
+            tables = tuple(table[[*labels, *(rest[i] for i in b)]]  # blocks of like width
+                           for b in _blocks(sizes, room))
     return Layout(tables=tables, transposed=transposed, constants=tuple(constants),
                   notes=tuple((m, v) for v, m in notes.items()), empty=empty,
                   hidden=hidden, interval_columns=tuple(sorted(map(str, intervals))))
+
+
+def _blocks(sizes: list[int], room: int) -> list[list[int]]:
+    """Consecutive columns (their widths ``sizes``) packed into blocks of at most ``room``
+    (a column wider than that alone in its block): the blocks' column positions."""
+    blocks: list[list[int]] = [[]]
+    used = 0
+    for i, size in enumerate(sizes):
+        if blocks[-1] and used + size > room:
+            blocks.append([])
+            used = 0
+        blocks[-1].append(i)
+        used += size
+    return blocks
 
 
 class ReadableFrame(pd.DataFrame):
