@@ -193,9 +193,12 @@ def add_replay(sub: Subcommands) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Write a run's report (tables, verdicts, figures, methods) as one offline HTML page."""
+    """Write a run's report (tables, verdicts, figures, methods) as one offline HTML page;
+    ``--csv``: its answers and tables as CSV files, ``--figures``: its figures as PNG and
+    SVG files, in the run's folder."""
     from hansa_lab.errors import ExperimentError
-    from hansa_lab.sim.paths import output_file, user_path
+    from hansa_lab.sim.exports import export_run
+    from hansa_lab.sim.paths import output_file, output_folder, user_path
     from hansa_lab.sim.results import open_results
     from hansa_lab.viz.report import write_report
 
@@ -209,21 +212,45 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError(f"RESULTS: {e}") from e
     try:
         target = output_file(args.html if args.html else folder / "report.html", "--html")
+        # checked before anything is written: a file where a folder goes, no write access
+        figures = output_folder(folder / "figures", "--figures") if args.figures else None
+        if args.csv:
+            output_folder(folder / "tables", "--csv")
     except ExperimentError as e:
         raise CliError(str(e)) from e
     try:
-        out = write_report(res, target, title=args.title)
+        out = write_report(res, target, title=args.title, figures_folder=figures)
     except OSError as e:
-        raise CliError(f"--html: cannot write {target}: {e}") from e
+        failed = Path(e.filename) if e.filename else target
+        field = "--figures" if figures is not None and failed.parent == figures else "--html"
+        raise CliError(f"{field}: cannot write {failed}: {e.strerror or e}") from e
+    exported = None
+    if args.csv:
+        try:
+            exported = export_run(res, folder, csv=True, figures=False)
+        except OSError as e:
+            raise CliError(f"--csv: cannot write {e.filename or folder}: {e.strerror or e}") \
+                from e
     print(res.report())
     print(f"\nwrote {out}")
+    if figures is not None:
+        print(f"wrote the report's figures as PNG and SVG in {figures}")
+    if exported is not None:
+        print(exported.text())
     return 0
 
 
 def add_report(sub: Subcommands) -> None:
-    p = sub.add_parser("report", help="a run's tables, verdicts and figures as offline HTML")
+    p = sub.add_parser("report", help="a run's tables, verdicts and figures as offline HTML "
+                       "(--csv, --figures: also as CSV, PNG and SVG files)")
     p.add_argument("results", metavar="RESULTS", help="a results folder (results/NAME)")
     p.add_argument("--html", default=None, metavar="OUT.html",
                    help="the HTML file to write (default RESULTS/report.html)")
     p.add_argument("--title", default=None, help="heading of the page")
+    p.add_argument("--csv", action="store_true",
+                   help="also write RESULTS/answers.csv (one row per question answered) and "
+                        "the report's tables as RESULTS/tables/NAME.csv, for spreadsheets")
+    p.add_argument("--figures", action="store_true",
+                   help="also write the report's figures as RESULTS/figures/NAME.png and "
+                        ".svg, for slides")
     p.set_defaults(func=cmd_report)

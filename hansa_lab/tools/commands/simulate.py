@@ -93,7 +93,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ))
     assert isinstance(res, Results)
     print(res.report())
-    return exit_status(res)
+    return max(exit_status(res), write_exports(res))
+
+
+def write_exports(res: Any, report: Path | None = None) -> int:
+    """At the end of a run into a folder: ``answers.csv`` and ``tables/*.csv``
+    (:mod:`hansa_lab.sim.exports`); with ``report``, the HTML report there and its figures
+    as ``figures/*.png|svg`` (drawing them costs seconds, so ``simulate`` and ``run`` leave
+    them to ``hansa-lab report RUN --figures``). 0, or 1 with one line when they cannot be
+    written (the games stay in the folder)."""
+    import sys
+
+    from hansa_lab.sim.exports import export_run
+
+    if res.path is None:
+        return 0
+    folder = Path(res.path)
+    try:
+        exported = export_run(res, folder, csv=True, figures=False)
+        if report is not None:  # the figures are drawn once, for the page and the files
+            from hansa_lab.viz.report import write_report
+
+            written = write_report(res, report, figures_folder=folder / "figures")
+    except Exception as e:  # the games are kept: say so, in one line
+        print(f"hansa-lab: the games are kept in {folder}, but writing its CSV files or "
+              f"report failed ({type(e).__name__}: {e}); hansa-lab report {folder} --csv "
+              "--figures tries again", file=sys.stderr)
+        return 1
+    print(f"\n{exported.text()} (for spreadsheets)")
+    if report is None:
+        print(f"The figures (PNG, SVG) and the HTML report: hansa-lab report {folder} "
+              "--figures")
+    else:
+        print(f"wrote the report's figures as PNG and SVG in {folder / 'figures'}\n"
+              f"The report (tables, verdicts, figures; opens offline): {written}")
+    return 0
 
 
 def add_simulate(sub: Subcommands) -> None:
@@ -174,7 +208,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     ))
     assert isinstance(res, Results)
     print(res.report())
-    return exit_status(res)
+    return max(exit_status(res), write_exports(res))
 
 
 def _planned_games(experiment: str, games: int | None, arms: list[Any] | None,
@@ -275,11 +309,9 @@ def cmd_main(args: argparse.Namespace) -> int:
     ))
     assert isinstance(res, Results)
     print(res.report())
-    from hansa_lab.viz.report import write_report
-
-    report = write_report(res, Path(args.out) / "report.html")
-    print(f"\nThe report (tables, verdicts, figures; opens offline): {report}\n"
-          "Next: make lab (JupyterLab on notebooks/; 05_inspect_a_game.ipynb opens a game "
+    if write_exports(res, Path(args.out) / "report.html"):
+        return 1
+    print("Next: make lab (JupyterLab on notebooks/; 05_inspect_a_game.ipynb opens a game "
           f"in the viewer), or hansa-lab replay {args.out} --game 0")
     return 0
 
