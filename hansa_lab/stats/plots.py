@@ -4,6 +4,10 @@ Every function returns a :class:`matplotlib.figure.Figure` (made without ``pyplo
 nothing is left open; Jupyter shows a returned figure inline) and takes ``save=None`` or
 a path: the figure is then written there (format from the suffix, e.g. ``.png``,
 ``.pdf``), creating the folder, e.g. ``save="results/strategy_tips/ratings.png"``.
+Every figure's default size fits a notebook's output (850 px at the 100 dpi Jupyter
+shows it at, :data:`~hansa_lab.stats.plot_style.NOTEBOOK_WIDTH_PX`) with every text at
+8.5 pt or more: long names wrap or lie along a horizontal bar, legends sit below the
+panels, and grids of panels wrap evenly (:func:`~hansa_lab.stats.plot_style.grid_shape`).
 
 - :func:`plot_score_breakdown` — final score and every category on one scale, per
   strategy, a panel per player count
