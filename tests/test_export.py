@@ -175,7 +175,8 @@ def test_tip_rows_are_the_verdicts(tips: Results) -> None:
     assert row["p_holm"] == pytest.approx(v["p_holm"], rel=1e-5)
     assert row["verdict"] == v["verdict"] and row["sentence"] == v["text"]
     assert (row["games"], row["deals"]) == (v["n"], v["deals"])
-    assert "arm base" in row["question"] and row["unit"] == "points"
+    assert "random (arm rnd)" in row["question"] and "arm base" in row["question"]
+    assert row["unit"] == "points"
     assert set(tips.tables()) == {"summary", "verdicts", "seats"}
 
 

@@ -306,17 +306,20 @@ def _condition(row: Mapping[str, Any], keys: list[str], *, sweep: bool) -> str:
 def _tip_answers(run: RunFrames) -> list[dict[str, Any]]:
     conds = [c for c in ("n_players", "board", "edition", "options")
              if c in run.verdicts.columns]
-    return [{
-        "kind": "tip",
-        "question": f"Does arm {r['arm']} ({r['strategy']} in the focal seat) score more "
-                    f"than arm {run.base} ({r['base_strategy']} in the same seat) on the "
-                    "same deals?",
-        "arm": r["arm"], "condition": _condition(r, conds, sweep=run.sweep),
-        "measure": "final score of the focal player, difference", "unit": "points",
-        "estimate": r["score_diff"], "low": r["diff_lo"], "high": r["diff_hi"],
-        "reference": 0.0, "p_value": r["p_value"], "p_holm": r["p_holm"],
-        "verdict": r["verdict"], "games": r["n"], "deals": r["deals"],
-        "sentence": r["text"]} for r in run.verdicts.to_dict("records")]
+    rows = []
+    for r in run.verdicts.to_dict("records"):
+        arm = "" if r["arm"] == r["strategy"] else f" (arm {r['arm']})"
+        rows.append({
+            "kind": "tip",
+            "question": f"Does {r['strategy']}{arm} score more than {r['base_strategy']} "
+                        f"in the same seat of arm {run.base}, on the same deals?",
+            "arm": r["arm"], "condition": _condition(r, conds, sweep=run.sweep),
+            "measure": "final score of the focal player, difference", "unit": "points",
+            "estimate": r["score_diff"], "low": r["diff_lo"], "high": r["diff_hi"],
+            "reference": 0.0, "p_value": r["p_value"], "p_holm": r["p_holm"],
+            "verdict": r["verdict"], "games": r["n"], "deals": r["deals"],
+            "sentence": r["text"]})
+    return rows
 
 
 def _seat_answers(run: RunFrames) -> list[dict[str, Any]]:

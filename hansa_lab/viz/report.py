@@ -3,7 +3,9 @@
 The page holds what was run (from the manifest), the formatted tables, the verdicts, the
 comparison and seat figures, the score-breakdown distributions and a short methods text
 that says in plain words what each statistic means. Figures are embedded as PNG data, so
-the file opens offline and can be mailed as it is.
+the file opens offline and can be mailed as it is; with ``figures_folder`` (``hansa-lab
+report RUN --figures``) they are also written as PNG and SVG files
+(:mod:`hansa_lab.sim.exports`).
 
 >>> from hansa_lab.sim.runner import simulate
 >>> import tempfile, pathlib
