@@ -189,18 +189,19 @@ def test_voila_viewer_slider_moves_the_board(browser: Any, voila_url: str) -> No
 
 
 def test_voila_viewer_polish(browser: Any, voila_url: str) -> None:
-    """The board fills the available width, the log keeps the current action in view,
-    the page shows no developer text, and the export button says where it wrote the
-    replay (an absolute path outside the repository) and offers it as a download."""
+    """In Voilà too the viewer fits (the whole board in the page's width, every label
+    at least 9 px, every button whole, one screen tall, the tabs beside the board in a
+    wide page), the log keeps the current action in view, the page shows no developer
+    text, and the export button says where it wrote the replay (an absolute path
+    outside the repository) and offers it as a download."""
     page = browser.new_page(viewport={"width": 1280, "height": 1100}, accept_downloads=True)
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
         (voila_url, "data:")) else route.abort())
     try:
         _open_viewer(page, voila_url)
-        widths = page.evaluate(
-            "() => [document.querySelector('.hansa-board-view svg').getBoundingClientRect()"
-            ".width, document.querySelector('.hansa-viewer').getBoundingClientRect().width]")
-        assert widths[0] >= 0.95 * widths[1] and widths[0] > 1000, widths
+        fit = _check_fit(page, "voila 1280 px")
+        assert fit["board"][2] >= 740 and fit["controls"], fit
+        page.click(".hansa-tabs .lm-TabBar-tab:has-text('log')")
         _step_actions(page, 30, timeout=30_000)
         page.wait_for_function(
             "document.querySelector('.hansa-log-view .log-entry.current')"
@@ -213,6 +214,7 @@ def test_voila_viewer_polish(browser: Any, voila_url: str) -> None:
                     c.top >= b.top - 1 && c.bottom <= b.bottom + 1];
         }""")
         assert overflowing and in_view
+        page.click(".hansa-tabs .lm-TabBar-tab:has-text('export')")
         text = page.inner_text(".hansa-viewer")
         for dev in ("test_browser", "what_if", "ended by", "HANSA_LAB", "r0."):
             assert dev not in text, dev
@@ -399,11 +401,80 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def test_jupyterlab_runs_notebook_05_and_its_viewer_reads(browser: Any, lab_url: str) -> None:
-    """Notebook 05 in a real JupyterLab (a 1280 px window, the file browser open): run all
-    cells, the viewer shows a board, its slider moves it, no text in the viewer renders
-    below 9 px, and a screenshot goes to docs/screenshots/jupyterlab_viewer.png."""
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+#: How the viewer fits the page, measured in the browser: the board's picture and the
+#: output area's box, every box of the viewer that overflows sideways (scrollWidth >
+#: clientWidth), every button or tab whose label is cut, the viewer's height, and whether
+#: the controls row and the tabs' bar are inside the window.
+_FIT_JS = """(viewer) => {
+  const rect = e => e.getBoundingClientRect();
+  const area = viewer.closest('.jp-OutputArea-output') || viewer.parentElement;
+  const svg = viewer.querySelector('.hansa-board-view svg.hansa-board');
+  const boxes = [viewer, area, viewer.querySelector('.hansa-board-view'),
+                 viewer.querySelector('.hansa-board-scroll')];
+  const overflow = boxes.filter(b => b.scrollWidth > b.clientWidth + 1)
+    .map(b => b.className + ' ' + b.scrollWidth + '>' + b.clientWidth);
+  const cut = [...viewer.querySelectorAll('button, .lm-TabBar-tab, .lm-TabBar-tabLabel')]
+    .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1)
+    .map(b => (b.innerText || b.title) + ' ' + b.scrollWidth + '>' + b.clientWidth);
+  const s = rect(svg), a = rect(area), v = rect(viewer);
+  const inWindow = e => { const r = rect(e); return r.top >= 0 && r.bottom <= innerHeight; };
+  const rows = [...viewer.children].map(c => Math.round(rect(c).height));
+  return {rows, board: [s.left, s.right, s.width, s.height], area: [a.left, a.right, a.width],
+          overflow, cut, height: v.height, top: v.top,
+          controls: inWindow(viewer.querySelector('.hansa-controls')),
+          tabs: inWindow(viewer.querySelector('.hansa-tabs .lm-TabBar'))};
+}"""
+#: The viewer's height bound (CSS px): about one screen.
+MAX_VIEWER_PX = 1000
+
+
+def _open_lab_notebook(page: Any, lab_url: str) -> str:
+    """Notebook 05 in JupyterLab with the file browser open, all cells run; the selector
+    of the viewer's board once it is drawn."""
+    page.goto(f"{lab_url}lab/tree/{LAB_NOTEBOOK.name}?token={LAB_TOKEN}",
+              wait_until="domcontentloaded", timeout=60_000)
+    page.wait_for_function("window.jupyterapp && window.jupyterapp.shell"
+                           " && document.querySelector('.jp-NotebookPanel .jp-Cell')",
+                           timeout=60_000)
+    page.wait_for_function(  # the notebook's kernel is up
+        "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel"
+        "?.status === 'idle'", timeout=60_000)
+    page.evaluate("window.jupyterapp.commands.execute('filebrowser:activate')")
+    page.wait_for_selector("#filebrowser", state="visible", timeout=20_000)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    board = f".jp-OutputArea .hansa-board-view {BOARD}"
+    page.wait_for_selector(board, timeout=90_000)
+    return board
+
+
+def _check_fit(page: Any, label: str) -> dict[str, Any]:
+    """The viewer fits its output area: the board's picture within it and no box of the
+    viewer overflowing sideways, no button or tab label cut, the viewer at most
+    MAX_VIEWER_PX tall, and no text under MIN_TEXT_PX (the board's labels included)."""
+    fit: dict[str, Any] = page.eval_on_selector(".hansa-viewer", _FIT_JS)
+    left, right = fit["board"][:2]
+    assert fit["area"][0] - 0.5 <= left and right <= fit["area"][1] + 0.5, (label, fit)
+    assert not fit["overflow"], (label, fit)
+    assert not fit["cut"], (label, fit)
+    assert fit["height"] <= MAX_VIEWER_PX, (label, fit)
+    sizes = page.eval_on_selector(".hansa-viewer", _TEXT_SIZES_JS)
+    board_texts = page.eval_on_selector(".hansa-board-view", _TEXT_SIZES_JS)
+    assert len(board_texts) > 60, (label, board_texts)  # cities and routes are counted
+    small = sorted(s for s in sizes if s[0] < MIN_TEXT_PX)
+    assert not small, f"{label}: {len(small)} texts below {MIN_TEXT_PX} px, e.g. {small[:8]}"
+    return fit
+
+
+@pytest.mark.parametrize("window", [1280, 1920])
+def test_jupyterlab_viewer_fits_a_notebook(browser: Any, lab_url: str, window: int) -> None:
+    """Notebook 05 in a real JupyterLab with the file browser open: run all cells; the
+    viewer shows the whole board within the output area (no sideways scrolling) with
+    every label at least 9 px, every button and tab label whole, and is at most about
+    one screen tall, with its controls and tabs in the window together; its slider and
+    step buttons move the board; each tab's page keeps the same bounds; the zoom buttons
+    scale the board inside a box that scrolls. Screenshots: docs/screenshots/
+    viewer_{1280,1920}.png (and, at 1280, jupyterlab_viewer.png for the README)."""
+    page = browser.new_page(viewport={"width": window, "height": 1080})
 
     def only_localhost(route: Any) -> None:  # the test runs offline
         url = route.request.url
@@ -414,24 +485,13 @@ def test_jupyterlab_runs_notebook_05_and_its_viewer_reads(browser: Any, lab_url:
 
     page.route("**/*", only_localhost)
     try:
-        page.goto(f"{lab_url}lab/tree/{LAB_NOTEBOOK.name}?token={LAB_TOKEN}",
-                  wait_until="domcontentloaded", timeout=60_000)
-        page.wait_for_function("window.jupyterapp && window.jupyterapp.shell"
-                               " && document.querySelector('.jp-NotebookPanel .jp-Cell')",
-                               timeout=60_000)
-        page.wait_for_function(  # the notebook's kernel is up
-            "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel"
-            "?.status === 'idle'", timeout=60_000)
-        page.evaluate("window.jupyterapp.commands.execute('filebrowser:activate')")
-        page.wait_for_selector("#filebrowser", state="visible", timeout=20_000)
-        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        board = f".jp-OutputArea .hansa-board-view {BOARD}"
-        page.wait_for_selector(board, timeout=90_000)
+        board = _open_lab_notebook(page, lab_url)
         page.wait_for_selector(".jp-OutputArea .hansa-board", state="attached")
         assert _actions_shown(page) == 0
         before = page.inner_html(".hansa-board-view")
-        viewer = page.locator(".hansa-viewer")
-        viewer.scroll_into_view_if_needed()
+        # the viewer's top at the top of the notebook's view
+        page.eval_on_selector(".jp-OutputArea .hansa-viewer",
+                              "v => v.scrollIntoView({block: 'start'})")
         handle = page.locator(".hansa-action-slider .noUi-handle")
         handle.focus()
         for _ in range(3):
@@ -440,45 +500,60 @@ def test_jupyterlab_runs_notebook_05_and_its_viewer_reads(browser: Any, lab_url:
             f"document.querySelector('{board}').getAttribute('data-actions') === '3'",
             timeout=20_000)
         assert page.inner_html(".hansa-board-view") != before
+        page.click(".hansa-next")
+        page.wait_for_function(
+            f"document.querySelector('{board}').getAttribute('data-actions') === '4'",
+            timeout=20_000)
         page.wait_for_function(  # the file browser is still open beside the notebook
             "document.querySelector('#filebrowser').getBoundingClientRect().width > 150")
-        sizes = page.eval_on_selector(".hansa-viewer", _TEXT_SIZES_JS)
-        assert len(sizes) > 100, sizes  # the board's labels are counted
-        small = sorted(s for s in sizes if s[0] < MIN_TEXT_PX)
-        assert not small, f"{len(small)} texts below {MIN_TEXT_PX} px, e.g. {small[:8]}"
-        # the panels went below the board (no room beside it at this width)
-        board_box, side_box = (page.eval_on_selector(
-            sel, "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width];"
-                 " }") for sel in (".hansa-board-view", ".hansa-side-view svg"))
-        assert side_box[1] > board_box[1] + 300, (board_box, side_box)
+        area = page.eval_on_selector(".jp-OutputArea .hansa-viewer", "v => v.closest("
+                                     "'.jp-OutputArea-output').getBoundingClientRect().width")
+        if window == 1280:
+            assert 800 <= area <= 950, area  # a notebook's output beside the sidebar
+        fit = _check_fit(page, f"{window} px, players")
+        assert fit["board"][2] >= 740, fit  # the default board: 750 px wide
+        assert fit["controls"] and fit["tabs"], fit  # both in the window
+        wide = window >= 1920
+        tabs_top, board_top = (page.eval_on_selector(
+            sel, "e => e.getBoundingClientRect().top") for sel in (".hansa-tabs",
+                                                                   ".hansa-board-view"))
+        assert (tabs_top < board_top + 5) == wide, (tabs_top, board_top)  # beside if wide
+        page.eval_on_selector(".jp-OutputArea .hansa-viewer",
+                              "v => v.scrollIntoView({block: 'start'})")
+        name = f"viewer_{window}.png"
         DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        shot = DOCS_SCREENSHOTS / "jupyterlab_viewer.png"
-        page.locator(".jp-OutputArea .hansa-viewer").scroll_into_view_if_needed()
-        page.screenshot(path=str(shot))
-        assert shot.stat().st_size > 20_000
-        # the final position as a static picture (the next cell): as wide as its output
-        page.wait_for_function(
-            "(() => { const i = document.querySelector('.jp-RenderedSVG img');"
-            " if (!i || !i.complete) return false; const w = i.getBoundingClientRect().width;"
-            " const a = i.closest('.jp-OutputArea-output').getBoundingClientRect().width;"
-            " return w > 400 && w <= a + 0.5; })()", timeout=60_000)
-        # a wide window: the panels move beside the board
-        page.set_viewport_size({"width": 2200, "height": 1000})
-        page.wait_for_function(
-            "(() => { const b = document.querySelector('.hansa-board-view')"
-            ".getBoundingClientRect(), s = document.querySelector('.hansa-side-view svg')"
-            ".getBoundingClientRect(); return s.left >= b.right - 1 && s.top < b.top + 50;"
-            " })()", timeout=20_000)
-        page.set_viewport_size({"width": 1280, "height": 1000})
-        # "whole board": the board fits the output's width
-        page.click(".hansa-zoom button:has-text('whole board')")
+        page.screenshot(path=str(DOCS_SCREENSHOTS / name))
+        if window == 1280:
+            shutil.copy(DOCS_SCREENSHOTS / name, DOCS_SCREENSHOTS / "jupyterlab_viewer.png")
+        # every tab's page keeps the bounds (its buttons whole, nothing overflowing)
+        for k, title in enumerate(("log", "chart", "legend", "what-if", "moves", "export")):
+            page.click(f".hansa-tabs .lm-TabBar-tab:has-text('{title}')")
+            page.wait_for_function(
+                "k => document.querySelectorAll('.hansa-tabs .hansa-page')[k]"
+                ".offsetParent !== null", arg=k + 1)
+            _check_fit(page, f"{window} px, {title}")
+        # zoom: the board twice as big inside the same box, which scrolls both ways
+        page.click(".hansa-zoom button:has-text('zoom ×2')")
         page.wait_for_function(
             "(() => { const s = document.querySelector('.hansa-board-view svg.hansa-board');"
-            " const c = document.querySelector('.hansa-board-view');"
-            " return s.getBoundingClientRect().width <= c.getBoundingClientRect().width + 1;"
-            " })()", timeout=20_000)
+            " const b = document.querySelector('.hansa-board-scroll');"
+            " return s.getBoundingClientRect().width > 1.9 * b.clientWidth"
+            " && b.scrollWidth > b.clientWidth && b.scrollHeight > b.clientHeight; })()",
+            timeout=20_000)
+        page.click(".hansa-zoom button:has-text('whole board')")
+        page.wait_for_function(
+            "(() => { const b = document.querySelector('.hansa-board-scroll');"
+            " return b.scrollWidth <= b.clientWidth + 1; })()", timeout=20_000)
+        if window == 1280:
+            # the final position as a static picture (the next cell): as wide as its output
+            page.wait_for_function(
+                "(() => { const i = document.querySelector('.jp-RenderedSVG img');"
+                " if (!i || !i.complete) return false;"
+                " const w = i.getBoundingClientRect().width; const a = i.closest("
+                "'.jp-OutputArea-output').getBoundingClientRect().width;"
+                " return w > 400 && w <= a + 0.5; })()", timeout=60_000)
     except Exception:
-        _screenshot(page, "jupyterlab_failure.png")  # results/screenshots/, for the reader
+        _screenshot(page, f"jupyterlab_failure_{window}.png")  # results/screenshots/
         raise
     finally:
         page.close()

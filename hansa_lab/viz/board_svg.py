@@ -98,10 +98,10 @@ def _route_parts(board: Board, g: Geometry, r: int, state: State | None,
     f = (n_posts // 2) / n_posts if n_posts > 1 else 0.5
     gx, gy, leg = g.point_at(r, f)
     nx, ny = g.normal(r, leg)
-    lx, ly = gx - nx * 11, gy - ny * 11
-    out.append(f'<text class="route-label" x="{num(lx)}" y="{num(ly + 3)}" font-size="8" '
+    lx, ly = gx - nx * 14, gy - ny * 14
+    out.append(f'<text class="route-label" x="{num(lx)}" y="{num(ly + 4)}" font-size="12" '
                f'text-anchor="middle" fill="#6b5d45">r{r}</text>')
-    off = 14 if n_posts > 1 else 18
+    off = 16 if n_posts > 1 else 20
     bx, by = gx + nx * off, gy + ny * off
     if route.permanent_marker:
         out.append(marker_badge(route.permanent_marker, bx, by, cls="marker permanent",
@@ -109,7 +109,7 @@ def _route_parts(board: Board, g: Geometry, r: int, state: State | None,
     if state is not None and state.route_marker[r]:
         m = state.route_marker[r]
         assert m is not None
-        off = 24 if route.permanent_marker else 0
+        off = 28 if route.permanent_marker else 0
         out.append(marker_badge(m, bx + nx * off, by + ny * off, cls="marker",
                                 attrs=f' data-route="{r}"'))
     parts = ["".join(out)]
@@ -143,7 +143,7 @@ def _post_svg(board: Board, i: int, occ: int, lit: bool, hl_piece: bool, neutral
                     f'height="{POST}" rx="2" fill="#ffffff" stroke="#6b5d45" '
                     f'stroke-width="1.2"/>')
     if occ != EMPTY:
-        post.append(piece_at(occ, px, py, 12, hl=hl_piece, neutral=neutral,
+        post.append(piece_at(occ, px, py, 13, hl=hl_piece, neutral=neutral,
                              title=f"r{r}.{k}: {who_is(occ >> 1, neutral)} "
                                    f"{('trader', 'merchant')[occ & 1]}"))
     post.append("</g>")
@@ -220,7 +220,7 @@ def _city_svg(board: Board, c: int, occs: tuple[int, ...], extras: tuple[int, ..
     if city.yellow_green:
         out.append(f'<rect x="{num(x0 + 3)}" y="{num(y0 + 3)}" width="8" height="8" rx="1" '
                    f'fill="#b5d334" stroke="#6b7f1a"/>')
-    out.append(f'<text x="{num(cx)}" y="{num(y0 + 12)}" font-size="10.5" font-weight="bold" '
+    out.append(f'<text x="{num(cx)}" y="{num(y0 + 13)}" font-size="12" font-weight="bold" '
                f'text-anchor="middle" fill="#2b2418">{esc(city.name)}</text>')
     # printed offices left to right
     oy = y0 + 26
@@ -238,44 +238,44 @@ def _city_svg(board: Board, c: int, occs: tuple[int, ...], extras: tuple[int, ..
                    f' data-coin="{coin}">{hint(otip)}{office_shape(ox, oy, shape, colour)}')
         if occ != EMPTY:
             out.append(f'<g class="kontor" data-player="{occ >> 1}">'
-                       f'{piece_at(occ, ox, oy, 10, hl=hl_player == occ >> 1, neutral=neutral)}'
+                       f'{piece_at(occ, ox, oy, 13, hl=hl_player == occ >> 1, neutral=neutral)}'
                        "</g>")
         if coin:
-            out.append(f'<g class="coin"><circle cx="{num(ox + 6)}" cy="{num(oy + 7)}" r="5" '
-                       f'fill="#e8c547" stroke="#8a6d1d" stroke-width="0.8"/>'
-                       f'<text x="{num(ox + 6)}" y="{num(oy + 9.6)}" font-size="7" '
+            out.append(f'<g class="coin"><circle cx="{num(ox + 6)}" cy="{num(oy + 7)}" '
+                       f'r="6.5" fill="#e8c547" stroke="#8a6d1d" stroke-width="0.8"/>'
+                       f'<text x="{num(ox + 6)}" y="{num(oy + 11.3)}" font-size="12" '
                        f'font-weight="bold" text-anchor="middle" fill="#3b2f0b">{coin}</text></g>')
         out.append("</g>")
     # extra Kontors, left of the printed offices (outside the box); a city without
     # printed offices (East: yellow/green) holds its Kontors inside the box
     for k, occ in enumerate(extras):
         if n_off:
-            ex = x0 - 9 - (len(extras) - 1 - k) * 15
+            ex = x0 - 10 - (len(extras) - 1 - k) * 17
         else:
             ex = cx - (len(extras) - 1) * SLOT / 2 + k * SLOT
         out.append(f'<g class="kontor extra" data-player="{occ >> 1}" data-city="{esc(city.name)}"'
                    f' data-extra="{k}">{hint(f"extra Kontor of {who_is(occ >> 1, neutral)}")}'
-                   f'<rect x="{num(ex - 7.5)}" y="{num(oy - 7.5)}" width="15" height="15" rx="3" '
+                   f'<rect x="{num(ex - 8)}" y="{num(oy - 8)}" width="16" height="16" rx="3" '
                    f'fill="#fffaf0" stroke="#7a6a50" stroke-dasharray="2 1.5"/>'
-                   f'{piece_at(occ, ex, oy, 10, hl=hl_player == occ >> 1, neutral=neutral)}</g>')
+                   f'{piece_at(occ, ex, oy, 13, hl=hl_player == occ >> 1, neutral=neutral)}</g>')
     # badges above the box: abilities (right), East-West / completed / special (left)
     bx = x0 + w - 8
     for a in city.abilities:
         name = ABILITIES[a]
         out.append(f'<g class="ability" data-ability="{name}">'
                    f"{hint('develops ' + ABILITY_TITLES[name])}"
-                   f'<circle cx="{num(bx)}" cy="{num(y0 - 2)}" r="7.5" fill="#3d5a80" '
+                   f'<circle cx="{num(bx)}" cy="{num(y0 - 4)}" r="9" fill="#3d5a80" '
                    f'stroke="#ffffff" stroke-width="1.2"/>'
-                   f'<text x="{num(bx)}" y="{num(y0 + 1.5)}" font-size="9.5" font-weight="bold" '
+                   f'<text x="{num(bx)}" y="{num(y0 + 0.3)}" font-size="12" font-weight="bold" '
                    f'text-anchor="middle" fill="#ffffff">{ABILITY_LABELS[name]}</text></g>')
-        bx -= 17
+        bx -= 20
     lx = x0 + 8
     if east_west:
         out.append(f'<g class="badge east-west-badge">{hint("East-West city")}'
-                   f'<rect x="{num(lx - 8)}" y="{num(y0 - 9)}" width="24" height="13" rx="4" '
-                   f'fill="#7b3294"/><text x="{num(lx + 4)}" y="{num(y0 + 1)}" font-size="8.5" '
+                   f'<rect x="{num(lx - 8)}" y="{num(y0 - 14)}" width="32" height="16" rx="4" '
+                   f'fill="#7b3294"/><text x="{num(lx + 8)}" y="{num(y0 - 1.6)}" font-size="12" '
                    f'font-weight="bold" text-anchor="middle" fill="#ffffff">E-W</text></g>')
-        lx += 28
+        lx += 36
     if completed:
         out.append(f'<g class="badge completed-badge">{hint("completed city")}'
                    f'<circle cx="{num(lx)}" cy="{num(y0 - 2)}" r="7" fill="#8a6d1d"/>'
@@ -294,21 +294,21 @@ def _special_part(board: Board, g: Geometry, c: int, special_occ: tuple[int, ...
     pitch = SPECIAL_PITCH
     x_first, y = g.special
     out = [f'<g class="special-spaces" data-city="{esc(board.city_names[c])}">'
-           f'<rect x="{num(x_first - 14)}" y="{num(y - 11)}" width="{num((n - 1) * pitch + 28)}" '
-           f'height="22" rx="5" fill="#fff4c2" stroke="#8a6d1d"/>']
+           f'<rect x="{num(x_first - 14)}" y="{num(y - 12)}" width="{num((n - 1) * pitch + 28)}" '
+           f'height="24" rx="5" fill="#fff4c2" stroke="#8a6d1d"/>']
     for k, (_, colour) in enumerate(board.special_spaces):
         x = x_first + k * pitch
         occ = special_occ[k] if k < len(special_occ) else EMPTY
         out.append(f'<g class="special-space" data-index="{k}" data-points="{points[k]}" '
                    f'data-colour="{COLOURS[colour]}">'
                    f"{hint(f'special prestige {points[k]} ({COLOURS[colour]} privilege)')}"
-                   f'<circle cx="{num(x)}" cy="{num(y)}" r="8" fill="{PRIVILEGE_FILL[colour]}" '
+                   f'<circle cx="{num(x)}" cy="{num(y)}" r="9.5" fill="{PRIVILEGE_FILL[colour]}" '
                    f'stroke="#444444"/>')
         if occ != EMPTY:
-            out.append(piece_at(occ, x, y, 11, hl=hl_player == occ >> 1,
+            out.append(piece_at(occ, x, y, 13, hl=hl_player == occ >> 1,
                                 neutral=neutral))
         else:
-            out.append(f'<text x="{num(x)}" y="{num(y + 3)}" font-size="8.5" font-weight="bold" '
+            out.append(f'<text x="{num(x)}" y="{num(y + 4.2)}" font-size="12" font-weight="bold" '
                        f'text-anchor="middle" fill="{PRIVILEGE_TEXT[colour]}">{points[k]}</text>')
         out.append("</g>")
     out.append("</g>")

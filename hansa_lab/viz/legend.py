@@ -47,8 +47,8 @@ def _legend_items(board: Board, state: State | None) -> list[tuple[str, str, str
         "office for a trader (square) or merchant (round)")
     add("privilege", "".join(office_shape(-13.5 + 9 * k, 0, 0, k) for k in range(4)),
         "office colour: Privilege level needed")
-    add("coin", '<circle r="5" fill="#e8c547" stroke="#8a6d1d" stroke-width="0.8"/>'
-        '<text y="2.6" font-size="7" font-weight="bold" text-anchor="middle" '
+    add("coin", '<circle r="6.5" fill="#e8c547" stroke="#8a6d1d" stroke-width="0.8"/>'
+        '<text y="4.3" font-size="12" font-weight="bold" text-anchor="middle" '
         'fill="#3b2f0b">1</text>', "prestige for the Kontor on this office")
     add("kontor", office_shape(0, 0, 0, 0) + piece_at(0, 0, 0, 10), "Kontor (piece on an office)")
     add("extra-kontor", '<rect x="-7.5" y="-7.5" width="15" height="15" rx="3" '
@@ -60,12 +60,12 @@ def _legend_items(board: Board, state: State | None) -> list[tuple[str, str, str
         'fill="none" stroke="#ffffff" stroke-width="2"/>', "completed city (all offices full)")
     for name in ABILITIES:
         if any(ABILITIES.index(name) in c.abilities for c in board.cities):
-            add(f"ability-{name}", f'<circle r="7.5" fill="#3d5a80" stroke="#ffffff" '
-                f'stroke-width="1.2"/><text y="3.5" font-size="9.5" font-weight="bold" '
+            add(f"ability-{name}", f'<circle r="9" fill="#3d5a80" stroke="#ffffff" '
+                f'stroke-width="1.2"/><text y="4.3" font-size="12" font-weight="bold" '
                 f'text-anchor="middle" fill="#ffffff">{ABILITY_LABELS[name]}</text>',
                 f"establishing here may develop {ABILITY_TITLES[name]}")
-    add("east-west", '<rect x="-12" y="-6.5" width="24" height="13" rx="4" fill="#7b3294"/>'
-        '<text y="3" font-size="8.5" font-weight="bold" text-anchor="middle" '
+    add("east-west", '<rect x="-16" y="-8" width="32" height="16" rx="4" fill="#7b3294"/>'
+        '<text y="4.2" font-size="12" font-weight="bold" text-anchor="middle" '
         'fill="#ffffff">E-W</text>', "East–West city (connect both: 7/4/2 prestige)")
     if board.special_route >= 0:
         add("special-route", '<line x1="-15" y1="0" x2="15" y2="0" stroke="#c9a227" '
@@ -76,12 +76,12 @@ def _legend_items(board: Board, state: State | None) -> list[tuple[str, str, str
         where = board.city_names[board.special_city]
         add("special-spaces", '<rect x="-20" y="-9" width="40" height="18" rx="5" '
             'fill="#fff4c2" stroke="#8a6d1d"/><circle cx="-8" r="6.5" fill="#fbfbf7" '
-            'stroke="#444444"/><text x="-8" y="3" font-size="7.5" font-weight="bold" '
+            'stroke="#444444"/><text x="-8" y="3.2" font-size="9" font-weight="bold" '
             'text-anchor="middle">7</text><circle cx="8" r="6.5" fill="#f6b26b" '
-            'stroke="#444444"/><text x="8" y="3" font-size="7.5" font-weight="bold" '
+            'stroke="#444444"/><text x="8" y="3.2" font-size="9" font-weight="bold" '
             'text-anchor="middle">8</text>',
             f"{where}'s special prestige spaces (points)")
-    add("route-label", '<text y="3" font-size="9" text-anchor="middle" '
+    add("route-label", '<text y="4" font-size="12" text-anchor="middle" '
         'fill="#6b5d45">r5</text>', "route number (as in the action codes: r5)")
     if any(r.region for r in board.routes):
         add("region-route", '<line x1="-15" y1="0" x2="15" y2="0" stroke="#6f8f4e" '

@@ -55,7 +55,7 @@ def _track_row(x: float, y: float, name: str, values: Sequence[Any], level: int,
         out.append(f'<rect class="{cls_of("cell", "current" if current else "")}" x="{num(cx)}" '
                    f'y="{num(y)}" width="{cell - 2}" height="12" rx="2" fill="{fill}" '
                    f'stroke="{stroke}" stroke-width="{sw}"/>'
-                   f'<text x="{num(cx + (cell - 2) / 2)}" y="{num(y + 9.2)}" font-size="8.5" '
+                   f'<text x="{num(cx + (cell - 2) / 2)}" y="{num(y + 9.3)}" font-size="9" '
                    f'text-anchor="middle" fill="{tcol}">{esc(text)}</text>')
     out.append("</g>")
     return "".join(out)
@@ -122,14 +122,14 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
     my = ry + 34
     favours = state.favours[p] if getattr(state, "favours", ()) else ()
     label3 = "Markers (faded: used)" + (" · favours" if favours else "")
-    markers = [f'<g class="markers"><text x="{num(rx)}" y="{num(my + 3)}" font-size="8.5" '
+    markers = [f'<g class="markers"><text x="{num(rx)}" y="{num(my + 3)}" font-size="9" '
                f'fill="#333333">{label3}</text>']
     held: list[tuple[str, str]] = [(m, "held") for m in state.markers[p]]
     held += [(m, "used") for m in state.markers_used[p]]
     held += [(f, "favour") for f in favours]
     for k, (m, how) in enumerate(held):
-        mx = rx + 11 + (k % 5) * 24
-        yy = my + 15 + (k // 5) * 16
+        mx = rx + 13 + (k % 5) * 26.5
+        yy = my + 16 + (k // 5) * 18
         if how == "favour":
             markers.append(favour_badge(m, mx, yy, attrs=f' data-player="{p}"'))
             continue
@@ -170,7 +170,7 @@ def _panel_parts(state: State, p: int, x: float, y: float, breakdown: dict[str, 
                f"{hint(tip)}"
                f'<text x="{num(x + 8)}" y="{num(py + 30)}" font-size="11" font-weight="bold" '
                f'fill="#222222">{label} {total}</text>'
-               f'<text x="{num(x + 136)}" y="{num(py + 30)}" font-size="8.5" fill="#555555"{fit}>'
+               f'<text x="{num(x + 136)}" y="{num(py + 30)}" font-size="9" fill="#555555"{fit}>'
                f"{'= ' + esc(parts) if parts else ''}</text></g>")
     out.append("</g>")
     return out
@@ -263,3 +263,28 @@ def _winner_banner(state: State, won: set[int], bd: list[dict[str, int]],
             f"GAME OVER · FINAL SCORE</text>"
             f'<text x="{num(x + 12)}" y="{num(y + 32)}" font-size="13" font-weight="bold" '
             f'fill="#ffffff">\u2605 {esc(text)}</text></g>')
+
+
+def side_blocks(state: State, highlight_player: int | None,
+                player_names: Sequence[str] | None) -> list[tuple[str, float, float, list[str]]]:
+    """The player column cut into blocks that a page can wrap by its width: (kind, width,
+    height, pieces drawn from the origin) for the winner banner (at the end), each
+    player's panel, and the East–West track with the side extras."""
+    bd = score_breakdown(state)
+    won = set(winners(state)) if state.is_over else set()
+    pad = 6.0
+    blocks: list[tuple[str, float, float, list[str]]] = []
+    if won:
+        blocks.append(("banner", PANEL_W + 2 * pad, BANNER_H + 2 * pad,
+                       [_winner_banner(state, won, bd, player_names, pad, pad)]))
+    for p in range(state.n_players):
+        name = player_names[p] if player_names is not None and p < len(player_names) else None
+        blocks.append(("panel", PANEL_W + 2 * pad, PANEL_H + 2 * pad,
+                       _panel_parts(state, p, pad, pad, bd[p], name, highlight_player == p,
+                                    p in won)))
+    extras_h = 22 * bool(getattr(state, "favour_display", ())) + 22 * (
+        getattr(state, "neutral_pool", -1) >= 0)
+    blocks.append(("track", PANEL_W + 2 * pad, 30 + extras_h,
+                   [_east_west_part(state.board, state, pad + 6, 14),
+                    _side_extras_part(state, pad + 6, 40)]))
+    return blocks

@@ -51,7 +51,7 @@ from hansa_lab.engine.state import State
 from hansa_lab.viz.board_svg import board_parts
 from hansa_lab.viz.geometry import board_geometry, board_layout
 from hansa_lab.viz.legend import legend_svg
-from hansa_lab.viz.panels import side_parts
+from hansa_lab.viz.panels import side_blocks, side_parts
 from hansa_lab.viz.svg_pieces import (
     BANNER_H,
     HEADER,
@@ -148,6 +148,7 @@ def render_parts(
     caption: str | None = None,
     legend: bool = True,
     side: bool = True,
+    title: str | None = None,
 ) -> list[str]:
     """The pieces of :func:`render_svg` (``"".join(...)`` of them is its output).
 
@@ -171,12 +172,12 @@ def render_parts(
     if caption is None and highlight_action is not None:
         caption = "Last action: " + describe_action(board, highlight_action, None, None)
     cfg = state.config
-    title = (f"{board.title} · {n} players · {cfg.edition} bonus markers · "
-             f"seed {cfg.seed}")
+    title = title or (f"{board.title} · {n} players · {cfg.edition} bonus markers · "
+                      f"seed {cfg.seed}")
     head = [f'<g class="header"><rect x="0" y="0" width="{total_w}" height="{HEADER}" '
-            f'fill="#3d3427"/><text x="12" y="18" font-size="14" font-weight="bold" '
+            f'fill="#3d3427"/><text x="12" y="19" font-size="14" font-weight="bold" '
             f'fill="#ffffff">{esc(title)}</text>',
-            f'<text class="status" x="12" y="36" font-size="11.5" fill="#f3e7c9">'
+            f'<text class="status" x="12" y="37" font-size="12" fill="#f3e7c9">'
             f"{esc(status_text(state))}</text>", ""]
     if caption:
         head[-1] = (f'<text class="caption" x="12" y="54" font-size="12" '
@@ -215,6 +216,41 @@ def render_side_svg(state: State, *, highlight_player: int | None = None,
                     *side_parts(state, 14, 0, highlight_player, player_names), "</svg>"])
 
 
+def render_side_svgs(state: State, *, highlight_player: int | None = None,
+                     player_names: Sequence[str] | None = None) -> list[str]:
+    """The player column of :func:`render_svg` as separate small pictures (the winner
+    banner at the end, one panel per player, the East–West track with the side extras),
+    for pages that wrap them by the width they have (the viewer's *players* tab).
+
+    >>> from hansa_lab.engine.state import GameConfig, new_game
+    >>> svgs = render_side_svgs(new_game(GameConfig(n_players=3, seed=1)))
+    >>> len(svgs), ['class="panel' in s for s in svgs]
+    (4, [True, True, True, False])
+    """
+    attrs = (f' data-actions="{state.n_actions}"'
+             f' data-current="{-1 if state.is_over else state.current_player}"')
+    out = []
+    for kind, width, height, parts in side_blocks(state, highlight_player, player_names):
+        head = open_svg(width, height, None, attrs + f' data-block="{kind}"').replace(
+            'class="hansa-board"', f'class="hansa-side {kind}"')
+        out.append("".join([head, *parts, "</svg>"]))
+    return out
+
+
+def render_legend_svg(board: Board, state: State | None = None, *, width: int = 620) -> str:
+    """The legend of :func:`render_svg` as a picture of its own, ``width`` wide (columns
+    of 300), for layouts that show it apart from the board.
+
+    >>> from hansa_lab.engine.board import load_board
+    >>> 'class="legend-item"' in render_legend_svg(load_board("base_45p"))
+    True
+    """
+    legend, height = legend_svg(board, state, 0, 0, width)
+    head = open_svg(width, height, None, "").replace('class="hansa-board"',
+                                                     'class="hansa-legend"')
+    return f"{head}{legend}</svg>"
+
+
 def render_svg(
     state: State,
     *,
@@ -225,10 +261,12 @@ def render_svg(
     caption: str | None = None,
     legend: bool = True,
     side: bool = True,
+    title: str | None = None,
 ) -> str:
     """A state as an SVG string: the board, a panel per player (at the end of the game,
     a winner banner above them) and a legend of every symbol below (``legend=False``:
-    none; ``side=False``: no player panels, see :func:`render_side_svg`).
+    none; ``side=False``: no player panels, see :func:`render_side_svg`; ``title``
+    replaces the header's first line: board, players, markers, seed).
 
     ``highlight_action`` marks what an action touched (its route, posts or cities) and
     shows its text in the status bar (``caption`` overrides the text);
@@ -246,7 +284,7 @@ def render_svg(
     return "".join(render_parts(state, highlight_action=highlight_action,
                                 highlight_player=highlight_player, width=width,
                                 player_names=player_names, caption=caption,
-                                legend=legend, side=side))
+                                legend=legend, side=side, title=title))
 
 
 #: The public names; the drawing constants tests and callers read come from
@@ -261,8 +299,10 @@ __all__ = [
     "fluid_svg",
     "legend_svg",
     "render_board_svg",
+    "render_legend_svg",
     "render_parts",
     "render_side_svg",
+    "render_side_svgs",
     "render_svg",
     "status_text",
 ]

@@ -167,7 +167,9 @@ def piece_at(occ: int, x: float, y: float, size: float, *, extra_cls: str = "",
     else:
         shape = (f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(h)}" fill="{fill}" '
                  f'stroke="{stroke}" stroke-width="{sw}"/>')
-    label = (f'<text x="{num(x)}" y="{num(y + size * 0.28)}" font-size="{num(size * 0.7)}" '
+    # the seat digit: 12 on the board's pieces (13 wide), never under 9 elsewhere
+    label = (f'<text x="{num(x)}" y="{num(y + size * 0.33)}" '
+             f'font-size="{num(size * 12 / 13)}" '
              f'text-anchor="middle" fill="{text_colour}">{"N" if is_neutral else p}</text>')
     tip = hint(title or f"{who_is(p, neutral)} {('trader', 'merchant')[kind]}")
     return (f'<g class="{cls}" data-player="{p}" data-piece="{("trader", "merchant")[kind]}">'
@@ -189,9 +191,9 @@ def favour_badge(tile: str, x: float, y: float, *, cls: str = "favour", attrs: s
     label = FAVOUR_LABELS.get(tile, tile[:3])
     tip = hint("Emperor's Favour: " + FAVOUR_NAMES.get(tile, tile.replace("_", " ")))
     return (f'<g class="{cls}" data-tile="{esc(tile)}"{attrs}>{tip}'
-            f'<rect x="{num(x - 11)}" y="{num(y - 7)}" width="22" height="14" rx="1" '
+            f'<rect x="{num(x - 12)}" y="{num(y - 7)}" width="24" height="14" rx="1" '
             f'fill="#3d3427" stroke="#c9a227" stroke-width="1.5"/>'
-            f'<text x="{num(x)}" y="{num(y + 3.5)}" font-size="8.5" font-weight="bold" '
+            f'<text x="{num(x)}" y="{num(y + 3.5)}" font-size="9.5" font-weight="bold" '
             f'text-anchor="middle" fill="#f3d97a">{esc(label)}</text></g>')
 
 
@@ -204,9 +206,9 @@ def marker_badge(kind: str, x: float, y: float, *, cls: str, attrs: str = "",
         "#fff4c2", "#5b4a2f", "#8a6d1d")
     return (f'<g class="{cls}" data-kind="{esc(kind)}"{attrs}>'
             f"{hint(('printed bonus: ' if permanent else 'bonus marker: ') + name)}"
-            f'<rect x="{num(x - 11)}" y="{num(y - 7)}" width="22" height="14" rx="4" '
+            f'<rect x="{num(x - 13)}" y="{num(y - 8)}" width="26" height="16" rx="4" '
             f'fill="{fill}" stroke="{stroke}"/>'
-            f'<text x="{num(x)}" y="{num(y + 3.5)}" font-size="9.5" font-weight="bold" '
+            f'<text x="{num(x)}" y="{num(y + 4.2)}" font-size="12" font-weight="bold" '
             f'text-anchor="middle" fill="{text}">{esc(label)}</text></g>')
 
 

@@ -56,14 +56,48 @@ from hansa_lab.sim.moves import (
 from hansa_lab.strategies import Strategy
 from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.export import export_replay
-from hansa_lab.viz.render import render_side_svg, render_svg
+from hansa_lab.viz.render import render_legend_svg, render_side_svgs, render_svg
 from hansa_lab.viz.timeline import Timeline
 
 CHART_WIDTH = 560
 #: Smallest size (CSS px) any text of the viewer is drawn at: the board never shrinks
 #: below the width that keeps its smallest label this big (it scrolls sideways in a
-#: narrower output area instead), and the player panels keep theirs.
+#: narrower output area instead), and the panels are drawn at their natural size.
 MIN_TEXT_PX = 9.0
+#: The board's height (CSS px) in its default view: it is drawn as wide as keeps it this
+#: tall (never narrower than its labels allow), so that the whole viewer — controls,
+#: board and tabs — is about one screen tall.
+BOARD_HEIGHT = 660
+#: Height (CSS px) of a tab's page under the board; beside the board (a wide output),
+#: pages are as tall as the board.
+PAGE_HEIGHT = 200
+#: The board's height (CSS px) when the output is wide enough for the tabs beside a
+#: board this tall (a 1920 px window).
+WIDE_BOARD_HEIGHT = 800
+#: The narrowest tabs (CSS px) beside the board.
+TABS_WIDTH = 400
+#: The board views: value → (button label, tooltip).
+ZOOMS = {
+    "fit": ("whole board", f"the whole board, every label at least {MIN_TEXT_PX:g} px"),
+    "1.5": ("zoom ×1.5", "the board half as big again; scroll it to pan"),
+    "2": ("zoom ×2", "the board twice as big; scroll it to pan"),
+}
+#: The tabs beside or below the board.
+TABS = ("players", "log", "chart", "legend", "what-if", "moves", "export")
+#: Widths (CSS px) that decide whether the tabs fit beside the board.
+_WIDE = BOARD_HEIGHT * 1000 // 879 + 400
+_STYLE = f"""<style>
+.hansa-viewer {{container: hansa-viewer / inline-size}}
+.hansa-viewer .hansa-page {{max-height: {PAGE_HEIGHT}px; overflow: auto}}
+@container hansa-viewer (min-width: {_WIDE}px) {{
+  .hansa-viewer .hansa-page {{max-height: {BOARD_HEIGHT - 40}px}}
+}}
+.hansa-viewer .hansa-board-view .widget-html-content {{min-width: 0}}
+.hansa-viewer .hansa-side-list {{display: flex; flex-wrap: wrap; gap: 4px 8px}}
+.hansa-viewer .hansa-side-list svg, .hansa-viewer .hansa-legend-view svg,
+.hansa-viewer .hansa-chart-view svg {{max-width: none !important; flex: 0 0 auto}}
+.hansa-viewer .hansa-tabs .lm-TabBar-tab {{min-width: fit-content}}
+</style>"""
 #: Files bigger than this are not offered as an in-page download link (only the path).
 DOWNLOAD_LIMIT = 40_000_000
 
@@ -154,81 +188,97 @@ class GameViewer:
         self.last_what_if: GameRecord | None = None
         self.what_if_table: pd.DataFrame | None = None
         self._syncing = False
+        self._uid = f"hansa-viewer-{id(self):x}"  # scopes this viewer's own style
         n = tl.n_positions - 1
         self.slider = widgets.IntSlider(value=0, min=0, max=n, step=1, description="action",
-                                        continuous_update=True,
-                                        layout=widgets.Layout(width="520px"))
+                                        continuous_update=True, layout=widgets.Layout(
+                                            flex="1 1 260px", min_width="200px"),
+                                        style={"description_width": "initial"})
         self.slider.add_class("hansa-action-slider")
         self.turn_slider = widgets.IntSlider(value=0, min=0, max=tl.n_turns, step=1,
                                              description="turns done",
-                                             layout=widgets.Layout(width="380px"),
+                                             layout=widgets.Layout(flex="0 1 250px",
+                                                                   min_width="180px"),
                                              style={"description_width": "initial"})
         self.turn_slider.add_class("hansa-turn-slider")
         self.play = widgets.Play(value=0, min=0, max=n, step=1, interval=interval_ms,
-                                 description="play")
+                                 description="play", layout=widgets.Layout(width="auto"))
         self.play.add_class("hansa-play")
-        self.step_by = widgets.ToggleButtons(options=["actions", "turns"], value="actions",
-                                             description="play by",
-                                             style={"button_width": "70px"})
+        self.prev_button = _button("", "step-backward", "back one action (or turn)")
+        self.next_button = _button("", "step-forward", "on one action (or turn)")
+        self.prev_button.add_class("hansa-prev")
+        self.next_button.add_class("hansa-next")
+        self.step_by = widgets.ToggleButtons(
+            options=[("by action", "actions"), ("by turn", "turns")], value="actions",
+            tooltips=["play and step action by action", "play and step turn by turn"],
+            style={"button_width": "auto"})
+        self.step_by.add_class("hansa-step-by")
         self._link = widgets.jslink((self.play, "value"), (self.slider, "value"))
         seat_options: list[tuple[str, int]] = [("no seat", -1)]
         seat_options += [(f"seat {p}" + (f" · {s}" if s else ""), p)
                          for p, s in enumerate(tl.strategies)]
         self.player_box = widgets.Dropdown(options=seat_options, value=-1,
-                                           description="highlight")
+                                           description="highlight",
+                                           layout=widgets.Layout(width="auto"),
+                                           style={"description_width": "initial"})
         self.zoom_box = widgets.ToggleButtons(
-            options=[("readable text", "readable"), ("whole board", "fit")],
-            value="readable", description="board", style={"button_width": "110px"},
-            tooltips=[f"every label at least {MIN_TEXT_PX:g} px; the board scrolls sideways "
-                      "when the output is narrower", "the whole board in the output's width "
-                      "(small labels)"])
+            options=[(label, value) for value, (label, _) in ZOOMS.items()], value="fit",
+            style={"button_width": "auto"},
+            tooltips=[tip for _, tip in ZOOMS.values()])
         self.zoom_box.add_class("hansa-zoom")
-        # the board and the player panels side by side when the viewer is wide enough
-        # for both at readable sizes, the panels below the board otherwise
+        # the board (the whole of it, every label at least MIN_TEXT_PX) beside the tabs
+        # of panels when the viewer is wide enough for both, above them otherwise
         self.board = widgets.HTML(layout=widgets.Layout(min_width="0"))
         self.board.add_class("hansa-board-view")
-        self.side = widgets.HTML(layout=widgets.Layout(flex="0 0 auto"))
+        self.side = widgets.HTML()
         self.side.add_class("hansa-side-view")
-        self.log = widgets.HTML(layout=widgets.Layout(
-            flex="1 1 420px", min_width="320px", border="1px solid #ccc", padding="2px"))
+        self.log = widgets.HTML()
         self.log.add_class("hansa-log-view")
         self.chart = widgets.HTML()
         self.chart.add_class("hansa-chart-view")
+        # every symbol the game shows (the final state holds every marker and favour)
+        self.legend = widgets.HTML(render_legend_svg(tl.final.board, tl.final))
+        self.legend.add_class("hansa-legend-view")
         # what-if
         self.lineup_box = widgets.Text(value=",".join(tl.strategies), description="line-up",
-                                       layout=widgets.Layout(width="420px"))
+                                       layout=widgets.Layout(flex="1 1 260px",
+                                                             min_width="220px"))
         self.seed_box = widgets.IntText(value=tl.config.seed, description="seed",
-                                        layout=widgets.Layout(width="170px"))
-        self.what_if_button = widgets.Button(description="play on from here",
-                                             button_style="info", icon="forward")
+                                        layout=widgets.Layout(width="150px"),
+                                        style={"description_width": "initial"})
+        self.what_if_button = _button("play on from here", "forward", "let the line-up "
+                                      "play on from the shown position", "info")
         self.runs_box = widgets.BoundedIntText(value=10, min=1, max=500,
                                                description="continuations",
-                                               layout=widgets.Layout(width="200px"),
+                                               layout=widgets.Layout(width="170px"),
                                                style={"description_width": "initial"})
         self.what_if_result = widgets.HTML()
         self.what_if_distribution: pd.DataFrame | None = None
         # move analysis
         self.top_k_box = widgets.BoundedIntText(value=5, min=1, max=100, description="best",
-                                                layout=widgets.Layout(width="140px"))
-        self.analyse_button = widgets.Button(description="analyse this move",
-                                             button_style="info", icon="search")
+                                                layout=widgets.Layout(width="110px"),
+                                                style={"description_width": "initial"})
+        self.analyse_button = _button("analyse this move", "search", "value each choice "
+                                      "of the shown position", "info")
         self.analysis_result = widgets.HTML()
         self.analysis_table: pd.DataFrame | None = None
         self.every_box = widgets.BoundedIntText(value=5, min=1, max=1000,
-                                                description="every", layout=widgets.Layout(
-                                                    width="150px"))
-        self.costly_button = widgets.Button(description="find costly decisions",
-                                            icon="exclamation-triangle")
+                                                description="every",
+                                                layout=widgets.Layout(width="110px"),
+                                                style={"description_width": "initial"})
+        self.costly_button = _button("find costly decisions", "exclamation-triangle",
+                                     "the decisions that cost the most points")
         self.costly_list = widgets.Select(options=[], rows=6,
                                           layout=widgets.Layout(width="100%"))
         self.costly_list.add_class("hansa-costly-list")
         self.costly_table: pd.DataFrame | None = None
-        self.export_button = widgets.Button(description="export replay", icon="download")
+        self.export_button = _button("export replay", "download",
+                                     "write the replay as one offline HTML file")
         self.export_button.add_class("hansa-export-button")
         self.export_path = widgets.Text(
             value=str(default_export_dir() / f"{tl.final.board.name}_{tl.config.n_players}p_"
                       f"seed{tl.config.seed}.html"),
-            description="save as", layout=widgets.Layout(width="560px"))
+            description="save as", layout=widgets.Layout(flex="1 1 300px", min_width="220px"))
         self.export_result = widgets.HTML()
         self.export_result.add_class("hansa-export-result")
 
@@ -237,6 +287,8 @@ class GameViewer:
         self.step_by.observe(self._on_step_by, names="value")
         self.player_box.observe(self._on_player, names="value")
         self.zoom_box.observe(lambda _: self._refresh(), names="value")
+        self.prev_button.on_click(lambda _: self.step(-1))
+        self.next_button.on_click(lambda _: self.step(1))
         self.what_if_button.on_click(lambda _: self.run_what_if())
         self.analyse_button.on_click(lambda _: self.run_analysis())
         self.costly_button.on_click(lambda _: self.run_costly())
@@ -245,44 +297,56 @@ class GameViewer:
 
         reason = tl.final.end_reason or "cap"
         seats = ", ".join(f"seat {p}: {name}" for p, name in enumerate(tl.strategies) if name)
-        header = widgets.HTML(f"<b style='font-size:15px'>{escape(self.title)}</b> · "
-                              f"{escape(seats)} · {len(tl.actions)} actions, {tl.n_turns} "
-                              f"turns · game over: {escape(END_REASONS.get(reason, reason))}")
-        controls = widgets.HBox([self.play, self.slider, self.turn_slider])
-        options = widgets.HBox([self.step_by, self.player_box, self.zoom_box],
-                               layout=widgets.Layout(flex_flow="row wrap"))
-        what_if = widgets.VBox([
-            widgets.HTML("<b>What-if</b>: from the shown position, let other players play "
-                         "on, many times (strategies separated by commas, one per seat or "
-                         "one for all, e.g. <i>greedy,random,random</i>; the seed fixes their "
-                         "luck; the hidden bonus markers are shuffled anew each time)"),
+        # the board's own header says it (one line less above the board)
+        self._heading = (f"{self.title} · {len(tl.actions)} actions, {tl.n_turns} turns · "
+                         f"game over: {END_REASONS.get(reason, reason)}")
+        style = widgets.HTML(_STYLE, layout=widgets.Layout(width="0", margin="0"))
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="center", width="100%")
+        controls = widgets.HBox([style, self.play, self.prev_button, self.next_button,
+                                 self.slider, self.turn_slider], layout=wrap)
+        controls.add_class("hansa-controls")
+        options = widgets.HBox([self.player_box, self.step_by, self.zoom_box], layout=wrap)
+        options.add_class("hansa-options")
+        what_if = _page([
+            widgets.HTML(f"<b>What-if</b>: from the shown position, let other players play "
+                         "on, many times (one strategy per seat or one for all, separated "
+                         "by commas, e.g. <i>greedy,random,random</i>; the seed fixes their "
+                         f"luck; the hidden bonus markers are shuffled anew each time). "
+                         f"This game: {escape(seats)}."),
             widgets.HBox([self.lineup_box, self.seed_box, self.runs_box,
-                          self.what_if_button]),
+                          self.what_if_button], layout=wrap),
             self.what_if_result,
         ])
-        analysis = widgets.VBox([
+        analysis = _page([
             widgets.HTML("<b>Move analysis</b>: what each choice of the shown position is "
                          "worth for the player deciding — the best choices by that player's "
                          "own evaluation and the move really played, each followed by the "
-                         "same continuations with the line-up above"),
-            widgets.HBox([self.top_k_box, self.analyse_button]), self.analysis_result,
+                         "same continuations with the what-if line-up"),
+            widgets.HBox([self.top_k_box, self.analyse_button], layout=wrap),
+            self.analysis_result,
             widgets.HTML("The decisions that cost the highlighted seat (or every seat) the "
                          "most, checking every n-th decision; pick one to go there"),
-            widgets.HBox([self.every_box, self.costly_button]), self.costly_list,
+            widgets.HBox([self.every_box, self.costly_button], layout=wrap), self.costly_list,
         ])
-        export = widgets.VBox([
+        export = _page([
             widgets.HTML("<b>Export</b>: the whole replay as one HTML file that opens "
                          "offline in any browser"),
-            widgets.HBox([self.export_path, self.export_button]), self.export_result])
+            widgets.HBox([self.export_path, self.export_button], layout=wrap),
+            self.export_result])
+        self.tabs = widgets.Tab(
+            children=[_page([self.side]), _page([self.log]), _page([self.chart]),
+                      _page([self.legend]), what_if, analysis, export],
+            titles=list(TABS), layout=widgets.Layout(flex=f"1 1 {TABS_WIDTH}px",
+                                                     min_width="300px",
+                                                     margin="0 0 0 6px"))
+        self.tabs.add_class("hansa-tabs")
         self.widget = widgets.VBox([
-            header, controls, options,
-            widgets.HBox([self.board, self.side], layout=widgets.Layout(
+            controls, options,
+            widgets.HBox([self.board, self.tabs], layout=widgets.Layout(
                 width="100%", flex_flow="row wrap", align_items="flex-start")),
-            widgets.HBox([self.chart, self.log], layout=widgets.Layout(
-                width="100%", flex_flow="row wrap", align_items="flex-start")),
-            what_if, analysis, export,
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("hansa-viewer")
+        self.widget.add_class(self._uid)
         self._refresh()
 
     # ------------------------------------------------------------------ constructors
@@ -351,23 +415,38 @@ class GameViewer:
         self.highlight_player = None if change["new"] < 0 else int(change["new"])
         self._refresh()
 
+    def step(self, delta: int) -> None:
+        """Move ``delta`` actions (or turns, when stepping by turns) on or back."""
+        if self.step_by.value == "turns":
+            self.goto_turn(int(self.turn_slider.value) + delta)
+        else:
+            self.goto(self.position + delta)
+
     def _refresh(self) -> None:
         i = self.position
         tl = self.timeline
         state = tl.states[i]
         board = render_svg(state, highlight_action=tl.actions[i - 1] if i > 0 else None,
                            highlight_player=self.highlight_player,
-                           player_names=tl.strategies, caption=tl.caption(i), side=False)
-        # "readable": never narrower than its smallest label allows; "fit": any width
-        board_px = readable_width(board) if self.zoom_box.value == "readable" else 0
-        self.board.layout.flex = f"1 1 {board_px or 600}px"
-        self.board.value = (f'<div class="hansa-board-scroll" style="overflow-x:auto">'
-                            f"{_sized(board, board_px, fill=True)}</div>")
-        side = render_side_svg(state, highlight_player=self.highlight_player,
-                               player_names=tl.strategies)
-        self.side.value = _sized(side, readable_width(side), fill=False)
-        self.log.value = tl.log_html(i)
-        self.chart.value = tl.chart_svg(i, width=CHART_WIDTH)
+                           player_names=tl.strategies, caption=tl.caption(i), side=False,
+                           legend=False, title=self._heading)
+        width, html = board_box(board, self.zoom_box.value)
+        # grows to its fit width (never beyond: the board stays one screen tall)
+        self.board.layout.flex = f"1 1 {width}px"
+        self.board.layout.max_width = f"min({width}px, 100%)"
+        if self.zoom_box.value == "fit":  # taller beside the tabs in a wide output
+            wide = board_box(board, height_px=WIDE_BOARD_HEIGHT)[0]
+            scope = f".{self._uid} .hansa-board-view"
+            html = (f"<style>@container hansa-viewer (min-width: {wide + TABS_WIDTH + 10}px)"
+                    f" {{{scope} {{flex: 1 1 {wide}px !important; max-width: {wide}px "
+                    f"!important}} .{self._uid} .hansa-page {{max-height: "
+                    f"{WIDE_BOARD_HEIGHT - 40}px}}}}</style>{html}")
+        self.board.value = html
+        side = render_side_svgs(state, highlight_player=self.highlight_player,
+                                player_names=tl.strategies)
+        self.side.value = f'<div class="hansa-side-list">{"".join(side)}</div>'
+        self.log.value = tl.log_html(i, height=PAGE_HEIGHT - 16)
+        self.chart.value = tl.chart_svg(i, width=CHART_WIDTH, height=PAGE_HEIGHT - 20)
 
     # ------------------------------------------------------------------ what-if
     def what_if(self, strategies: str | Sequence[str], seed: int | None = None,
@@ -531,28 +610,64 @@ class GameViewer:
 
 def readable_width(svg: str, min_text_px: float = MIN_TEXT_PX) -> int:
     """The narrowest width (px) at which every text of ``svg`` renders at least
-    ``min_text_px`` tall: its viewBox width scaled by the smallest font size in it.
+    ``min_text_px`` tall: its viewBox width scaled by the smallest font size in it
+    (narrower than the picture's own size when all its text is bigger).
 
     >>> readable_width('<svg viewBox="0 0 400 100"><text font-size="8">a</text>'
     ...                '<text font-size="12">b</text></svg>')
     450
+    >>> readable_width('<svg viewBox="0 0 1000 900"><text font-size="12">a</text></svg>')
+    750
     """
     box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"', svg)
     if box is None:
         raise ValueError("the picture has no viewBox")
     sizes = [float(x) for x in re.findall(r'font-size="([\d.]+)"', svg)]
     smallest = min(sizes, default=min_text_px)
-    return math.ceil(float(box.group(1)) * max(1.0, min_text_px / smallest))
+    return math.ceil(float(box.group(1)) * min_text_px / smallest)
 
 
-def _sized(svg: str, width_px: int, *, fill: bool) -> str:
-    """``svg`` drawn ``width_px`` wide (``fill``: at least that, wider to fill its
-    container), its height following."""
-    width = f"width:100%;min-width:{width_px}px" if fill else f"width:{width_px}px"
+def _button(label: str, icon: str, tooltip: str, style: str = "") -> widgets.Button:
+    """A button as wide as its whole label (ipywidgets' default width cuts long ones)."""
+    return widgets.Button(description=label, icon=icon, tooltip=tooltip, button_style=style,
+                          layout=widgets.Layout(width="auto", min_width="fit-content"
+                                                if label else "36px"))
+
+
+def _page(children: list[Any]) -> widgets.VBox:
+    """A tab's page: scrolls inside its own height (so the controls stay in view)."""
+    page = widgets.VBox(children, layout=widgets.Layout(width="100%"))
+    page.add_class("hansa-page")
+    return page
+
+
+def board_box(svg: str, zoom: str = "fit", *, height_px: int = BOARD_HEIGHT) -> tuple[int, str]:
+    """The board picture for the viewer: (box width in px, HTML). ``fit``: the whole board
+    ``height_px`` tall, but never narrower than :func:`readable_width` (it scrolls sideways
+    in a narrower output instead); ``"1.5"``/``"2"``: that much bigger inside the same box,
+    which scrolls both ways to pan.
+
+    >>> svg = '<svg width="1000" height="500" viewBox="0 0 1000 500"><text font-size="12"/></svg>'
+    >>> board_box(svg, height_px=300)[0], board_box(svg, height_px=400)[0]
+    (750, 800)
+    """
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg)
+    if box is None:
+        raise ValueError("the picture has no viewBox")
+    vb_w, vb_h = float(box.group(1)), float(box.group(2))
+    readable = readable_width(svg)
+    fit_w = max(readable, math.floor(height_px * vb_w / vb_h))
+    if zoom == "fit":
+        style = f"width:100%;min-width:{readable}px;height:auto;display:block"
+        scroll = "overflow-x:auto"
+    else:
+        style = f"width:{round(fit_w * float(zoom))}px;max-width:none;height:auto;display:block"
+        scroll = f"overflow:auto;max-height:{math.ceil(fit_w * vb_h / vb_w)}px"
     head, sep, rest = svg.partition(">")
     head = re.sub(r' width="[^"]*" height="[^"]*"( style="[^"]*")?',
-                  f' width="100%" style="{width};height:auto;display:block"', head, count=1)
-    return head + sep + rest
+                  f' width="100%" style="{style}"', head, count=1)
+    return fit_w, (f'<div class="hansa-board-scroll" style="{scroll}">'
+                   f"{head}{sep}{rest}</div>")
 
 
 def _interval(mean: float, lo: float, hi: float, pct: bool = False) -> str:
@@ -589,5 +704,5 @@ def _reason(reason: str | None) -> str:
     return END_REASONS.get(reason or "cap", reason or "cap")
 
 
-__all__ = ["MIN_TEXT_PX", "GameViewer", "config_from_row", "default_export_dir", "find_game",
-           "readable_width", "record_from_results"]
+__all__ = ["BOARD_HEIGHT", "MIN_TEXT_PX", "GameViewer", "board_box", "config_from_row",
+           "default_export_dir", "find_game", "readable_width", "record_from_results"]
