@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import math
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -280,8 +281,6 @@ def test_report_bad_paths_exit_2_with_one_line(
 def test_report_refuses_a_file_where_its_folder_goes(
         flag: str, blocked: str, tips: Results, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import shutil
-
     folder = tmp_path / "run"
     shutil.copytree(Path(tips.path or ""), folder)
     shutil.rmtree(folder / blocked, ignore_errors=True)
@@ -310,3 +309,41 @@ def test_a_run_whose_exports_fail_keeps_its_games(
     assert f"report {out} --csv --figures" in err  # how to try again
     assert open_results(out).completeness.complete
     assert math.isclose(len(open_results(out).games), 3)
+
+
+def test_run_writes_a_sweeps_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "e.toml").write_text(SWEEP, encoding="utf-8")
+    out = tmp_path / "run"
+    assert cli.main(["run", str(tmp_path / "e.toml"), "--out", str(out), "--no-progress"]) == 0
+    assert f"report {out} --figures" in capsys.readouterr().out  # where the figures come from
+    assert sorted(p.name for p in (out / "tables").iterdir()) == [
+        "balance.csv", "seats.csv", "summary.csv", "variants.csv"]
+    res = open_results(out)
+    _same(res.answers(), _read_back(out / "answers.csv"))
+    _same(res.tables()["variants"], _read_back(out / "tables" / "variants.csv"))
+
+
+def test_main_writes_the_report_with_its_figures_and_the_csv_files(
+        tips: Results, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``main``'s end (``write_exports`` with the report's path): the CSV files, and the
+    report asked to write its figures into the run's folder (the page itself is drawn by
+    the report's own tests)."""
+    from hansa_lab.tools.commands.simulate import write_exports
+    from hansa_lab.viz import report
+
+    asked: list[Any] = []
+
+    def page(res: Any, path: Path, *, title: Any = None, figures_folder: Any = None) -> Path:
+        asked.append((Path(path), figures_folder))
+        return Path(path)
+
+    monkeypatch.setattr(report, "write_report", page)
+    folder = tmp_path / "run"  # a copy: the tips folder stays without exports
+    shutil.copytree(Path(tips.path or ""), folder)
+    assert write_exports(open_results(folder), folder / "report.html") == 0
+    assert asked == [(folder / "report.html", folder / "figures")]
+    assert (folder / "answers.csv").is_file() and (folder / "tables" / "verdicts.csv").is_file()
+    out = capsys.readouterr().out
+    assert f"The report (tables, verdicts, figures; opens offline): {folder / 'report.html'}" \
+        in out
