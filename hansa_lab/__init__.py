@@ -9,9 +9,10 @@ The everyday API, in one import::
     rec = hl.play_game(hl.GameConfig(4, seed=1), "greedy,random")
     res = hl.simulate(["greedy", "random", "random"], n_games=30, n_players=3)
 
-``simulate``, ``run_experiment``, ``open_results`` (runs, :mod:`hansa_lab.sim`) and
-``GameViewer`` (:mod:`hansa_lab.viz`) load on first use, so ``import hansa_lab`` stays
-light (no pandas, numpy or widgets until they are needed).
+Every name loads its module on first use, so ``import hansa_lab`` stays light: the rules
+load with the first rules name, pandas, numpy and widgets only with ``simulate``,
+``run_experiment``, ``open_results`` (runs, :mod:`hansa_lab.sim`) and ``GameViewer``
+(:mod:`hansa_lab.viz`).
 
 The package in layers, each importing only the ones before it: :mod:`hansa_lab.errors`,
 :mod:`hansa_lab.engine` (rules; its compiled twin ``hansa_lab._core``),
@@ -30,27 +31,44 @@ from __future__ import annotations
 
 import sys
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
-from hansa_lab.engine.actions import Action, format_action, parse_action
-from hansa_lab.engine.board import load_board
-from hansa_lab.engine.rules import apply, legal_actions
-from hansa_lab.engine.scoring import final_scores, ranking, score_breakdown, winners
-from hansa_lab.engine.state import GameConfig, State, new_game
-from hansa_lab.errors import IllegalActionError
-from hansa_lab.play import GameRecord, play_game, replay
-from hansa_lab.strategies import Strategy, make_strategy
-from hansa_lab.strategies.lineup import parse_lineup
-
+#: typing.TYPE_CHECKING without importing typing (tens of milliseconds before the command
+#: line's signal handling is in place); mypy reads a constant of this name the same way
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
+    from hansa_lab.engine.actions import Action, format_action, parse_action
+    from hansa_lab.engine.board import load_board
+    from hansa_lab.engine.rules import apply, legal_actions
+    from hansa_lab.engine.scoring import final_scores, ranking, score_breakdown, winners
+    from hansa_lab.engine.state import GameConfig, State, new_game
+    from hansa_lab.errors import IllegalActionError
+    from hansa_lab.play import GameRecord, play_game, replay
     from hansa_lab.sim.results import open_results
     from hansa_lab.sim.runner import run_experiment, simulate
+    from hansa_lab.strategies import Strategy, make_strategy
+    from hansa_lab.strategies.lineup import parse_lineup
     from hansa_lab.viz.viewer import GameViewer
 
 __version__ = "0.1.0"
 
-#: name → module of the parts of the API that load on first use (PEP 562)
+#: name → module of the API; each loads on first use (PEP 562), so that ``import
+#: hansa_lab`` costs nothing until a name is used: the ``hansa-lab`` command installs its
+#: Ctrl-C and SIGTERM handling before the engine loads (hansa_lab.tools.cli)
 _LAZY = {
+    **dict.fromkeys(("Action", "format_action", "parse_action"), "hansa_lab.engine.actions"),
+    "load_board": "hansa_lab.engine.board",
+    "apply": "hansa_lab.engine.rules",
+    "legal_actions": "hansa_lab.engine.rules",
+    **dict.fromkeys(("final_scores", "ranking", "score_breakdown", "winners"),
+                    "hansa_lab.engine.scoring"),
+    **dict.fromkeys(("GameConfig", "State", "new_game"), "hansa_lab.engine.state"),
+    "IllegalActionError": "hansa_lab.errors",
+    **dict.fromkeys(("GameRecord", "play_game", "replay"), "hansa_lab.play"),
+    "Strategy": "hansa_lab.strategies",
+    "make_strategy": "hansa_lab.strategies",
+    "parse_lineup": "hansa_lab.strategies.lineup",
     "simulate": "hansa_lab.sim.runner",
     "run_experiment": "hansa_lab.sim.runner",
     "open_results": "hansa_lab.sim.results",

@@ -1,28 +1,65 @@
 """The ``hansa-lab`` command line: the parser and the dispatch to the commands of
-:mod:`hansa_lab.tools.commands` (one module per job)."""
+:mod:`hansa_lab.tools.commands` (one module per job), inside the error boundary of
+:mod:`hansa_lab.tools.boundary`.
+
+Only the boundary is imported at the top: the commands (and with them the engine and
+pandas) load inside :func:`main`, so that a Ctrl-C or SIGTERM during start-up, a bad
+argument or a closed output ends as anywhere else (one line, the documented exit status).
+The names re-exported from the commands load on first use.
+"""
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
 
-from hansa_lab.tools import perft
-from hansa_lab.tools.commands import inspect, learn, measure, populations, simulate, survey
-from hansa_lab.tools.commands.common import (
-    FASTEST_GAME_SECONDS,
-    LONG_RUN_SECONDS,
-    CliError,
-    CliFailure,
-)
-from hansa_lab.tools.commands.simulate import MAIN_CHUNK_SIZE, MAIN_GAMES, MAIN_OUT
+from hansa_lab.tools.boundary import Outcome, run_command
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import Any, NoReturn
+
+    from hansa_lab.tools.commands.common import (
+        FASTEST_GAME_SECONDS,
+        LONG_RUN_SECONDS,
+        CliError,
+        CliFailure,
+    )
+    from hansa_lab.tools.commands.simulate import (
+        MAIN_CHUNK_SIZE,
+        MAIN_EXPERIMENT,
+        MAIN_GAMES,
+        MAIN_OUT,
+    )
 
 __all__ = ["FASTEST_GAME_SECONDS", "LONG_RUN_SECONDS", "MAIN_CHUNK_SIZE", "MAIN_EXPERIMENT",
            "MAIN_GAMES", "MAIN_OUT", "CliError", "CliFailure", "build_parser", "main"]
 
-#: The experiment file of ``hansa-lab main`` (experiments/NAME), read when the parser is
-#: built, so a test or a caller may point the main job at another file.
-MAIN_EXPERIMENT = simulate.MAIN_EXPERIMENT
+#: Names of the commands re-exported here, loaded on first use (PEP 562). MAIN_EXPERIMENT,
+#: the experiment file of ``hansa-lab main`` (experiments/NAME), is read when the parser is
+#: built, so a test or a caller may set it here to point the main job at another file.
+_REEXPORTED = {
+    "FASTEST_GAME_SECONDS": "hansa_lab.tools.commands.common",
+    "LONG_RUN_SECONDS": "hansa_lab.tools.commands.common",
+    "CliError": "hansa_lab.tools.commands.common",
+    "CliFailure": "hansa_lab.tools.commands.common",
+    "MAIN_CHUNK_SIZE": "hansa_lab.tools.commands.simulate",
+    "MAIN_EXPERIMENT": "hansa_lab.tools.commands.simulate",
+    "MAIN_GAMES": "hansa_lab.tools.commands.simulate",
+    "MAIN_OUT": "hansa_lab.tools.commands.simulate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _REEXPORTED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 def _version() -> str:
@@ -35,8 +72,24 @@ def _version() -> str:
         return "(not installed)"
 
 
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
+
+    class OneLineParser(argparse.ArgumentParser):
+        """argparse, with a usage error in one line that names the argument (the usage
+        is one ``--help`` away) instead of the usage block."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    return OneLineParser
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="hansa-lab", description="Hansa Teutonica lab")
+    from hansa_lab.tools import perft
+    from hansa_lab.tools.commands import inspect, learn, measure, populations, simulate, survey
+
+    parser = _parser_class()(prog="hansa-lab", description="Hansa Teutonica lab")
     parser.add_argument("--version", action="version", version=f"hansa-lab {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     # in this order in the help
@@ -52,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_tune(sub)
     learn.add_learn(sub)
     learn.add_learn_measure(sub)
-    simulate.add_main(sub, experiment=MAIN_EXPERIMENT)
+    simulate.add_main(sub, experiment=globals().get("MAIN_EXPERIMENT",
+                                                    simulate.MAIN_EXPERIMENT))
     inspect.add_replay(sub)
     inspect.add_report(sub)
     perft.add_perft(sub)
@@ -60,17 +114,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
+    """Run ``hansa-lab ARGV`` (default: the process's arguments); its exit status."""
+
+    def start(outcome: Outcome) -> int:
+        outcome.parser = parser = build_parser()
+        args = parser.parse_args(argv)
+        outcome.command, outcome.args = args.command, args
         code: int = args.func(args)
         return code
-    except CliError as e:
-        print(f"hansa-lab {args.command}: error: {e}", file=sys.stderr)
-        return 2
-    except CliFailure as e:
-        print(f"hansa-lab {args.command}: {e}", file=sys.stderr)
-        return e.code
+
+    return run_command(start)
 
 
 if __name__ == "__main__":

@@ -311,10 +311,16 @@ def check_precision(points: float | None) -> None:
                        f"of the 95% interval, e.g. 1), got {points}")
 
 
-def check_seconds(seconds: float) -> None:
-    """``--seconds`` of the bench suites that run for a time: positive and finite."""
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise CliError(f"--seconds must be a positive number of seconds, got {seconds}")
+#: The longest a benchmark or check may be asked to run (``--seconds``): a day.
+MAX_SECONDS = 24 * 3600.0
+
+
+def check_seconds(seconds: float | None, flag: str = "--seconds") -> None:
+    """``--seconds`` of the bench suites and of parity: positive, finite and at most a
+    day (nan, inf and 2**70 seconds used to run on for ever; parity also took 0 and -1)."""
+    if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+        raise CliError(f"{flag} must be a positive number of seconds, at most "
+                       f"{MAX_SECONDS:g} (a day), got {seconds}")
 
 
 #: The fastest a game is played and logged, in seconds of one core: the compiled core with

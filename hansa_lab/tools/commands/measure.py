@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from hansa_lab.tools.commands.common import (
+    SEED,
     CliError,
     add_game_args,
     check_seconds,
@@ -17,6 +18,10 @@ from hansa_lab.tools.commands.common import (
 
 if TYPE_CHECKING:
     from hansa_lab.tools.commands.common import Subcommands
+
+#: Threads of the vector environment the core takes (its MAX_THREADS), checked as the flag
+#: is read (it used to reach the core and fail there with a traceback).
+MAX_THREADS = 256
 
 BENCH_LEGEND = """\
 what the figures mean (random players; in the runner suite every time is the best of three
@@ -58,6 +63,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from hansa_lab.tools.bench import bench_engines, bench_runner, bench_strategies
 
     config = game_config(args)
+    check_seconds(args.seconds)
     if args.suite == "runner":
         args.games = 96 if args.games is None else args.games
         if args.games < config.n_players:
@@ -72,14 +78,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from hansa_lab.compiled.bridge import core_module
         from hansa_lab.tools.bench import bench_env
 
-        check_seconds(args.seconds)
         top = core_module().MAX_ENVS
         if args.envs > top:
             raise CliError(f"--envs must be at most {top}, got {args.envs}")
         out = bench_env(config.n_players, args.seconds, args.board, args.edition,
                         n_envs=args.envs, threads=args.threads, rounds=args.rounds)
     else:
-        check_seconds(args.seconds)
         out = bench_engines(args.engine or "core", config.n_players, args.seconds,
                             args.board, args.edition)
     _print_figures(out, args.json, 24)
@@ -98,7 +102,7 @@ def add_bench(sub: Subcommands) -> None:
                         "overhead, parallel speed-up, log sizes; strategies: seconds per "
                         "game of each core strategy in both engines; env: steps/s of the "
                         "vector and AEC environments beside the core's random games")
-    p.add_argument("--threads", type=positive_int("--threads"), default=2,
+    p.add_argument("--threads", type=positive_int("--threads", MAX_THREADS), default=2,
                    help="env suite: threads of the vector environment (default 2; "
                         "above 1 the 1-thread rate is measured beside it)")
     p.add_argument("--envs", type=positive_int("--envs"), default=128,
@@ -106,7 +110,8 @@ def add_bench(sub: Subcommands) -> None:
     p.add_argument("--rounds", type=positive_int("--rounds"), default=3,
                    help="env suite: rounds the phases take turns for; figures are the "
                         "medians of the rounds (default 3)")
-    p.add_argument("--seconds", type=float, default=10.0, help="engine suite: duration")
+    p.add_argument("--seconds", type=float, default=10.0,
+                   help="engine and env suites: duration")
     p.add_argument("--engine", choices=("python", "core", "both"), default=None,
                    help="engine suite: the compiled core (default, as everywhere else), "
                         "the Python engine, or both in one run with their ratio; runner "
@@ -121,6 +126,7 @@ def add_bench(sub: Subcommands) -> None:
 def cmd_parity(args: argparse.Namespace) -> int:
     from hansa_lab.tools.parity import run_parity
 
+    check_seconds(args.seconds)
     out = run_parity(args.games, args.seed, seconds=args.seconds)
     _print_figures(out, args.json, 18)
     return 1 if out["mismatches"] else 0
@@ -130,7 +136,8 @@ def add_parity(sub: Subcommands) -> None:
     p = sub.add_parser("parity", help="step random games in the Python engine and the "
                        "compiled core and compare every step")
     p.add_argument("--games", type=positive_int("--games"), default=100)
-    p.add_argument("--seed", type=int, default=0, help="first seed")
-    p.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    p.add_argument("--seed", type=SEED, default=0, help="first seed")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="stop after this long")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_parity)

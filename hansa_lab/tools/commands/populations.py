@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +37,21 @@ def _names(flag: str, text: str) -> list[str]:
     return names
 
 
+#: The study's field names (the head of its messages) → the flags that set them.
+_FIELD_FLAGS = {"questions": "--questions", "populations": "--populations",
+                "games": "--games", "tip_games": "--tip-games", "board": "--board",
+                "edition": "--edition", "seed": "--seed", "players": "--players",
+                "n_players": "--players", "out": "--out", "n_jobs": "--jobs"}
+
+
+def _flagged(message: str) -> str:
+    """A message of the study (``"board: unknown board 'moon'"``) with its field written
+    as the flag that sets it (``"--board: ..."``)."""
+    field, colon, rest = message.partition(":")
+    flag = _FIELD_FLAGS.get(field.strip())
+    return f"{flag}:{rest}" if colon and flag else message
+
+
 def _readable(table: pd.DataFrame) -> pd.DataFrame:
     """The table as text: win shares in percent, score differences signed, costs rounded."""
     def value(r: pd.Series, col: str) -> str:
@@ -55,11 +72,30 @@ def _readable(table: pd.DataFrame) -> pd.DataFrame:
 
 def cmd_populations(args: argparse.Namespace) -> int:
     """Ask the seat and tip questions of every population; print the table and the line."""
-    from hansa_lab.sim.populations import PopulationStudy, compare_populations
+    from hansa_lab.sim.paths import output_folder
+    from hansa_lab.sim.populations import (
+        PopulationStudy,
+        compare_populations,
+        parse_populations,
+        tip_spec,
+    )
     from hansa_lab.sim.results import format_table
 
     questions = _names("--questions", args.questions)
     tips = _names("--tips", args.tips)
+    # checked here, where the flag is known (the study's messages name its own fields)
+    greedy = parse_populations("greedy")[0]
+    checks: list[tuple[str, Callable[[], object]]] = [
+        ("--populations", lambda: parse_populations(args.populations)),
+        ("--reference", lambda: parse_populations([args.reference])),
+        *(("--tips", partial(tip_spec, tip, greedy)) for tip in tips)]
+    for flag, check in checks:
+        try:
+            check()
+        except ValueError as e:
+            named = _flagged(str(e))
+            raise CliError(named if named != str(e) else f"{flag}: {e}") from None
+    output_folder(args.out, "--out")  # "" used to mean the working folder
 
     def run() -> PopulationStudy:
         try:
@@ -70,7 +106,7 @@ def cmd_populations(args: argparse.Namespace) -> int:
                 out=args.out, n_jobs=args.jobs, progress=not args.no_progress,
                 force=args.force)
         except ValueError as e:
-            raise CliError(str(e)) from None
+            raise CliError(_flagged(str(e))) from None
 
     study = run_guarded(run)
     assert isinstance(study, PopulationStudy)

@@ -227,7 +227,7 @@ def _decide(exp: Any, args: argparse.Namespace, n_jobs: int) -> int:
     """``run --until-decided``: the group-sequential test per arm (see sim/planning.py)."""
     from hansa_lab.sim.planning import decide_arms
 
-    if args.effect is None or not args.effect > 0:
+    if args.effect is None or not 0 < args.effect < float("inf"):
         raise CliError("--effect: --until-decided needs the smallest difference that matters, "
                        "in points (e.g. --effect 1)")
 
