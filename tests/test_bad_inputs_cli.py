@@ -146,7 +146,7 @@ def test_a_signal_during_start_up_ends_in_one_line(module, signame, code, word, 
     assert not (tmp_path / "run" / "manifest.json").exists()
 
 
-@pytest.mark.parametrize("delay", [0.15, 0.35, 0.7])
+@pytest.mark.parametrize("delay", [0.25, 0.5, 1.0])
 def test_ctrl_c_after_a_short_delay_ends_in_one_line(delay, tmp_path):
     proc = _run_script(["simulate", "--players", "3", "--games", "30000", "--out",
                         str(tmp_path / "run"), "--no-progress"], tmp_path)
