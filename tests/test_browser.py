@@ -277,7 +277,7 @@ def test_exported_html_works_offline(browser: Any, tmp_path: Path) -> None:
         }""")
         assert page.locator("#board .winner-banner").count() == 1
         assert "Final score" in page.inner_text("#board") and "Seat " in page.inner_text("#log")
-        assert page.locator("#board .legend-item").count() > 20
+        assert page.locator("#legend .legend-item").count() > 20
         cursor = page.get_attribute("#chart line.cursor", "x1")
         assert cursor is not None and float(cursor) > 400
         page.click("#prev")
@@ -288,6 +288,46 @@ def test_exported_html_works_offline(browser: Any, tmp_path: Path) -> None:
         context.close()
     assert not errors
     assert requested and all(u.startswith("file://") for u in requested), requested
+
+
+@pytest.mark.parametrize("window", [880, 1280, 1920])
+def test_exported_replay_fits_the_window(browser: Any, tmp_path: Path, window: int) -> None:
+    """The offline replay at a notebook's width (880 px) and at 1280 and 1920 px: the whole
+    board within the window (no sideways scrolling), no label under 9 px (the board's and
+    the panels'), every button whole, and the controls still in view once the page is
+    scrolled to the log."""
+    html = export_replay(tmp_path / "replay.html", GameConfig(n_players=4, seed=7), "random")
+    context = browser.new_context(viewport={"width": window, "height": 1000})
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+        "file://") else route.abort())
+    page = context.new_page()
+    try:
+        page.goto(html.as_uri())
+        page.wait_for_selector(f"#board {BOARD}")
+        page.focus("#slider")
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+        fit = page.evaluate("""() => {
+            const d = document.documentElement, b = document.getElementById('board');
+            const s = b.querySelector('svg.hansa-board').getBoundingClientRect();
+            const cut = [...document.querySelectorAll('button')]
+                .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText);
+            return {page: [d.scrollWidth, d.clientWidth], box: [b.scrollWidth, b.clientWidth],
+                    board: [s.left, s.right, s.width], cut};
+        }""")
+        assert fit["page"][0] <= fit["page"][1] and fit["box"][0] <= fit["box"][1] + 1, fit
+        assert fit["board"][0] >= 0 and fit["board"][1] <= window and not fit["cut"], fit
+        sizes = page.eval_on_selector("#board", _TEXT_SIZES_JS)
+        small = sorted(s for s in sizes if s[0] < MIN_TEXT_PX)
+        assert len(sizes) > 100 and not small, (len(sizes), small[:8])
+        if window == 1280:
+            _screenshot(page, "replay_1280.png")
+        page.locator("#log").scroll_into_view_if_needed()
+        top, bottom = page.eval_on_selector(
+            "#controls", "e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]")
+        assert top >= -1 and bottom <= 1000, (top, bottom)  # sticky: still in view
+    finally:
+        context.close()
 
 
 def test_report_opens_offline(browser: Any, tmp_path: Path) -> None:

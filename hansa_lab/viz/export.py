@@ -40,6 +40,10 @@ from hansa_lab.strategies import Strategy
 from hansa_lab.viz.timeline import Timeline
 
 _XMLNS = 'xmlns="http://www.w3.org/2000/svg" '
+#: The board's height (CSS px) on the page, and in a window wide enough for two columns
+#: of player panels beside it (as in the notebook viewer).
+BOARD_HEIGHT = 660
+WIDE_BOARD_HEIGHT = 800
 
 
 def _inline(svg: str) -> str:
@@ -110,9 +114,14 @@ h1{font-size:18px;margin:0 0 4px 0}
 #controls button{font-size:13px;padding:3px 9px}
 #slider{flex:1;min-width:260px}
 #position{font-size:13px;min-width:15em}
-#board svg{width:100%;max-width:1800px;height:auto;display:block}
+#board{display:flex;flex-wrap:wrap;gap:6px 10px;align-items:flex-start;overflow-x:auto}
+#board>svg.hansa-board{flex:0 1 %(fit)spx;min-width:%(readable)spx;height:auto;display:block}
+@media (min-width:%(wide_page)spx){#board>svg.hansa-board{flex-basis:%(wide)spx}}
+#board>svg.hansa-side{flex:0 0 auto;max-width:none!important}
+#legend{margin-top:8px;font-size:13px}
+#legend svg{max-width:none!important}
 #lower{display:flex;gap:16px;flex-wrap:wrap;margin-top:8px}
-#log{font-size:12px;line-height:1.35;max-height:270px;overflow:auto;min-width:340px;flex:1;
+#log{font-size:12px;line-height:1.35;max-height:270px;overflow:auto;min-width:300px;flex:1;
   background:#fff;border:1px solid #ccc;padding:6px}
 #log .cur{font-weight:bold;background:#fdf1c7;border-left:3px solid #b03a00}
 #log .ev{font-weight:normal}
@@ -209,7 +218,7 @@ show(+slider.value);
 
 def replay_html(tl: Timeline, *, title: str | None = None) -> str:
     """A game's replay as one self-contained, offline HTML document (see module doc)."""
-    from hansa_lab.viz.render import PLAYER_COLOURS
+    from hansa_lab.viz.render import PLAYER_COLOURS, fit_width, readable_width, render_legend_svg
 
     data = replay_data(tl)
     s = tl.final
@@ -233,12 +242,19 @@ def replay_html(tl: Timeline, *, title: str | None = None) -> str:
                f" after {len(tl.actions)} actions ({s.turn} turns)<table><tr><th>seat</th>"
                f"<th>strategy</th><th>final score</th></tr>{rows}</table></div>")
     first = "".join(data["parts"][k] for k in data["first"])
+    board = first[:first.index("</svg>") + len("</svg>")]
+    # the whole board one screen tall, never a label under 9 px (it scrolls sideways in
+    # a narrower window), taller in a window wide enough for the panels beside it
+    wide = fit_width(board, WIDE_BOARD_HEIGHT)
+    css = _CSS % {"fit": fit_width(board, BOARD_HEIGHT), "readable": readable_width(board),
+                  "wide": wide, "wide_page": wide + 2 * 360 + 60}
+    legend = _inline(render_legend_svg(s.board, s))
     chart = _inline(tl.chart_svg(0))
     js = _JS % {"colours": json.dumps(list(PLAYER_COLOURS))}
     n = tl.n_positions - 1
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{escape(heading)}</title><style>{_CSS}</style></head><body>"
+        f"<title>{escape(heading)}</title><style>{css}</style></head><body>"
         f"<h1>{escape(heading)}</h1>{summary}"
         "<div id=\"controls\">"
         "<button id=\"play\" type=\"button\">\u25B6 play</button>"
@@ -254,6 +270,7 @@ def replay_html(tl: Timeline, *, title: str | None = None) -> str:
         "</select></label></div>"
         f"<div id=\"board\" data-position=\"0\">{first}</div>"
         f"<div id=\"lower\"><div id=\"chart\">{chart}</div><div id=\"log\"></div></div>"
+        f"<details id=\"legend\" open><summary>what the symbols mean</summary>{legend}</details>"
         f"<script type=\"application/json\" id=\"replay-data\">{_js_json(data)}</script>"
         f"<script>{js}</script></body></html>\n"
     )

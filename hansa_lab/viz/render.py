@@ -38,6 +38,7 @@ In Jupyter a :class:`~hansa_lab.engine.state.State` shows itself through :func:`
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -75,6 +76,46 @@ def fluid_svg(svg: str) -> str:
     head = re.sub(r' width="[^"]*" height="[^"]*"( style="[^"]*")?', ' width="100%" '
                   'style="height:auto;display:block"', head, count=1)
     return head + sep + rest
+
+
+#: Smallest size (CSS px) the viewer and the replay draw any text at.
+MIN_TEXT_PX = 9.0
+
+
+def view_box_size(svg: str) -> tuple[float, float]:
+    """(width, height) of the viewBox of a picture."""
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg)
+    if box is None:
+        raise ValueError("the picture has no viewBox")
+    return float(box.group(1)), float(box.group(2))
+
+
+def readable_width(svg: str, min_text_px: float = MIN_TEXT_PX) -> int:
+    """The narrowest width (px) at which every text of ``svg`` renders at least
+    ``min_text_px`` tall: its viewBox width scaled by the smallest font size in it
+    (narrower than the picture's own size when all its text is bigger).
+
+    >>> readable_width('<svg viewBox="0 0 400 100"><text font-size="8">a</text>'
+    ...                '<text font-size="12">b</text></svg>')
+    450
+    >>> readable_width('<svg viewBox="0 0 1000 900"><text font-size="12">a</text></svg>')
+    750
+    """
+    sizes = [float(x) for x in re.findall(r'font-size="([\d.]+)"', svg)]
+    smallest = min(sizes, default=min_text_px)
+    return math.ceil(view_box_size(svg)[0] * min_text_px / smallest)
+
+
+
+def fit_width(svg: str, height_px: float) -> int:
+    """The width (px) that draws ``svg`` ``height_px`` tall — but never narrower than
+    :func:`readable_width`.
+
+    >>> fit_width('<svg viewBox="0 0 1000 500"><text font-size="12"/></svg>', 400)
+    800
+    """
+    vb_w, vb_h = view_box_size(svg)
+    return max(readable_width(svg), math.floor(height_px * vb_w / vb_h))
 
 
 def render_board_parts(board: Board) -> list[str]:
@@ -292,12 +333,15 @@ def render_svg(
 __all__ = [
     "HIGHLIGHT",
     "MARKER_LABELS",
+    "MIN_TEXT_PX",
     "NEUTRAL_COLOUR",
     "PLAYER_COLOURS",
     "POST",
     "board_layout",
+    "fit_width",
     "fluid_svg",
     "legend_svg",
+    "readable_width",
     "render_board_svg",
     "render_legend_svg",
     "render_parts",
@@ -305,4 +349,5 @@ __all__ = [
     "render_side_svgs",
     "render_svg",
     "status_text",
+    "view_box_size",
 ]

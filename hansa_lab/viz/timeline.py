@@ -36,7 +36,7 @@ from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.play import GameRecord, states_of
 from hansa_lab.strategies import Strategy
 from hansa_lab.strategies.lineup import parse_lineup
-from hansa_lab.viz.render import PLAYER_COLOURS, render_parts, render_svg
+from hansa_lab.viz.render import PLAYER_COLOURS, render_parts, render_side_svgs, render_svg
 
 
 def compare_outcomes(real: State, what_if: State, real_lineup: Sequence[str],
@@ -173,10 +173,15 @@ class Timeline:
                           player_names=self.strategies, caption=self.caption(i))
 
     def frame_parts(self, i: int) -> list[str]:
-        """:meth:`frame_svg` in pieces (see :func:`hansa_lab.viz.render.render_parts`)."""
-        return render_parts(self.states[i],
-                            highlight_action=self.actions[i - 1] if i > 0 else None,
-                            player_names=self.strategies, caption=self.caption(i))
+        """The replay's frame at position ``i`` in pieces: the board without its legend
+        (:func:`hansa_lab.viz.render.render_parts`), then the player column as separate
+        pictures (:func:`~hansa_lab.viz.render.render_side_svgs`) that a page wraps by
+        its width."""
+        state = self.states[i]
+        board = render_parts(state, highlight_action=self.actions[i - 1] if i > 0 else None,
+                             player_names=self.strategies, caption=self.caption(i),
+                             side=False, legend=False)
+        return board + render_side_svgs(state, player_names=self.strategies)
 
     def log_entries(self, i: int, n: int = 12) -> list[dict[str, Any]]:
         """The last ``n`` actions up to position ``i``: index, turn, seat, text (plain

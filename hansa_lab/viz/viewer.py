@@ -56,14 +56,18 @@ from hansa_lab.sim.moves import (
 from hansa_lab.strategies import Strategy
 from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.export import export_replay
-from hansa_lab.viz.render import render_legend_svg, render_side_svgs, render_svg
+from hansa_lab.viz.render import (
+    MIN_TEXT_PX,
+    fit_width,
+    readable_width,
+    render_legend_svg,
+    render_side_svgs,
+    render_svg,
+    view_box_size,
+)
 from hansa_lab.viz.timeline import Timeline
 
 CHART_WIDTH = 560
-#: Smallest size (CSS px) any text of the viewer is drawn at: the board never shrinks
-#: below the width that keeps its smallest label this big (it scrolls sideways in a
-#: narrower output area instead), and the panels are drawn at their natural size.
-MIN_TEXT_PX = 9.0
 #: The board's height (CSS px) in its default view: it is drawn as wide as keeps it this
 #: tall (never narrower than its labels allow), so that the whole viewer — controls,
 #: board and tabs — is about one screen tall.
@@ -608,25 +612,6 @@ class GameViewer:
                 f"{tl.config.seed}: position {self.position}/{tl.n_positions - 1}>")
 
 
-def readable_width(svg: str, min_text_px: float = MIN_TEXT_PX) -> int:
-    """The narrowest width (px) at which every text of ``svg`` renders at least
-    ``min_text_px`` tall: its viewBox width scaled by the smallest font size in it
-    (narrower than the picture's own size when all its text is bigger).
-
-    >>> readable_width('<svg viewBox="0 0 400 100"><text font-size="8">a</text>'
-    ...                '<text font-size="12">b</text></svg>')
-    450
-    >>> readable_width('<svg viewBox="0 0 1000 900"><text font-size="12">a</text></svg>')
-    750
-    """
-    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"', svg)
-    if box is None:
-        raise ValueError("the picture has no viewBox")
-    sizes = [float(x) for x in re.findall(r'font-size="([\d.]+)"', svg)]
-    smallest = min(sizes, default=min_text_px)
-    return math.ceil(float(box.group(1)) * min_text_px / smallest)
-
-
 def _button(label: str, icon: str, tooltip: str, style: str = "") -> widgets.Button:
     """A button as wide as its whole label (ipywidgets' default width cuts long ones)."""
     return widgets.Button(description=label, icon=icon, tooltip=tooltip, button_style=style,
@@ -651,12 +636,9 @@ def board_box(svg: str, zoom: str = "fit", *, height_px: int = BOARD_HEIGHT) -> 
     >>> board_box(svg, height_px=300)[0], board_box(svg, height_px=400)[0]
     (750, 800)
     """
-    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg)
-    if box is None:
-        raise ValueError("the picture has no viewBox")
-    vb_w, vb_h = float(box.group(1)), float(box.group(2))
+    vb_w, vb_h = view_box_size(svg)
     readable = readable_width(svg)
-    fit_w = max(readable, math.floor(height_px * vb_w / vb_h))
+    fit_w = fit_width(svg, height_px)
     if zoom == "fit":
         style = f"width:100%;min-width:{readable}px;height:auto;display:block"
         scroll = "overflow-x:auto"
