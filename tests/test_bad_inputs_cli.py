@@ -357,6 +357,12 @@ CORPUS = [  # (arguments, words of the one line); not in the older corpora
     (["populations", "--out", ""], ["--out", "must be a path"]),
     (["populations", "--out", "f"], ["--out", "is a file"]),
     (["populations", "--out", LONG], ["--out", "300 bytes long"]),
+    # sizes refused before the first question is played (the seats were played first)
+    (["populations", "--tip-games", BIG], ["--tip-games", "within 2**63"]),
+    (["populations", "--tip-games", "100000000000"], ["--tip-games", "pass --yes"]),
+    (["populations", "--games", "100000000000"], ["--games", "pass --yes"]),
+    (["populations", "--games", f"greedy={BIG},planner=5"], ["--games", "within 2**63"]),
+    (["populations", "--seed", str(2**63 - 2), "--games", "3"], ["--games", "within 2**63"]),
     # replay without a results folder, and with a bad one
     (["replay", "--players", "3"], ["--html", "give the file"]),
     (["replay", "--players", "3", "--html", "d"], ["--html", "is a directory"]),
@@ -376,6 +382,7 @@ CORPUS = [  # (arguments, words of the one line); not in the older corpora
     (["perft", "--file", "d"], ["--file", "Is a directory"]),
     (["perft", "--file", "f"], ["perft file line 1"]),
     (["perft", "garbage"], ["position text", "'garbage'"]),
+    (["perft", "--name", "x"], ["--name", "give --file too"]),
     # play, run, main, options, the top level
     (["play", "--players", "3", "--seed", BIG], ["--seed", "at most"]),
     (["play", "--players", "3", "--engine", "gpu"], ["--engine", "'gpu'"]),

@@ -78,6 +78,8 @@ def load_position(position: str | None, file: Path | None, name: str | None,
     game of ``config``. ValueError (a PositionError for a text) naming what is wrong."""
     if position is not None and file is not None:
         raise ValueError("give a position text or --file, not both")
+    if name is not None and file is None:
+        raise ValueError(f"--name {name!r} picks a position of --file: give --file too")
     if position is not None:
         return Position("position", position, from_text(position))
     if file is None:

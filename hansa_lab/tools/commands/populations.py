@@ -15,6 +15,7 @@ from hansa_lab.tools.commands.common import (
     PLAYERS,
     SEED,
     CliError,
+    check_duration,
     positive_int,
     run_guarded,
     worker_count,
@@ -72,6 +73,7 @@ def _readable(table: pd.DataFrame) -> pd.DataFrame:
 
 def cmd_populations(args: argparse.Namespace) -> int:
     """Ask the seat and tip questions of every population; print the table and the line."""
+    from hansa_lab.sim.experiment import MAX_SEED
     from hansa_lab.sim.paths import output_folder
     from hansa_lab.sim.populations import (
         PopulationStudy,
@@ -96,6 +98,16 @@ def cmd_populations(args: argparse.Namespace) -> int:
             named = _flagged(str(e))
             raise CliError(named if named != str(e) else f"{flag}: {e}") from None
     output_folder(args.out, "--out")  # "" used to mean the working folder
+    # sizes checked before the first question is played (as simulate does)
+    counts = args.games.values() if isinstance(args.games, dict) else [args.games]
+    for flag, n in [*(("--games", g) for g in counts), ("--tip-games", args.tip_games)]:
+        if n is not None and args.seed + n > MAX_SEED + 1:
+            raise CliError(f"{flag}: --seed + {flag} must stay within 2**63 (seeds are stored "
+                           f"as 64-bit integers), got {args.seed:,} + {n:,}")
+        try:
+            check_duration(n, 1, args.yes)
+        except CliError as e:  # its message names --games
+            raise CliError(f"{flag}:{str(e).partition(':')[2]}") from None
 
     def run() -> PopulationStudy:
         try:
@@ -161,4 +173,6 @@ def add_populations(sub: Subcommands) -> None:
     p.add_argument("--out", default="results/populations", help="results folder")
     p.add_argument("--force", action="store_true", help="replay instead of resuming")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--yes", action="store_true",
+                   help="start a study even when it cannot finish within a day")
     p.set_defaults(func=cmd_populations)
