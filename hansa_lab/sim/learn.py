@@ -44,7 +44,6 @@ import json
 import math
 import os
 import shlex
-import sys
 import zipfile
 import zlib
 from dataclasses import asdict, dataclass, field
@@ -58,6 +57,7 @@ from hansa_lab.compiled.games import core_policy
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.sim.paths import output_file, output_folder
+from hansa_lab.sim.progress import progress_bar
 from hansa_lab.sim.store import atomic_write, fault_point, is_temp_name, write_bytes
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.model_file import HiddenLayer, LearnedModel, model_from_json
@@ -231,7 +231,8 @@ def _run_chunk(settings: LearnSettings, folder: str, task: tuple[int, int, int, 
 
 def build_dataset(settings: LearnSettings, folder: str | Path, jobs: int = 1,
                   progress: bool = False) -> Dataset:
-    """Play (or resume) the data set of ``settings`` into ``folder`` and load it.
+    """Play (or resume) the data set of ``settings`` into ``folder`` and load it
+    (``progress``: a bar of the games played, with the time left, on stderr).
 
     Raises :class:`~hansa_lab.errors.ExperimentError` when ``folder`` holds data of other
     settings (naming the first that differs); chunks already written are kept."""
@@ -252,21 +253,24 @@ def build_dataset(settings: LearnSettings, folder: str | Path, jobs: int = 1,
     write_bytes(meta, (json.dumps(wanted, indent=1) + "\n").encode("utf-8"),
                 fault="learn_settings")
     fault_point("learn_settings_written")
-    todo = [t for t in _chunks(settings) if not (folder / t[3]).exists()]
+    chunks = _chunks(settings)
+    todo = [t for t in chunks if not (folder / t[3]).exists()]
+    games = {t[3]: t[2] - t[1] for t in chunks}
     jobs = min(jobs, len(todo))  # one worker per chunk at most
     if todo:
-        if jobs <= 1:
-            for t in todo:
-                _run_chunk(settings, str(folder), t)
-                if progress:
-                    print(f"  {t[3]} done", file=sys.stderr, flush=True)
-        else:
-            from joblib import Parallel, delayed
+        total = sum(games.values())
+        with progress_bar(total, initial=total - sum(games[t[3]] for t in todo),
+                          desc="learn data", unit="game", enabled=progress) as bar:
+            if jobs <= 1:
+                for t in todo:
+                    bar.update(games[_run_chunk(settings, str(folder), t)])
+            else:
+                from joblib import Parallel, delayed
 
-            for name in Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
-                    delayed(_run_chunk)(settings, str(folder), t) for t in todo):
-                if progress:
-                    print(f"  {name} done", file=sys.stderr, flush=True)
+                for name in Parallel(n_jobs=jobs, backend="loky",
+                                     return_as="generator_unordered")(
+                        delayed(_run_chunk)(settings, str(folder), t) for t in todo):
+                    bar.update(games[name])
     return load_dataset(settings, folder)
 
 

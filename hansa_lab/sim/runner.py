@@ -72,6 +72,7 @@ from hansa_lab.sim.manifest import (
     specs_hash,
 )
 from hansa_lab.sim.paths import output_folder
+from hansa_lab.sim.progress import progress_bar
 from hansa_lab.sim.provenance import usable_core_count
 from hansa_lab.sim.results import Results, format_table, open_results, wilson_interval
 from hansa_lab.sim.store import (
@@ -258,8 +259,6 @@ def _play(
     source: dict[str, Any] | None,
 ) -> Results:
     """Play the chunks not in ``done``, writing each as it completes."""
-    from tqdm.auto import tqdm
-
     workers = _workers(ex.n_jobs, design.n_chunks - len(done), ex.progress)
     dask = dask_client(ex.dask_address, workers) if ex.backend == "dask" else None
     session = new_session(ex)
@@ -291,8 +290,8 @@ def _play(
     memory: dict[int, dict[str, pd.DataFrame]] = {}
     failed: dict[str, Any] | None = None
     results: Iterator[ChunkResult] | None = None
-    bar = tqdm(total=design.n_games, initial=games_done, unit="game", desc=exp.name,
-               disable=not ex.progress, dynamic_ncols=True, file=sys.stderr)
+    bar = progress_bar(design.n_games, initial=games_done, unit="game", desc=exp.name,
+                       enabled=ex.progress)
     status = "failed"
     try:
         save("running")

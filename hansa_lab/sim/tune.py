@@ -83,6 +83,7 @@ from hansa_lab.errors import ExperimentError
 from hansa_lab.play import DEFAULT_MAX_ACTIONS, strategy_rng
 from hansa_lab.sim.experiment import MAX_SEED, jsonable
 from hansa_lab.sim.paths import output_file, output_folder
+from hansa_lab.sim.progress import progress_bar
 from hansa_lab.stats.intervals import mean_interval, wilson_interval
 from hansa_lab.strategies import Strategy, make_strategy
 from hansa_lab.strategies.lineup import fill_seats, split_specs
@@ -534,11 +535,14 @@ def tune(
     progress: Callable[[str], None] | None = None,
     stop_after: int | None = None,
     command: str | None = None,
+    bar: bool = False,
 ) -> TuneResult:
     """Tune (see the module doc), resuming from ``state`` when it holds a run with the
     same settings; write the strategy file ``out`` (default ``<state>/<name>.toml``;
     ``name`` defaults to ``<base>_<players>p_tuned``). ``progress`` gets a line per
-    generation. ``stop_after``: stop once that many generations are done (as if
+    generation; ``bar``: a bar of the generations, with the time left, on stderr (give
+    ``progress`` a :func:`~hansa_lab.sim.progress.progress_line` writer, so its lines are
+    printed above the bar). ``stop_after``: stop once that many generations are done (as if
     interrupted: no held-out check, no file; used to test resuming)."""
     t0 = time.perf_counter()
     _check(settings)
@@ -576,13 +580,16 @@ def tune(
     from hansa_lab.sim.backends import terminate_as_interrupt
 
     with terminate_as_interrupt():  # SIGTERM ends it like Ctrl-C: the checkpoint kept
-        for g in range(data["generation"], settings.generations):
-            if stop_after is not None and g >= stop_after:
-                return TuneResult(settings, {}, {}, data["log"], ckpt.folder, None, name,
-                                  time.perf_counter() - t0, ran)
-            data = _generation(settings, space, base, data, g, n_jobs, say)
-            ckpt.save(data)
-            ran += 1
+        with progress_bar(settings.generations, initial=data["generation"], desc="tune",
+                          unit="generation", enabled=bar) as generations:
+            for g in range(data["generation"], settings.generations):
+                if stop_after is not None and g >= stop_after:
+                    return TuneResult(settings, {}, {}, data["log"], ckpt.folder, None, name,
+                                      time.perf_counter() - t0, ran)
+                data = _generation(settings, space, base, data, g, n_jobs, say)
+                ckpt.save(data)
+                ran += 1
+                generations.update(1)
         es = pickle.loads(data["es"])
         final = _values(space, es.result.xfavorite)
         tuned = _strategy(base, final)

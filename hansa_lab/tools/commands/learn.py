@@ -53,6 +53,7 @@ def _bounds(items: Sequence[str]) -> tuple[tuple[str, float, float], ...]:
 def cmd_tune(args: argparse.Namespace) -> int:
     """Self-play tuning of a strategy's parameters (hansa_lab.sim.tune)."""
     from hansa_lab.errors import ExperimentError
+    from hansa_lab.sim.progress import progress_line
     from hansa_lab.sim.tune import TuneResult, TuneSettings, tune
 
     config = game_config(args)
@@ -70,11 +71,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
     def say(text: str) -> None:
         if not args.no_progress:
-            print(text, file=sys.stderr, flush=True)
+            progress_line(text)
 
     try:
         res = tune(settings, state, out=args.out, name=name, n_jobs=jobs(args.jobs),
-                   progress=say, command=command)
+                   progress=say, command=command, bar=not args.no_progress)
     except ExperimentError as e:
         flag = _TUNE_FLAGS.get(e.field, "--" + e.field.replace("_", "-"))
         raise CliError(f"{flag}: {e.message}") from e
@@ -132,7 +133,8 @@ def add_tune(sub: Subcommands) -> None:
     p.add_argument("--name", default=None,
                    help="the tuned strategy's name (default BASE_<players>p_tuned)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--no-progress", action="store_true", help="no line per generation")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar and no line per generation")
     p.set_defaults(func=cmd_tune)
 
 
@@ -209,6 +211,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
         with terminate_as_interrupt():  # SIGTERM ends it like Ctrl-C: the chunks kept
             ds = build_dataset(settings, data, jobs=jobs(args.jobs),
                                progress=not args.no_progress)
+            say(f"fitting the model on {len(lineups) * args.games} games")
             report = fit_model(ds, args.seed, name,
                                kinds=MODEL_KINDS if args.kind == "best" else (args.kind,))
     except ExperimentError as e:
@@ -273,7 +276,7 @@ def add_learn(sub: Subcommands) -> None:
                         "ridge_margin, or mlp_win (logistic_win with a hidden layer of 32 "
                         "rectified units; about a minute more to fit)")
     p.add_argument("--json", action="store_true", help="print the summary on one line")
-    p.add_argument("--no-progress", action="store_true", help="no line per chunk")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--yes", action="store_true",
                    help="start even when the games cannot be played within a day")
     p.set_defaults(func=cmd_learn)
