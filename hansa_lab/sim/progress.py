@@ -31,11 +31,8 @@ def in_notebook() -> bool:
     ipywidgets)."""
     from tqdm.auto import tqdm as auto_bar
 
-    try:
-        from tqdm.notebook import tqdm_notebook
-    except ImportError:  # pragma: no cover - tqdm always ships it
-        return False
-    return issubclass(auto_bar, tqdm_notebook)
+    # by its classes' module, so that a terminal never imports ipywidgets for nothing
+    return any(c.__module__ == "tqdm.notebook" for c in auto_bar.__mro__)
 
 
 def is_terminal(stream: IO[str]) -> bool:
