@@ -39,9 +39,10 @@ $(STAMP): pyproject.toml core/Cargo.toml
 	@echo "set-up: done"
 	@touch $(STAMP)
 
-# Main job: plays/simulates a batch of games and prints a summary.
+# Main job: plays/simulates a batch of games and prints a summary. Not echoed: its first
+# line says what it runs (from a fresh clone, the set-up's three lines come before it).
 run: $(STAMP)
-	$(VENV)/bin/hansa-lab main
+	@$(VENV)/bin/hansa-lab main
 
 # JupyterLab on notebooks/ (127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL it
 # prints, Ctrl-C stops it). On a remote machine: make lab LAB_ARGS=--no-browser, then

@@ -1,13 +1,18 @@
 """A Griffe extension for the API reference: hansa_lab's docstrings are written in the
 reST habits of the Python docs (``literal``, :func:`name` roles, ``>>>`` examples that are
-doctests, simple tables between ``====`` rules); this turns them into the Markdown
-mkdocstrings renders: roles and double backticks become code spans, every run of ``>>>``
-lines with its expected output becomes a fenced ``pycon`` block, and a simple table is
-shown as it is written, in a fenced text block. The docstrings themselves are unchanged."""
+doctests, simple tables between ``====`` rules, literal blocks after a ``::``); this turns
+them into the Markdown mkdocstrings renders: roles and double backticks become code spans,
+every run of ``>>>`` lines with its expected output becomes a fenced ``pycon`` block, a
+simple table is shown as it is written, in a fenced text block, and a literal block is
+fenced as it is written (Python when it parses as Python, else text) with its ``::`` read
+as reST reads it (``Example::`` → ``Example:``; a ``::`` alone or after a space is
+dropped). The docstrings themselves are unchanged."""
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 from typing import Any
 
 import griffe
@@ -35,8 +40,82 @@ def _tables_fenced(text: str) -> str:
     return "\n".join(out)
 
 
+def _literal_marker(line: str) -> str | None:
+    """The line that introduces a reST literal block, as shown (``"Example::"`` →
+    ``"Example:"``, ``"Example ::"`` → ``"Example"``, ``"::"`` → ``""``), or None when
+    ``line`` does not end with ``::``."""
+    stripped = line.rstrip()
+    if not stripped.endswith("::") or stripped.endswith(":::"):
+        return None
+    body = stripped[:-2]
+    if not body.strip():
+        return ""
+    return body.rstrip() if body.endswith((" ", "\t")) else f"{body}:"
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _fence(block: list[str]) -> list[str]:
+    """A literal block's lines (indented) as a fenced block, dedented."""
+    code = textwrap.dedent("\n".join(block)).strip("\n")
+    try:
+        ast.parse(code)
+        language = "python"
+    except SyntaxError:
+        language = "text"
+    return ["", f"```{language}", *code.splitlines(), "```", ""]
+
+
+def _split_literals(text: str) -> list[tuple[bool, list[str]]]:
+    """``text`` in runs of lines: (False, prose) and (True, a fenced literal block)."""
+    lines = text.splitlines()
+    parts: list[tuple[bool, list[str]]] = []
+    prose: list[str] = []
+    i = 0
+    while i < len(lines):
+        marker = _literal_marker(lines[i])
+        if marker is None:
+            prose.append(lines[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        base = _indent(lines[i])
+        end = j
+        while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > base):
+            end += 1
+        while end > j and not lines[end - 1].strip():
+            end -= 1
+        if end == j:  # no indented block follows: the "::" is ordinary text
+            prose.append(lines[i])
+            i += 1
+            continue
+        if marker.strip():
+            prose.append(marker)
+        parts.append((False, prose))
+        parts.append((True, _fence(lines[j:end])))
+        prose = []
+        i = end
+    parts.append((False, prose))
+    return parts
+
+
 def to_markdown(text: str) -> str:
     """reST habits → Markdown (see the module doc)."""
+    out: list[str] = []
+    for literal, lines in _split_literals(text):
+        if literal:
+            out.extend(lines)
+        elif lines:
+            out.append(_prose_to_markdown("\n".join(lines)))
+    return "\n".join(out)
+
+
+def _prose_to_markdown(text: str) -> str:
+    """Roles, double backticks, simple tables and ``>>>`` examples of prose → Markdown."""
     text = _ROLE.sub(lambda m: f"`{m.group(1)}`", text)
     text = _LITERAL.sub(lambda m: f"`{m.group(1)}`", text)
     text = _tables_fenced(text)  # after: its fences must not look like literals

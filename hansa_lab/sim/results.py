@@ -20,12 +20,13 @@ from hansa_lab.sim.store import MANIFEST, Completeness, ResultStore, design_size
 # wilson_interval: the one Wilson interval, still importable from here (the runner
 # re-exports it)
 from hansa_lab.stats.balance import balance_table, most_balanced
-from hansa_lab.stats.display import View, view_for
+from hansa_lab.stats.display import LABEL_COLUMNS, View, view_for
 from hansa_lab.stats.display import readable as readable_frame
 from hansa_lab.stats.intervals import wilson_interval as wilson_interval
 from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.summaries import mean_scores, win_rates
+from hansa_lab.stats.terminal import TERMINAL_WIDTH, aligned_table, row_keys, wrap_text
 from hansa_lab.stats.variants import variant_comparison
 from hansa_lab.stats.verdicts import comparison_verdicts, format_p, seat_verdicts
 from hansa_lab.strategies.strategy_file import remember_record
@@ -393,7 +394,9 @@ class Results:
 
     def report(self) -> str:
         """A text report: totals, per-strategy summary, the paired comparison when a
-        base arm exists, and per-seat results when every arm is a single strategy."""
+        base arm exists, and per-seat results when every arm is a single strategy;
+        every line within :data:`~hansa_lab.stats.terminal.TERMINAL_WIDTH` characters
+        (sentences wrapped, wide tables split into blocks of columns)."""
         c = self.completeness
         where = f" in {self.path}" if self.path else ""
         lines = [f"{self.manifest.get('name')}: {c.games_done} of {c.total_games} "
@@ -409,17 +412,17 @@ class Results:
         lines += self._stall_lines()
         summary = self.summary()
         if summary.empty:
-            return "\n".join([*lines, "no finished games"])
+            return _text([*lines, "no finished games"])
         lines += ["", "Win rate and mean score per arm and strategy (95% intervals):",
-                  format_table(summary)]
+                  _Table(format_table(summary))]
         arms = self.manifest.get("configuration", {}).get("arms", {})
         base = self.base_arm()
         if base is not None and len(arms) > 1:
             verdicts = self.verdicts(base)
             shown = verdicts.drop(columns=[*HIDDEN_VERDICT_COLUMNS, "base_arm"])
             lines += ["", f"Focal strategy vs the same seat of arm {base!r} (same seed and "
-                          "rotation; paired, 95% intervals over deals):",
-                      format_table(shown), "",
+                          "rotation; 95% intervals over deals):",
+                      _Table(format_table(shown)), "",
                       "Verdicts (final score of the focal player; Holm-adjusted over "
                       "the arms):"]
             lines += [f"  {_where(r)}{r.arm}: {r.text}"
@@ -428,14 +431,14 @@ class Results:
             seats = self.seats()
             lines += ["", "Per seat, against the fair share (95% intervals; tests of equal "
                           "seats: win counts and Friedman on scores, p Holm-adjusted):",
-                      format_table(seats[[c for c in seats.columns
-                                          if c not in HIDDEN_SEAT_COLUMNS]]),
+                      _Table(format_table(seats[[c for c in seats.columns
+                                                 if c not in HIDDEN_SEAT_COLUMNS]])),
                       "", "Seat balance:"]
             lines += [f"  {line}" for line in seat_verdicts(seats)]
         base_variant = self.base_variant()
         if base_variant is not None:
             lines += ["", *self._variant_lines(base_variant)]
-        return "\n".join(lines)
+        return _text(lines)
 
     def answers(self) -> pd.DataFrame:
         """One row per question the run answers — each arm against the base arm, each
@@ -478,7 +481,7 @@ class Results:
             "base_variant", *HIDDEN_VERDICT_COLUMNS, "identical")]]
         lines = [f"Rule variants vs {base!r} (same deals and rotations; paired, 95% "
                  "intervals over deals; win shares in percentage points):",
-                 format_table(shown), "", "Verdicts (Holm-adjusted per measure):"]
+                 _Table(format_table(shown)), "", "Verdicts (Holm-adjusted per measure):"]
         lines += [f"  {_where(r)}{r.arm}, {r.measure}, {r.variant}: {r.text}"
                   for r in table.itertuples(index=False)]
         balance = self.balance().rename(columns={"options": "variant"})
@@ -493,7 +496,7 @@ class Results:
         lines += ["", "Balance per variant (first-seat advantage: win share minus the fair "
                       "share; seat gap: the largest; strategy spread: best minus worst "
                       "strategy's win rate; mean rounds; end reasons):",
-                  format_table(shown_b)]
+                  _Table(format_table(shown_b))]
         return lines
 
 
@@ -508,6 +511,16 @@ HIDDEN_VERDICT_COLUMNS = ("se", "p_value", "verdict", "detectable", "more_deals"
 #: Columns of a seats table the reports leave out: test statistics, win counts and the
 #: raw p-values (the seat verdicts use the Holm-adjusted ``p_wins_holm``/``p_score_holm``).
 HIDDEN_SEAT_COLUMNS = ("chi2", "friedman", "test", "wins", "p_wins", "p_score")
+
+
+class _Table(str):
+    """An aligned table among a report's lines (:func:`format_table`): never wrapped."""
+
+
+def _text(lines: Sequence[str]) -> str:
+    """A report's lines as text: the sentences wrapped to the terminal's width
+    (:func:`~hansa_lab.stats.terminal.wrap_text`), the tables as they are."""
+    return "\n".join(line if isinstance(line, _Table) else wrap_text(line) for line in lines)
 
 
 def _where(row: Any) -> str:
@@ -532,16 +545,19 @@ def _expression(filters: Any) -> Any:
     return filters
 
 
-def format_table(df: pd.DataFrame) -> str:
+def format_table(df: pd.DataFrame, width: int = TERMINAL_WIDTH) -> str:
     """Format a :meth:`Results.summary` / :meth:`Results.compare` frame as aligned text:
-    win rates as percentages, a value's ``*_lo``/``*_hi`` interval in brackets."""
+    win rates as percentages, a value's ``*_lo``/``*_hi`` interval in brackets; wider than
+    ``width`` characters, split into blocks of columns, each led by the columns that name
+    its rows (:func:`hansa_lab.stats.terminal.aligned_table`)."""
     headers, columns = formatted_columns(df)
-    widths = [max([len(h), *(len(v) for v in c)]) for h, c in zip(headers, columns, strict=True)]
-    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
-    for r in range(len(df)):
-        out.append("  ".join(c[r].ljust(w) for c, w in zip(columns, widths, strict=True))
-                   .rstrip())
-    return "\n".join(out)
+    labels = 0
+    for h in headers:  # the leading text columns (and ids such as seat) name the rows
+        if h not in df.columns or (pd.api.types.is_numeric_dtype(df[h])
+                                   and h not in LABEL_COLUMNS):
+            break
+        labels += 1
+    return aligned_table(headers, columns, keys=row_keys(columns, labels), width=width)
 
 
 def formatted_columns(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:

@@ -45,11 +45,12 @@ def _planned(exp: Any, args: argparse.Namespace, n_jobs: int, engine: str,
     """``--precision``/``--plan``: print the plan of ``exp``; the games to play, or None
     when ``--plan`` asked to stop there."""
     from hansa_lab.sim.planning import plan_experiment
+    from hansa_lab.stats.terminal import wrap_text
 
     plan = plan_experiment(exp, args.precision or 1.0, n_jobs=n_jobs, engine=engine,
                            games=games if args.precision is None else None,
                            progress=not args.no_progress)
-    print(f"plan: {plan}", flush=True)
+    print(wrap_text(f"plan: {plan}"), flush=True)
     return None if args.plan else plan.games
 
 
@@ -105,6 +106,7 @@ def write_exports(res: Any, report: Path | None = None) -> int:
     import sys
 
     from hansa_lab.sim.exports import export_run
+    from hansa_lab.stats.terminal import wrap_text
 
     if res.path is None:
         return 0
@@ -120,20 +122,21 @@ def write_exports(res: Any, report: Path | None = None) -> int:
               f"report failed ({type(e).__name__}: {e}); hansa-lab report {folder} --csv "
               "--figures tries again", file=sys.stderr)
         return 1
-    print(f"\n{exported.text()} (for spreadsheets)")
+    # a command or a path on a line of its own: whole, to be copied
+    print(wrap_text(f"\n{exported.text()} (for spreadsheets)"))
     if report is None:
-        print(f"The figures (PNG, SVG) and the HTML report: hansa-lab report {folder} "
+        print(f"The figures (PNG, SVG) and the HTML report:\n  hansa-lab report {folder} "
               "--figures")
     else:
-        print(f"wrote the report's figures as PNG and SVG in {folder / 'figures'}\n"
-              f"The report (tables, verdicts, figures; opens offline): {written}")
+        print(wrap_text(f"wrote the report's figures as PNG and SVG in {folder / 'figures'}"))
+        print(f"The report (tables, verdicts, figures; opens offline):\n  {written}")
     return 0
 
 
 def add_simulate(sub: Subcommands) -> None:
     p = sub.add_parser("simulate", help="play seat-rotated games of a line-up, log, summarise")
     p.add_argument("--players", type=PLAYERS, default=4,
-                   help="number of players (3-5, default 4)")
+                   help="number of players (2-5, default 4; 2 = neutral-colour variant)")
     p.add_argument("--games", type=positive_int("--games"), default=None,
                    help="games per arm (rounded up to whole seat rotations)")
     add_plan_args(p, "instead of --games: play a short pilot, print the games and time a "
@@ -226,15 +229,16 @@ def _planned_games(experiment: str, games: int | None, arms: list[Any] | None,
 def _decide(exp: Any, args: argparse.Namespace, n_jobs: int) -> int:
     """``run --until-decided``: the group-sequential test per arm (see sim/planning.py)."""
     from hansa_lab.sim.planning import decide_arms
+    from hansa_lab.stats.terminal import wrap_text
 
     if args.effect is None or not 0 < args.effect < float("inf"):
         raise CliError("--effect: --until-decided needs the smallest difference that matters, "
                        "in points (e.g. --effect 1)")
 
     def look(arm: str, row: dict[str, Any]) -> None:
-        print(f"  {arm}: {row['n']} deals ({row['t']:.0%} of the maximum): mean difference "
-              f"{row['mean']:+.2f} points, repeated 95% interval [{row['lo']:+.2f}, "
-              f"{row['hi']:+.2f}]", flush=True)
+        print(wrap_text(f"  {arm}: {row['n']} deals ({row['t']:.0%} of the maximum): mean "
+                        f"difference {row['mean']:+.2f} points, repeated 95% interval "
+                        f"[{row['lo']:+.2f}, {row['hi']:+.2f}]"), flush=True)
 
     try:
         results = decide_arms(exp, args.effect, max_deals=args.max_deals,
@@ -243,11 +247,11 @@ def _decide(exp: Any, args: argparse.Namespace, n_jobs: int) -> int:
     except ValueError as e:
         raise CliError(f"--until-decided: {e}") from e
     base = exp.comparison_base
-    print(f"\nDecided (smallest difference that matters: {args.effect:g} points; "
-          f"each arm against {base}):")
+    print(wrap_text(f"\nDecided (smallest difference that matters: {args.effect:g} points; "
+                    f"each arm against {base}):"))
     for arm, res in results.items():
         text = str(res).replace("A better", f"{arm} better").replace("B better", f"{base} better")
-        print(f"  {arm}: {text}")
+        print(wrap_text(f"  {arm}: {text}"))
     return 0
 
 
@@ -293,16 +297,22 @@ def _find_experiment(name: str) -> Path:
 def cmd_main(args: argparse.Namespace) -> int:
     """The README's main job: the strategy-tips experiment at a quick size (always rerun),
     with a progress bar, then win rates and scores with 95% intervals per arm."""
-    from hansa_lab.sim.runner import Results, run_experiment
-
-    path = _find_experiment(args.main_experiment)
     from joblib import cpu_count
 
+    from hansa_lab.sim.experiment import Design
+    from hansa_lab.sim.runner import Results, run_experiment
+    from hansa_lab.stats.terminal import wrap_text
+
+    path = _find_experiment(args.main_experiment)
+    try:
+        design = Design(_experiment(str(path), args.games, None, None).experiment)
+    except Exception as e:
+        raise flag_error(e) from e
     workers = (f"all {cpu_count()} cores" if args.jobs == -1 else
                f"{args.jobs} worker process{'es' if args.jobs != 1 else ''}")
-    print(f"hansa-lab main: {path.name} at a quick size, {args.games} games per arm "
-          f"(rounded up to whole seat rotations), paired seeds, {workers} → {args.out}",
-          flush=True)
+    print(wrap_text(f"hansa-lab main: {path.name} at a quick size, "
+                    f"{games_per_arm(design.summary())}, paired seeds, {workers} → "
+                    f"{args.out}"), flush=True)
     res = run_guarded(lambda: run_experiment(
         path, games=args.games, chunk_size=MAIN_CHUNK_SIZE, n_jobs=args.jobs, out=args.out,
         force=True, progress=not args.no_progress,
@@ -311,9 +321,23 @@ def cmd_main(args: argparse.Namespace) -> int:
     print(res.report())
     if write_exports(res, Path(args.out) / "report.html"):
         return 1
-    print("Next: make lab (JupyterLab on notebooks/; 05_inspect_a_game.ipynb opens a game "
-          f"in the viewer), or hansa-lab replay {args.out} --game 0")
+    print("Next: make lab (JupyterLab on notebooks/; 05_inspect_a_game.ipynb opens a game in "
+          f"the viewer), or\n  hansa-lab replay {args.out} --game 0")
     return 0
+
+
+def games_per_arm(design: dict[str, Any]) -> str:
+    """The games per arm of a design (:meth:`~hansa_lab.sim.experiment.Design.summary`),
+    saying "rounded up" only when an arm plays more games than asked:
+    ``"600 games per arm"``, ``"601-604 games per arm (601 asked, rounded up to whole
+    seat rotations)"``."""
+    asked = design["games_requested_per_arm"]
+    played = sorted({arm["games"] for condition in design["conditions"]
+                     for arm in condition["arms"].values()})
+    if not design["rounded"]:
+        return f"{asked} games per arm"
+    span = f"{played[0]}" if len(played) == 1 else f"{played[0]}-{played[-1]}"
+    return f"{span} games per arm ({asked} asked, rounded up to whole seat rotations)"
 
 
 def add_main(sub: Subcommands, experiment: str = MAIN_EXPERIMENT) -> None:
