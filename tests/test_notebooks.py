@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import date
 from pathlib import Path
 
 import nbformat
@@ -19,6 +20,27 @@ FIGURES = {"01_quickstart": 1, "02_strategy_tips": 1, "03_balance": 1,
 #: Board pictures (SVG) each study shows: notebook 05's game also as a static picture,
 #: so that an HTML export of the notebook (where widgets do not run) is not blank.
 BOARDS = {"05_inspect_a_game": 1}
+#: Batches each study plays at the small size too, each with its progress bar (tqdm's
+#: notebook widget), or, for a run already complete in ``results/small``, the line saying
+#: so (notebook 05 reads the quickstart's run when notebook 01 has played it).
+BATCHES = {"01_quickstart": 1, "02_strategy_tips": 2, "03_balance": 8,
+           "04_score_breakdowns": 3, "05_inspect_a_game": 1, "06_rule_knobs": 2,
+           "07_learning_agent": 3}
+#: a progress bar's text: "quickstart:  0%|          | 0/8 [00:00<?, ?game/s]"
+BAR_TEXT = re.compile(r"\d+%\|.*\| *\d+/\d+ \[")
+#: the line of a run found complete (no bar: nothing is played)
+FOUND_COMPLETE = re.compile(r": complete \([\d,]+ games\), nothing to do")
+#: The running time in the first cell's **Size.** paragraph, at both sizes for a study
+#: with a size switch (dates ISO, durations like "3 min 14 s", "56 s", "1 h 2 min")
+DURATION = r"(?:more than )?\d+ (?:h|min|s)(?: \d+ (?:min|s))?"
+MEASURED = r"\(measured (\d{4}-\d\d-\d\d)[^)]*\)"
+RUNNING_TIME = {
+    "sizes": re.compile(rf"\*\*Running time\*\* on a shared 2-core machine: {DURATION} at "
+                        rf"the default size {MEASURED}, {DURATION} at "
+                        rf"`HANSA_LAB_SIZE=small` {MEASURED}\."),
+    "one size": re.compile(rf"\*\*Running time\*\* on a shared 2-core machine: {DURATION} "
+                           rf"{MEASURED}\."),
+}
 
 
 def test_the_seven_studies_exist():
@@ -48,6 +70,37 @@ def test_notebook_is_committed_clean(path):
     assert nb.metadata.get("kernelspec", {}).get("name") == "python3", path.name
 
 
+ALL_NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=[p.stem for p in ALL_NOTEBOOKS])
+def test_first_cell_states_the_size_and_a_measured_running_time(path):
+    """The README promises it: each notebook says at the top how big it is and how long
+    it took on the developers' machine, at each size it has, with the date measured."""
+    nb = nbformat.read(path, as_version=4)
+    first = nb.cells[0]
+    assert first.cell_type == "markdown", f"{path.name}: the first cell is not text"
+    paragraphs = [" ".join(p.split()) for p in first.source.split("\n\n")]
+    size = [p for p in paragraphs if p.startswith("**Size.**")]
+    assert size, f"{path.name}: the first cell has no paragraph starting **Size.**"
+    sizes = any("study.pick(" in c.source for c in nb.cells if c.cell_type == "code")
+    pattern = RUNNING_TIME["sizes" if sizes else "one size"]
+    found = pattern.search(size[0])
+    assert found, (f"{path.name}: the **Size.** paragraph lacks '{pattern.pattern}' "
+                   f"(the measured running time{' at both sizes' if sizes else ''})")
+    for day in found.groups():
+        date.fromisoformat(day)  # a real date
+
+
+@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=[p.stem for p in ALL_NOTEBOOKS])
+def test_notebooks_do_not_hide_the_progress_bars(path):
+    """A batch of minutes shows its bar (tqdm's notebook widget) with the time left."""
+    nb = nbformat.read(path, as_version=4)
+    quiet = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+             and re.search(r"progress\s*=\s*False", c.source)]
+    assert not quiet, f"{path.name}: cells {quiet} pass progress=False"
+
+
 @pytest.mark.notebooks
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(path, monkeypatch):
@@ -70,6 +123,14 @@ def test_notebook_runs(path, monkeypatch):
     boards = [o for o in outputs if "hansa-board" in str(o.get("data", {}).get(
         "image/svg+xml", ""))]
     assert len(boards) >= BOARDS.get(path.stem, 0)
+    # the batches' progress: widget bars (a few hundred bytes each, whatever the run's
+    # length), never a text bar redrawn into the cell's output
+    bars = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in
+            o.get("data", {}) and BAR_TEXT.search(str(o["data"].get("text/plain", "")))]
+    streams = "".join(str(o.get("text", "")) for o in outputs)
+    found = FOUND_COMPLETE.findall(streams)
+    assert len(bars) + len(found) >= BATCHES[path.stem], f"{len(bars)} bars, {len(found)} found"
+    assert not BAR_TEXT.search(streams) and len(streams) < 100_000
     # a figure shown only as text ("<Figure size 1260x720 with 6 Axes>") was not drawn
     as_text = [o for o in outputs if str(o.get("data", {}).get("text/plain", "")).startswith(
         "<Figure size") and "image/png" not in o.get("data", {})]
