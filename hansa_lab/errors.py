@@ -6,6 +6,10 @@ imports nothing from the package at run time, so every layer may import it.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 
@@ -168,3 +172,22 @@ class RunTerminated(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         self.signum = signum
         super().__init__(f"terminated by signal {signum}")
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM raises :class:`RunTerminated` (a KeyboardInterrupt) in
+    the main thread, so it ends like Ctrl-C: a run's manifest says "interrupted" and it
+    resumes. Outside the main thread (where handlers cannot be set) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise RunTerminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

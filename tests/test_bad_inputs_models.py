@@ -12,12 +12,11 @@ column, never writes a model no player could load, and ends on SIGTERM like Ctrl
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
 import sys
-import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -517,27 +516,23 @@ def test_learn_stopped_by_sigterm_says_the_chunks_are_saved(tmp_path):
     """Stopped after a chunk: exit 128 + the signal, one line saying the finished chunks
     are saved and the same command resumes, no traceback; the chunks are there."""
     argv = [sys.executable, "-m", "hansa_lab.tools.cli", "learn", "--players", "3",
-            "--lineup", "random", "--games", "300", "--chunk", "1", "--rate", "0.01",
+            "--lineup", "random", "--games", "20000", "--chunk", "1", "--rate", "0.01",
             "--data", str(tmp_path / "data")]
-    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True,
-                            stdout=subprocess.DEVNULL, cwd=tmp_path,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    watchdog = threading.Timer(60, proc.kill)  # never left running if no chunk is said
-    watchdog.start()
-    try:
-        assert proc.stderr is not None
-        lines = []
-        for line in proc.stderr:
-            lines.append(line)
-            if line.strip().endswith("done"):
-                break
-        proc.send_signal(signal.SIGTERM)
-        rest = proc.stderr.read()
-        assert proc.wait(timeout=30) == 143, (lines, rest)
-    finally:
-        watchdog.cancel()
-        proc.kill()
-        proc.wait()
+    log = tmp_path / "stderr.txt"
+    with open(log, "w") as err:
+        proc = subprocess.Popen(argv, stderr=err, stdout=subprocess.DEVNULL, cwd=tmp_path)
+        try:
+            deadline = time.monotonic() + 60  # never left running if no chunk is written
+            while not list((tmp_path / "data").glob("chunk_*.npz")):
+                assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            code = proc.wait(timeout=30)
+        finally:
+            proc.kill()
+            proc.wait()
+    rest = log.read_text()
+    assert code == 143, rest
     assert "Traceback" not in rest and "terminated (SIGTERM)" in rest, rest
     assert "finished chunks are saved" in rest and "same command again" in rest, rest
     assert list((tmp_path / "data").glob("chunk_*.npz"))

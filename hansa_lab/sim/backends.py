@@ -3,20 +3,17 @@ and dask.distributed backends, progress messages and SIGTERM ending a run like C
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import re
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from hansa_lab import compiled
-from hansa_lab.errors import ExperimentError, RunTerminated
+from hansa_lab.errors import ExperimentError
 from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
 from hansa_lab.sim.experiment import (
     BACKENDS,
@@ -158,22 +155,3 @@ def check_execution(ex: Execution, names: Mapping[str, str]) -> None:
 def note(progress: bool, text: str) -> None:
     if progress:
         print(text, file=sys.stderr)
-
-
-@contextlib.contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """While a run lasts, SIGTERM raises :class:`RunTerminated` (a KeyboardInterrupt) in
-    the main thread, so it ends like Ctrl-C: message, manifest "interrupted", resumable.
-    Outside the main thread (where handlers cannot be set) nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise RunTerminated(signum)
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

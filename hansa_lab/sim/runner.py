@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from hansa_lab.errors import ExperimentError, SimulationFailed
+from hansa_lab.errors import ExperimentError, SimulationFailed, terminate_as_interrupt
 from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
 from hansa_lab.sim.backends import (
     Execution,
@@ -40,7 +40,6 @@ from hansa_lab.sim.backends import (
     dask_client,
     iter_dask,
     note,
-    terminate_as_interrupt,
 )
 from hansa_lab.sim.experiment import (
     DEFAULT_CHUNK_SIZE,

@@ -577,7 +577,7 @@ def tune(
                 "es": pickle.dumps(_new_optimizer(settings, space)), "log": [],
                 "heldout": None}
     ran = 0
-    from hansa_lab.sim.backends import terminate_as_interrupt
+    from hansa_lab.errors import terminate_as_interrupt
 
     with terminate_as_interrupt():  # SIGTERM ends it like Ctrl-C: the checkpoint kept
         with progress_bar(settings.generations, initial=data["generation"], desc="tune",

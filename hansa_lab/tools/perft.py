@@ -15,23 +15,20 @@ would take more than a day is refused unless ``--yes``. Ctrl-C or SIGTERM stops 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from hansa_lab.compiled.bridge import CoreGame, core_divide, core_from_text, core_perft
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.perft import divide, perft
 from hansa_lab.engine.position import VERSION, from_text, to_text
 from hansa_lab.engine.state import GameConfig, State, new_game
-from hansa_lab.errors import RunTerminated
+from hansa_lab.errors import terminate_as_interrupt
 from hansa_lab.golden import read_perft_file
 from hansa_lab.tools.commands.common import (
     LONG_RUN_SECONDS,
@@ -226,24 +223,6 @@ def run(state: State, label: str, depth: int, engines: tuple[str, ...], show_div
     return agree
 
 
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """While counting, SIGTERM raises :class:`RunTerminated` (a KeyboardInterrupt), so it
-    ends like Ctrl-C (the twin of the runner's, without importing the runner)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise RunTerminated(signum)
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 # --------------------------------------------------------------------------- command
 #: the deepest perft the command runs (the core's own limit)
 MAX_DEPTH = 8
@@ -265,7 +244,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise CliError(str(e)) from e
     try:
-        with _terminate_as_interrupt():
+        with terminate_as_interrupt():
             check_work(position.state, args.depth, engines, game, args.yes)
             agree = run(position.state, position.label, args.depth, engines, args.divide,
                         sys.stdout, game)

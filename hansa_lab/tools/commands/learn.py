@@ -168,8 +168,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
     """Self-play data, a fitted model and its held-out figures (hansa_lab.sim.learn).
     Every argument and path is checked before the first game; the model file is checked
     before it is written."""
-    from hansa_lab.errors import ExperimentError, ModelFileError
-    from hansa_lab.sim.backends import terminate_as_interrupt
+    from hansa_lab.errors import ExperimentError, ModelFileError, terminate_as_interrupt
     from hansa_lab.sim.learn import (
         MODEL_KINDS,
         LearnSettings,
@@ -301,8 +300,7 @@ def cmd_learn_measure(args: argparse.Namespace) -> int:
     """One challenger seat against a line-up, seat-rotated, with its cost beside a
     reference table (hansa_lab.sim.learn.measure_seat). Every strategy (and model file)
     is checked before the first game."""
-    from hansa_lab.errors import StrategyError
-    from hansa_lab.sim.backends import terminate_as_interrupt
+    from hansa_lab.errors import StrategyError, terminate_as_interrupt
     from hansa_lab.sim.learn import measure_seat
     from hansa_lab.strategies.lineup import split_specs
 
