@@ -86,7 +86,8 @@ def test_plan_honours_games(capsys: pytest.CaptureFixture[str]) -> None:
         assert cli.main([*base, "--games", str(games)]) == 0
         out = capsys.readouterr().out
         assert out.startswith(f"plan: with games = {games} per arm and condition"), out
-        found = re.search(r"about ±([0-9.e+]+) points on each strategy's mean", out)
+        flat = " ".join(out.split())  # lines are wrapped at 100 columns
+        found = re.search(r"about ±([0-9.e+]+) points on each strategy's mean", flat)
         assert found is not None, out
         halves.append(float(found.group(1)))
     assert halves[1] < halves[0] / 2  # ten times the games: about a third of the width
@@ -149,7 +150,8 @@ def test_main_names_its_report_and_the_next_command(
     text = capsys.readouterr().out
     report = (out / "report.html").resolve()
     assert report.exists() and report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-    assert f"The report (tables, verdicts, figures; opens offline): {report}" in text
+    flat = " ".join(text.split())  # lines are wrapped at 100 columns, paths on their own
+    assert f"The report (tables, verdicts, figures; opens offline): {report}" in flat
     assert text.rstrip().endswith(f"hansa-lab replay {out} --game 0")
     assert "make lab" in text
     assert isinstance(open_results(out).games, pd.DataFrame)
