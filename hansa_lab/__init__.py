@@ -49,9 +49,8 @@ if TYPE_CHECKING:
     from hansa_lab.sim.runner import run_experiment, simulate
     from hansa_lab.strategies import Strategy, make_strategy
     from hansa_lab.strategies.lineup import parse_lineup
+    from hansa_lab.version import __version__
     from hansa_lab.viz.viewer import GameViewer
-
-__version__ = "0.1.0"
 
 #: name → module of the API; each loads on first use (PEP 562), so that ``import
 #: hansa_lab`` costs nothing until a name is used: the ``hansa-lab`` command installs its
@@ -73,6 +72,7 @@ _LAZY = {
     "run_experiment": "hansa_lab.sim.runner",
     "open_results": "hansa_lab.sim.results",
     "GameViewer": "hansa_lab.viz.viewer",
+    "__version__": "hansa_lab.version",
 }
 
 

@@ -19,6 +19,7 @@ import hansa_lab
 #: lower layers first; a module may import its own layer and the ones below it
 LAYERS: dict[str, int] = {
     "errors": 0,
+    "version": 0,  # the package version (from the installed metadata)
     "engine": 1,
     "_core": 1,  # the compiled rules core (Rust), the engine's twin
     # the compiled core's Python side, one subpackage on two levels:

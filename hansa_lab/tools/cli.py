@@ -63,13 +63,10 @@ def __getattr__(name: str) -> Any:
 
 
 def _version() -> str:
-    """The installed package's version (its metadata: the facade is above this layer)."""
-    from importlib.metadata import PackageNotFoundError, version
+    """The installed package's version (written once, in core/Cargo.toml)."""
+    from hansa_lab.version import __version__
 
-    try:
-        return version("hansa-lab")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "(not installed)"
+    return __version__
 
 
 def _parser_class() -> type[argparse.ArgumentParser]:
