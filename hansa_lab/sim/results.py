@@ -19,7 +19,12 @@ from hansa_lab.sim.store import MANIFEST, Completeness, ResultStore, design_size
 
 # wilson_interval: the one Wilson interval, still importable from here (the runner
 # re-exports it)
-from hansa_lab.stats.balance import balance_table, most_balanced
+from hansa_lab.stats.balance import (
+    BalanceAnswers,
+    balance_table,
+    most_balanced,
+    with_balance_intervals,
+)
 from hansa_lab.stats.display import LABEL_COLUMNS, View, view_for
 from hansa_lab.stats.display import readable as readable_frame
 from hansa_lab.stats.intervals import wilson_interval as wilson_interval
@@ -359,13 +364,16 @@ class Results:
                                    .reset_index(drop=True), table._view)
         return table
 
-    def most_balanced(self, rounds: tuple[float, float] | None = None) -> pd.DataFrame:
-        """The variant with the smallest seat gap per arm and player count among those
-        whose mean game length lies within ``rounds`` (:meth:`balance`,
-        :func:`hansa_lab.stats.most_balanced`): a grid search over a sweep's values."""
+    def most_balanced(self, rounds: tuple[float, float] | None = None, *,
+                      looks: int = 1) -> BalanceAnswers:
+        """Which variant of the sweep is most balanced, per arm and player count, among
+        those whose mean game length lies within ``rounds`` (:meth:`balance`,
+        :func:`hansa_lab.stats.most_balanced`): the variants that cannot be told apart
+        from the best by the size of the first seat's advantage, a word per variant and
+        the answer line ("cannot tell yet" when that set holds every variant)."""
         table = self.balance()
         by = [c for c in ("arm", "n_players") if c in table.columns]
-        return most_balanced(table, rounds, by=by)
+        return most_balanced(table, rounds, by=by, looks=looks)
 
     def base_arm(self) -> str | None:
         """The arm the others are compared with: the experiment's ``base_arm``, else an
@@ -493,10 +501,13 @@ class Results:
                   "end_cities", "end_markers"):
             shown_b[c] = ["-" if math.isnan(v) else f"{100 * v:+.1f}%"
                           if c == "first_seat_adv" else f"{100 * v:.1f}%" for v in shown_b[c]]
-        lines += ["", "Balance per variant (first-seat advantage: win share minus the fair "
-                      "share; seat gap: the largest; strategy spread: best minus worst "
-                      "strategy's win rate; mean rounds; end reasons):",
-                  _Table(format_table(shown_b))]
+        shown_b = with_balance_intervals(shown_b, balance)
+        lines += ["", "Balance per variant (seat 0 (first player)'s advantage: its win share "
+                      "minus the fair share; seat gap: the largest of any seat; 95% "
+                      "intervals; strategy spread: best minus worst strategy's win rate; "
+                      "mean rounds; end reasons):",
+                  _Table(format_table(shown_b)), "", "Most balanced:"]
+        lines += [f"  {line}" for line in self.most_balanced().lines()]
         return lines
 
 
