@@ -21,10 +21,12 @@ The method: multiple comparisons with the best
     intervals hold, the truly most balanced variant ``b`` has ``lower_b <= |a_b| <= |a_j|
     <= upper_j`` for every ``j``, so it is in the set: the set holds the most balanced
     variant with probability at least 95%. Measured by simulation
-    (``tests/test_best_variant.py``, 2,000 simulated sweeps of 5 variants at 3 players,
-    the best 2 percentage points ahead of the other four, 150 to 600 games per variant):
-    the set held the true best in 99.5-99.9% of sweeps (the Bonferroni split is
-    conservative); a set of the estimated best alone held it in only 33-54%.
+    (``tests/test_best_variant.py``: 2,000 simulated sweeps per case, 30, 150 and 600
+    games per variant; 5 variants at 3 players with the best 2 percentage points ahead,
+    5 equal variants 10 points off the fair share, 2 equal variants): the set held the
+    true best (with ties: the first of the tied) in 99.9-100% of sweeps — the Bonferroni
+    split is conservative — while the estimated best alone was the true one in only
+    21-54% of them.
 
 The words (:data:`~hansa_lab.stats.answers.WORDS`): a set of one variant is **best**; the
 members of a larger set **cannot be told apart from the best**; the others are **worse
