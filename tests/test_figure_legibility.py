@@ -24,7 +24,8 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from hansa_lab import stats
-from hansa_lab.stats import plot_style, plots, plots_mechanism
+from hansa_lab.stats import plot_style, plot_variants, plots, plots_mechanism
+from hansa_lab.stats.best import MostBalanced, most_balanced_of
 from hansa_lab.stats.mechanism import FirstSeatMechanism
 from hansa_lab.stats.populations import PopulationAnswer, answers_table
 from hansa_lab.stats.synthetic import synthetic_tables
@@ -108,6 +109,15 @@ def _comparison() -> pd.DataFrame:
     return stats.compare_arms(players, games, base="base", focal=0, value="total")
 
 
+def _best_variant() -> MostBalanced:
+    """A two-option sweep of 9 variants with long names (compare's grid)."""
+    names = [f"start_supply={a},control_points={b}" for a in (3, 5, 7) for b in (1, 2, 3)]
+    table = pd.DataFrame({"options": names, "games": 400, "fair": 1 / 3,
+                          "first_seat_wins": np.linspace(110, 190, len(names)),
+                          "n_players": 3, "seat_gap": 0.1, "gap_lo": 0.0, "gap_hi": 0.2})
+    return most_balanced_of(table, population="strong:tip=actions_first")
+
+
 @pytest.fixture(scope="module")
 def figures() -> dict[str, Callable[[], Figure]]:
     """Every figure, made as the notebooks and the report make it (name[case] → maker)."""
@@ -142,6 +152,8 @@ def figures() -> dict[str, Callable[[], Figure]]:
         "plot_end_reasons": lambda: plots.plot_end_reasons(games),
         "plot_leader_wins": lambda: plots.plot_leader_wins(turns, p, games),
         "plot_sequential": lambda: plots.plot_sequential(seq),
+        # the report's rule-variants section and `hansa-lab compare` (longest names)
+        "plot_best_variant": lambda: plot_variants.plot_best_variant(_best_variant()),
     }
 
 
@@ -213,7 +225,7 @@ def _drawing(figures: dict[str, Callable[[], Figure]], name: str) -> Drawing:
 NAMES = ["plot_score_breakdown[one panel]", "plot_score_breakdown", "plot_score_composition",
          "plot_ability_timing", "plot_trajectories", "plot_ratings", "plot_seat_advantage",
          "plot_first_seat_mechanism", "plot_comparison", "plot_population_answers",
-         "plot_end_reasons", "plot_leader_wins", "plot_sequential"]
+         "plot_end_reasons", "plot_leader_wins", "plot_sequential", "plot_best_variant"]
 
 
 def _function(name: str) -> str:
@@ -221,7 +233,8 @@ def _function(name: str) -> str:
 
 
 def test_every_public_figure_is_checked(figures) -> None:
-    public = {n for n in plots.__all__ if n.startswith("plot_")} | set(plots_mechanism.__all__)
+    public = ({n for n in plots.__all__ if n.startswith("plot_")}
+              | set(plots_mechanism.__all__) | set(plot_variants.__all__))
     assert set(NAMES) == set(figures)
     assert {_function(n) for n in NAMES} == public
 
@@ -230,7 +243,7 @@ def test_every_figure_the_notebooks_and_the_report_draw_is_checked() -> None:
     """The figures checked here are the ones the notebooks, the report and the run
     exports call."""
     called: dict[str, set[str]] = {}
-    pattern = re.compile(r"\bplots(?:_mechanism)?\.(plot_\w+)\(")
+    pattern = re.compile(r"\bplot(?:s|s_mechanism|_variants)\.(plot_\w+)\(")
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(path.read_text())["cells"]
         code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
