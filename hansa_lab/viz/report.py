@@ -34,6 +34,7 @@ from hansa_lab.sim.results import (
     Results,
 )
 from hansa_lab.stats.display import table_html
+from hansa_lab.viz.report_variants import variant_sections
 
 __all__ = ["METHODS", "report_html", "write_report"]
 
@@ -184,6 +185,7 @@ def report_html(results: Results, *, title: str | None = None,
         parts += [f'<p class="verdict {"hurts" if ": unbalanced" in line else "unclear"}">'
                   f"{escape(line)}</p>" for line in seat_verdicts(seats)]
         parts.append(_figure(figures["seat_advantage"], "seat_advantage", folder))
+        parts += variant_sections(results, folder)  # a sweep: report_variants.py
         parts += ["<h2>Score breakdown</h2>",
                   "<p>Final score by category, per strategy.</p>",
                   _figure(figures["score_breakdown"], "score_breakdown", folder)]
