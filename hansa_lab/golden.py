@@ -25,6 +25,21 @@ from hansa_lab.engine.text import board_lines, summary_line
 from hansa_lab.play import play_game
 
 _EMPEROR = (("emperor", True),)
+_ALTERNATIVE = (("east_alternative", True),)
+#: every numeric rule option away from its printed value on the base board (the Emperor's
+#: Favour on, so that its bonuses count); tests/test_golden_coverage.py checks that each
+#: rule option is off its default in some golden game
+_TUNED = (("special_points", (5, 6, 10, 12)), ("start_supply_seats", (4, 6, 8)),
+          ("prestige_to_end", 16), ("emperor", True), ("east_west_points", (8, 5, 3, 1)),
+          ("control_points", 3), ("favour_control_bonus", 3), ("ability_points", 5),
+          ("favour_abilities_bonus", 2), ("marker_points", (2, 3, 5, 6, 8, 10)),
+          ("cities_to_end", 8), ("actions_track", (2, 3, 4, 4, 5, 6)),
+          ("bank_track", (3, 6, 8, "all")), ("book_track", (2, 3, 5, 6)),
+          ("keys_track", (1, 2, 3, 3, 4)), ("start_merchants", 0),
+          ("marker_set", {"extra": 3, "swap": 3, "move3": 2, "remove3": 1, "develop": 2,
+                          "plus3": 2, "plus4": 2}), ("start_markers", 2))
+#: the options only Britannia (its regions) or a plain staircase supply use
+_TUNED_BRITANNIA = (("region_points", (9, 5, 2, 1)), ("start_supply", 4))
 
 #: The seeds of the other boards and variants were picked so that each game uses the
 #: board's special rules (permanent markers, permissions, neutral routes, favours). The
@@ -38,6 +53,11 @@ GOLDEN_GAMES: list[tuple[str, GameConfig, list[str]]] = [
     ("britannia5_original_seed20", GameConfig(5, "britannia", "original", 20), ["random"] * 5),
     ("two_players_bigbox_seed21", GameConfig(2, "base", "bigbox", 21), ["random"] * 2),
     ("emperor4_bigbox_seed125", GameConfig(4, "base", "bigbox", 125, _EMPEROR), ["random"] * 4),
+    ("east4_alternative_original_seed13",
+     GameConfig(4, "east", "original", 13, _ALTERNATIVE), ["random"] * 4),
+    ("tuned3_bigbox_seed4", GameConfig(3, "base", "bigbox", 4, _TUNED), ["random"] * 3),
+    ("tuned_britannia4_original_seed6",
+     GameConfig(4, "britannia", "original", 6, _TUNED_BRITANNIA), ["random"] * 4),
 ]
 
 BOARD_EVERY = 10  # full board picture every this many steps

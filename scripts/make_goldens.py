@@ -3,6 +3,7 @@
     python scripts/make_goldens.py                    # replay what the files record
     python scripts/make_goldens.py --new-games        # play the golden games afresh
     python scripts/make_goldens.py --new-positions    # pick the perft positions afresh
+    python scripts/make_goldens.py --games NAME ...   # only these golden games (no perft)
 
 Writes ``tests/data/golden/*.txt`` and ``tests/data/perft.txt``. By default the golden
 games replay the actions their files record and the perft file keeps its positions, so
@@ -130,9 +131,16 @@ def picked_positions() -> list[tuple[str, State]]:
     return out
 
 
-def write_goldens(new_games: bool) -> None:
+def write_goldens(new_games: bool, only: list[str] | None = None) -> None:
+    """Write the golden files (of the games named in ``only``, by default all)."""
+    names = [name for name, _, _ in GOLDEN_GAMES]
+    unknown = sorted(set(only or ()) - set(names))
+    if unknown:
+        raise SystemExit(f"no golden game named {', '.join(unknown)} (names: {', '.join(names)})")
     (OUT / "golden").mkdir(parents=True, exist_ok=True)
     for name, config, strategies in GOLDEN_GAMES:
+        if only is not None and name not in only:
+            continue
         path = OUT / "golden" / f"{name}.txt"
         if new_games or not path.exists():
             actions = played_actions(config, strategies)
@@ -165,9 +173,13 @@ def main() -> None:
                         help="play the golden games with their strategies again")
     parser.add_argument("--new-positions", action="store_true",
                         help="pick the perft positions again")
+    parser.add_argument("--games", nargs="+", metavar="NAME",
+                        help="write only these golden games (a new one is played) and "
+                             "leave the perft file as it is")
     args = parser.parse_args()
-    write_goldens(args.new_games)
-    write_perft(args.new_positions)
+    write_goldens(args.new_games, args.games)
+    if args.games is None:
+        write_perft(args.new_positions)
 
 
 if __name__ == "__main__":
