@@ -5,6 +5,7 @@
 use hansa_core::play::play;
 use hansa_core::state::Config;
 use hansa_core::strategies::evaluation::Weights;
+use hansa_core::strategies::greedy::Tip;
 use hansa_core::strategies::learned::{Learned, ValueModel};
 use hansa_core::strategies::learned_search::LearnedRollout;
 use hansa_core::strategies::Policy;
@@ -49,6 +50,8 @@ fn main() {
             greedy_weight: 1.0,
             weights: Weights::default(),
             explore: 0.5,
+            tip: Tip::Plain,
+            tip_weight: 0.0,
         },
         candidates: 4,
         samples: 2,

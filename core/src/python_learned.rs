@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 
 use super::{bounded_list, guard, PyConfig, PyPolicy, PyState, MAX_SEATS};
 use crate::strategies::features::{feature_names, features, sample_game};
+use crate::strategies::greedy::Tip;
 use crate::strategies::learned::{HiddenLayer, Learned, ValueModel, MAX_HIDDEN_UNITS};
 use crate::strategies::learned_search::LearnedRollout;
 use crate::strategies::weights_with;
@@ -172,10 +173,13 @@ fn check_knobs(group: &str, knobs: &[(&str, f64)]) -> PyResult<()> {
 /// `hidden` as for `model_forward`): `model_weight` × the model's value +
 /// `greedy_weight` × greedy's evaluation with its default weights changed by
 /// `evaluation` ((name, value) pairs: another greedy-family player's weights);
-/// `explore`: the chance of a random active action when nothing improves the position.
+/// `explore`: the chance of a random active action when nothing improves the position;
+/// `tip`: a tip the player carries (`"none"`, or a name of `TIP_NAMES`), weighted
+/// `tip_weight` (`tip_threshold`: `keep_supply`'s threshold).
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
-    explore=0.0, evaluation=Vec::new(), hidden=None))]
+    explore=0.0, evaluation=Vec::new(), hidden=None, tip="none", tip_weight=1.0,
+    tip_threshold=3))]
 #[allow(clippy::too_many_arguments)]
 fn learned_policy(
     names: &Bound<'_, PyAny>,
@@ -188,6 +192,9 @@ fn learned_policy(
     explore: f64,
     evaluation: Vec<(String, f64)>,
     hidden: Option<&Bound<'_, PyAny>>,
+    tip: &str,
+    tip_weight: f64,
+    tip_threshold: i64,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned",
@@ -195,8 +202,12 @@ fn learned_policy(
             ("model_weight", model_weight),
             ("greedy_weight", greedy_weight),
             ("explore", explore),
+            ("tip_weight", tip_weight),
         ],
     )?;
+    check_knobs("keep_supply", &[("threshold", tip_threshold as f64)])?;
+    let tip = Tip::from_name(tip, tip_threshold)
+        .map_err(|e| PyValueError::new_err(format!("learned_policy: tip: {e}")))?;
     let m = model("learned_policy", names, mean, scale, weights, bias, hidden)?;
     let evaluation = weights_with(&evaluation)
         .map_err(|e| PyValueError::new_err(format!("learned_policy: evaluation: {e}")))?;
@@ -207,6 +218,8 @@ fn learned_policy(
             greedy_weight,
             weights: evaluation,
             explore,
+            tip,
+            tip_weight,
         }),
     })
 }
@@ -219,7 +232,7 @@ fn learned_policy(
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
     explore=0.0, candidates=4.0, samples=2.0, horizon=0.0, evaluation=Vec::new(),
-    gap=1e9, hidden=None))]
+    gap=1e9, hidden=None, tip="none", tip_weight=1.0, tip_threshold=3))]
 #[allow(clippy::too_many_arguments)]
 fn learned_rollout_policy(
     names: &Bound<'_, PyAny>,
@@ -236,6 +249,9 @@ fn learned_rollout_policy(
     evaluation: Vec<(String, f64)>,
     gap: f64,
     hidden: Option<&Bound<'_, PyAny>>,
+    tip: &str,
+    tip_weight: f64,
+    tip_threshold: i64,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned_rollout",
@@ -257,6 +273,9 @@ fn learned_rollout_policy(
         explore,
         evaluation,
         hidden,
+        tip,
+        tip_weight,
+        tip_threshold,
     )?;
     let Policy::Learned(learned) = one_ply.p else {
         unreachable!("learned_policy builds a Learned policy")

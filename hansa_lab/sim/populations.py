@@ -6,12 +6,17 @@ For every population :func:`compare_populations` runs
 
 - a **seat study**: every seat plays the population (``games`` games, one seat rotation
   per deal since the seats are alike; a mixed line-up plays its rotations);
-- a **tips experiment** (when asked and when the population is one greedy-family
-  strategy): the design of ``experiments/strategy_tips.toml`` with the population as
-  the table — arm ``base`` all-population, one arm per tip with the tip *on the
-  population's evaluation weights* in the focal seat against the population, every
-  seat rotation, paired on the same deals. A search player (``strong``, ``ismcts``) or
-  a mixed line-up has no tip to add: its tip rows say :data:`NOT_APPLICABLE`.
+- a **tips experiment** (when asked and when the population is one strategy that can
+  carry a tip): the design of ``experiments/strategy_tips.toml`` with the population as
+  the table — arm ``base`` all-population, one arm per tip with the population's player
+  *carrying the tip* in the focal seat against the population (``planner:tip=blocker``,
+  ``strong:tip=actions_first``: the tip's term added to the player's own evaluation, see
+  :mod:`hansa_lab.strategies.greedy`), every seat rotation, paired on the same deals. A
+  player that cannot carry a tip (``rollout``, ``ismcts``, ``random``), a player that
+  carries one already or a mixed line-up: its tip rows say :data:`NOT_APPLICABLE`.
+  A tips experiment already played with this design (the main job's all-greedy
+  ``experiments/strategy_tips.toml``) can be handed in (``tips_results``) instead of
+  being played again.
 
 Each run has its own results folder, ``<out>/<population>/seats`` and
 ``<out>/<population>/tips``, so a study stopped part-way resumes population by
@@ -49,8 +54,9 @@ from hansa_lab.stats.populations import (
     seat_answer,
     tip_answers,
 )
-from hansa_lab.strategies import Greedy, make_strategy
-from hansa_lab.strategies.greedy import TipStrategy
+from hansa_lab.strategies import make_strategy
+from hansa_lab.strategies.base import TIP_CARRIERS
+from hansa_lab.strategies.greedy import NO_TIP, TIPS, TipStrategy
 from hansa_lab.strategies.lineup import split_specs
 
 __all__ = [
@@ -64,7 +70,7 @@ __all__ = [
 ]
 
 #: The seed documents' four tips (``experiments/strategy_tips.toml``).
-DEFAULT_TIPS = ("actions_first", "blocker", "network_keys", "keep_supply")
+DEFAULT_TIPS = TIPS
 #: The questions :func:`compare_populations` can ask.
 QUESTIONS = ("seats", "tips")
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -119,24 +125,29 @@ def parse_populations(populations: str | Sequence[str] | Mapping[str, Any]) -> l
 
 
 def tip_spec(tip: str, population: Population) -> str | None:
-    """The tip played on the population's evaluation weights (``actions_first`` with the
-    planner's weights among planners), or ``None`` when the population is not one
-    greedy-family strategy (a search, a mixed line-up: the tip is a term of greedy's
-    evaluation).
+    """The population's player carrying ``tip`` (``actions_first`` among greedy players,
+    the tip on the planner's weights among planners, ``strong:tip=actions_first`` among
+    strong players), or ``None`` when the population cannot carry it (a mixed line-up, a
+    player without an evaluation to add the tip to, a player carrying a tip already).
 
     >>> tip_spec("blocker", parse_populations("greedy")[0])
     'blocker'
-    >>> tip_spec("blocker", parse_populations("strong")[0]) is None
+    >>> tip_spec("blocker", parse_populations("strong")[0])
+    'strong:tip=blocker'
+    >>> tip_spec("blocker", parse_populations("rollout")[0]) is None
     True
     """
-    if not isinstance(make_strategy(tip), TipStrategy):
-        raise ValueError(f"{tip!r} is not a strategy tip (tips: {', '.join(DEFAULT_TIPS)})")
+    if tip not in TIPS:
+        raise ValueError(f"{tip!r} is not a strategy tip (tips: {', '.join(TIPS)})")
     if population.spec is None:
         return None
     strat = make_strategy(population.spec)
-    if not isinstance(strat, Greedy) or isinstance(strat, TipStrategy):
+    if isinstance(strat, TipStrategy) or strat.params.get("tip", NO_TIP) != NO_TIP:
+        return None  # carries a tip already
+    try:
+        return make_strategy(population.spec, tip=tip).spec
+    except ValueError:  # cannot carry a tip
         return None
-    return make_strategy(tip, **strat.params).spec
 
 
 @dataclass(frozen=True)
@@ -183,6 +194,7 @@ def compare_populations(
     n_jobs: int | None = None,
     progress: bool = False,
     force: bool = False,
+    tips_results: Mapping[str, Results] | None = None,
 ) -> PopulationStudy:
     """Ask the seat-balance and tip questions of every population and set the answers
     side by side (see the module docstring for the designs and folders).
@@ -194,7 +206,10 @@ def compare_populations(
     base arm playing as many deals). ``log``: ``"full"`` keeps the events and turns tables (for
     :func:`~hansa_lab.stats.mechanism.first_seat_mechanism` on a population's seat
     study), ``"summary"`` only games and players. ``force`` replays from scratch
-    instead of resuming. Returns a
+    instead of resuming. ``tips_results``: population name → a tips experiment already
+    played with this design (arm ``base`` and one arm per tip, the focal seat first, e.g.
+    the main job's ``experiments/strategy_tips.toml`` for ``greedy``): its answers are read
+    from it, nothing is played for that population's tips. Returns a
     :class:`PopulationStudy`: the answers table (estimate, interval, verdict, games,
     seconds per game and its ratio to the reference) and the agreement line.
     """
@@ -224,7 +239,10 @@ def compare_populations(
             res = seat_study(p, per_population[p.name], "seats")
             answers.append(replace(seat_answer(p.name, res.players, res.games),
                                    seconds_per_game=_seconds(res)))
-        if "tips" in questions:
+        if "tips" in questions and tips_results and p.name in tips_results:
+            runs.setdefault(p.name, {})["tips"] = tips_results[p.name]
+            answers += _tip_rows(p, tips_results[p.name], tips)
+        elif "tips" in questions:
             answers += _tips(p, tips, tip_games or per_population[p.name], common, root,
                              runs, n_jobs, progress, force)
     own = runs.get(ref.name, {})
@@ -267,12 +285,14 @@ def _tips(p: Population, tips: Sequence[str], n_games: int, common: dict[str, An
           progress: bool, force: bool) -> list[PopulationAnswer]:
     specs = {t: tip_spec(t, p) for t in tips}
     if any(s is None for s in specs.values()):
-        why = ("a mixed line-up" if p.spec is None else
-               f"{make_strategy(p.spec).name!r}, not a greedy-family strategy")
+        why = ("is a mixed line-up" if p.spec is None else
+               f"plays {make_strategy(p.spec).spec!r}, which cannot carry a tip or carries "
+               f"one already")
         return [PopulationAnswer(p.name, f"tip {t}", math.nan, math.nan, math.nan,
                                  "points (focal seat)", TIP_METHOD, NOT_APPLICABLE, 0,
-                                 text=f"the tips are terms of greedy's evaluation; the "
-                                      f"population is {why}") for t in tips]
+                                 text=f"a tip is a term of a player's own evaluation; the "
+                                      f"population {why} (players that carry one: "
+                                      f"{TIP_CARRIERS})") for t in tips]
     table = list(p.lineup) * (common["players"] // len(p.lineup))
     arms = {"base": table, **{t: [s, *table[1:]] for t, s in specs.items()}}
     res = run_experiment({**common, "name": f"populations-tips-{_SAFE.sub('_', p.name)}",
@@ -280,7 +300,19 @@ def _tips(p: Population, tips: Sequence[str], n_games: int, common: dict[str, An
                          out=_folder(root, p.name) / "tips", n_jobs=n_jobs, progress=progress,
                          force=force)
     runs.setdefault(p.name, {})["tips"] = res
+    return _tip_rows(p, res, tips)
+
+
+def _tip_rows(p: Population, res: Results, tips: Sequence[str]) -> list[PopulationAnswer]:
+    """The tip answers of population ``p`` from its tips experiment ``res`` (ValueError
+    when an asked tip has no arm), with each arm's seconds per game."""
+    missing = [t for t in tips if t not in set(res.games["arm"])]
+    if missing:
+        raise ValueError(f"population {p.name!r}: the tips experiment has no arm "
+                         f"{missing[0]!r} (arms: {', '.join(sorted(set(res.games['arm'])))})")
     out = []
     for a in tip_answers(p.name, res.players, res.games):
-        out.append(replace(a, seconds_per_game=_seconds(res, [a.question.removeprefix("tip ")])))
+        tip = a.question.removeprefix("tip ")
+        if tip in tips:
+            out.append(replace(a, seconds_per_game=_seconds(res, [tip])))
     return out

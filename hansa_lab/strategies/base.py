@@ -75,6 +75,13 @@ class Strategy:
     def setup(self) -> None:
         """Hook for derived state (validated parameters, caches)."""
 
+    @classmethod
+    def tip_carrier(cls, tip: str) -> type[Strategy] | None:
+        """The class that plays this strategy carrying the tip ``tip`` when the strategy
+        has no ``tip`` parameter of its own (``greedy``: the tip's strategy, greedy plus
+        the tip's term), or None: this strategy cannot carry a tip (the default)."""
+        return None
+
     def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         """One of ``legal`` for the seat deciding in ``state`` (the seat's view: reading
         the bag's draw order raises
@@ -196,6 +203,41 @@ def _checked(cls: type[Strategy], key: str, value: Any) -> Any:
     return value
 
 
+#: the players that carry a tip (:meth:`Strategy.tip_carrier` or a ``tip`` parameter)
+TIP_CARRIERS = ("greedy (its archetypes and strategy files such as planner), learned, "
+                "learned_rollout, strong, strong_v2")
+
+
+def _tip_names() -> tuple[str, ...]:
+    """The registered tips: the strategies whose ``tip`` parameter is a number."""
+    return tuple(n for n, c in _REGISTRY.items()
+                 if isinstance(c.defaults.get("tip"), float))
+
+
+def _carrying_tip(cls: type[Strategy], name: str,
+                  given: dict[str, Any]) -> tuple[type[Strategy], dict[str, Any]]:
+    """The class and parameters of ``name`` carrying ``given["tip"]`` (weighted
+    ``given["tip_weight"]``, default 1) when its class has no ``tip`` parameter: the
+    class's :meth:`~Strategy.tip_carrier`; ValueError when it cannot carry a tip or the
+    tip is unknown."""
+    tip = str(given["tip"])
+    rest = {k: v for k, v in given.items() if k not in ("tip", "tip_weight")}
+    if tip == "none":
+        if "tip_weight" in given:
+            rest["tip_weight"] = given["tip_weight"]  # refused below: no such parameter
+        return cls, rest
+    if tip not in _tip_names():
+        raise ValueError(f"strategy {name!r}: no tip {tip!r} (tips: "
+                         f"{', '.join(_tip_names())}, or none)")
+    carrier = cls.tip_carrier(tip)
+    if carrier is None:
+        raise ValueError(f"strategy {name!r} cannot carry a tip: a tip is a term of "
+                         f"greedy's evaluation, added where a player's own evaluation "
+                         f"uses it; the players that carry one: {TIP_CARRIERS}")
+    rest["tip"] = given.get("tip_weight", 1.0)
+    return carrier, rest
+
+
 def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
     """Build a strategy from a spec string (``"greedy:depth=1"``) or pass one through.
     Unknown names or parameters, values of the wrong type, not finite or outside the
@@ -203,7 +245,13 @@ def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
 
     A spec may also name a strategy file (:mod:`hansa_lab.strategies.strategy_file`): a
     registered one by its name (``"greedy_4p_tuned"``) or any by its path
-    (``"my/tuned.toml:route=1.2"``); the parameters after the colon override the file's."""
+    (``"my/tuned.toml:route=1.2"``); the parameters after the colon override the file's.
+
+    ``tip=<name>`` (``tip_weight=<w>``, default 1) makes a player carry a strategy tip
+    (:data:`~hansa_lab.strategies.greedy.TIPS`): ``greedy`` and the players built on its
+    evaluation become the tip's strategy on their values (``greedy:tip=actions_first`` is
+    ``actions_first``), the learned players take it as a parameter
+    (``strong:tip=actions_first``); any other player is refused with a clear error."""
     if isinstance(spec, Strategy):
         return spec
     name, raw = parse_strategy_spec(spec)
@@ -218,12 +266,23 @@ def make_strategy(spec: str | Strategy, **params: Any) -> Strategy:
                              "path of a strategy file, ending in .toml)")
         name = source.name
     cls = _REGISTRY[source.base] if source is not None else _REGISTRY[name]
-    accepted = cls.defaults
+    given = {**raw, **params}
     kwargs: dict[str, Any] = dict(source.params) if source is not None else {}
-    for key, value in {**raw, **params}.items():
+    if "tip" in given and "tip" not in cls.defaults:
+        carrier, given = _carrying_tip(cls, name, given)
+        if carrier is not cls:  # the tip's strategy on this one's values, named after the tip
+            kwargs = {**{k: v for k, v in cls.defaults.items()
+                         if k in carrier.defaults and carrier.defaults[k] != v}, **kwargs}
+            cls, source = carrier, None
+    accepted = cls.defaults
+    for key, value in given.items():
         if key not in accepted:
             known = ", ".join(accepted) or "none"
             raise ValueError(f"strategy {name!r} has no parameter {key!r} (parameters: {known})")
+        if key == "tip" and isinstance(accepted[key], float) and value in _tip_names():
+            raise ValueError(f"strategy {name!r} is greedy carrying one tip already: its "
+                             f"'tip' is that tip's weight (a number); for another tip "
+                             f"give greedy:tip={value}")
         try:
             converted = _convert(value, accepted[key]) if isinstance(value, str) else value
             kwargs[key] = _checked(cls, key, converted)

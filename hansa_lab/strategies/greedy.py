@@ -25,6 +25,27 @@ spec shows the parameter with its declared type):
 
 >>> make_strategy("actions_first:tip=0").spec
 'actions_first:tip=0.0'
+
+**A tip is a bias any evaluating player can carry.** The tip's term is added to greedy's
+evaluation wherever a player's own decisions use that evaluation, weighted by the tip's
+weight and faded with the plan terms: ``greedy`` (and its archetypes and strategy files,
+such as ``planner``) carrying a tip *is* the tip's strategy on its values
+(``greedy:tip=actions_first`` builds ``actions_first``; ``planner:tip=actions_first`` the
+same on the planner's weights); the learned players (``learned``, ``learned_rollout``,
+``strong``, ``strong_v2``) take ``tip=<name>`` and ``tip_weight`` (default 1) as
+parameters and add ``greedy_weight`` × the same term to their blend of the model and
+greedy's evaluation, so the candidates they rank, the leaves their playouts end in and
+the greedy choices they defer to all carry it (the playouts' other moves do not: they
+model every seat). What each tip means for a searching player is what it means for
+greedy: ``actions_first`` values developing Actions early, ``blocker`` pieces shared with
+an opponent on key routes (and never declines being displaced), ``network_keys`` the
+largest network and City Keys, ``keep_supply`` a personal supply of at least 3 pieces.
+Any other player given ``tip=`` is refused, naming the players that carry one:
+
+>>> make_strategy("greedy:tip=blocker").spec
+'blocker'
+>>> make_strategy("strong:tip=actions_first").spec
+'strong:tip=actions_first'
 """
 
 from __future__ import annotations
@@ -47,7 +68,14 @@ from hansa_lab.strategies.lookahead import (
     full_routes,
 )
 
-__all__ = ["ActionsFirst", "Blocker", "Greedy", "KeepSupply", "NetworkKeys", "make_strategy"]
+__all__ = ["NO_TIP", "TIPS", "ActionsFirst", "Blocker", "Greedy", "KeepSupply", "NetworkKeys",
+           "make_strategy"]
+
+#: The seed documents' four tips, each a strategy (greedy plus the tip's term) and a bias
+#: any evaluating player can carry (``strong:tip=actions_first``).
+TIPS = ("actions_first", "blocker", "network_keys", "keep_supply")
+#: the ``tip`` of a player that carries none
+NO_TIP = "none"
 
 
 @register("greedy")
@@ -94,6 +122,14 @@ class Greedy(Strategy):
 
     def tip_value(self, state: State, player: int) -> float:
         return 0.0
+
+    @classmethod
+    def tip_carrier(cls, tip: str) -> type[Strategy] | None:
+        """Greedy (an archetype, a strategy file on them) carrying ``tip`` is the tip's
+        strategy on its values; a tip strategy carries its own tip only."""
+        if issubclass(cls, TipStrategy) or tip not in TIPS:
+            return None
+        return TIP_CLASSES[tip]
 
     def worth(self, after: State, action: Action, player: int) -> float:
         """The value of the position ``after`` ``action``, or of establishing right away
@@ -227,3 +263,8 @@ class KeepSupply(TipStrategy):
             return 0.0
         short = self.threshold - state.supply_t[player] - state.supply_m[player]
         return -self.tip * 3.0 * max(0, short)
+
+
+#: Each tip's strategy: greedy plus the tip's term.
+TIP_CLASSES: dict[str, type[TipStrategy]] = {
+    cls.name: cls for cls in (ActionsFirst, Blocker, NetworkKeys, KeepSupply)}

@@ -25,6 +25,10 @@ its newest self-play generation ``_g<k>`` when one is shipped (``learned_base4p_
 ``learned_east4p_g1``, ``learned_britannia4p_g1``: trained on ``strong``'s games;
 :func:`model_for`; rule options do not change the choice).
 
+``tip`` (a strategy tip's name, default ``none``) and ``tip_weight`` make the player
+carry a tip: ``greedy_weight`` × the tip's term joins greedy's evaluation in the blend (see
+:mod:`~hansa_lab.strategies.greedy`, "a tip is a bias any evaluating player can carry").
+
 The features and the forward pass are computed in the compiled core
 (``core/src/strategies/features.rs``, ``learned.rs``); in the Python engine this strategy
 hands the position to the core and plays the action it returns (no Python twin of the
@@ -52,7 +56,7 @@ from hansa_lab.engine.rng import MASK, Rng
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.strategies.base import Strategy, make_strategy, register
 from hansa_lab.strategies.evaluation import Weights
-from hansa_lab.strategies.greedy import Greedy
+from hansa_lab.strategies.greedy import NO_TIP, TIPS, Greedy, KeepSupply
 from hansa_lab.strategies.model_file import (
     HIDDEN_MODEL_FORMAT,
     MODEL_FORMAT,
@@ -162,7 +166,8 @@ class Learned(Strategy):
     trusted: ClassVar[bool] = True
     defaults: ClassVar[dict[str, Any]] = {"model": AUTO_MODEL, "model_weight": 1.5,
                                           "greedy_weight": 1.0, "explore": 0.5,
-                                          "evaluation": "greedy"}
+                                          "evaluation": "greedy", "tip": NO_TIP,
+                                          "tip_weight": 1.0}
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"model_weight": (0.0, 100.0),
                                                        "greedy_weight": (0.0, 100.0),
                                                        "explore": (0.0, 1.0)}
@@ -172,8 +177,13 @@ class Learned(Strategy):
     greedy_weight: float
     explore: float
     evaluation: str
+    tip: str
+    tip_weight: float
 
     def setup(self) -> None:
+        if self.tip != NO_TIP and self.tip not in TIPS:
+            raise ValueError(f"strategy {self.name!r} parameter 'tip': no tip {self.tip!r} "
+                             f"(tips: {', '.join(TIPS)}, or {NO_TIP})")
         if self.model != AUTO_MODEL:
             self.learned_model_for(None)  # a bad name or file fails here, not in a game
         self._evaluation = evaluation_weights(self.evaluation, self.name)
@@ -197,7 +207,13 @@ class Learned(Strategy):
         m = self.learned_model_for(config)
         return core_module().learned_policy(*m.core_args(), self.model_weight,
                                             self.greedy_weight, self.explore,
-                                            self._evaluation, hidden=m.core_hidden())
+                                            self._evaluation, hidden=m.core_hidden(),
+                                            **self.core_tip())
+
+    def core_tip(self) -> dict[str, Any]:
+        """The tip this player carries, as the core's ``learned_policy`` takes it."""
+        return {"tip": self.tip, "tip_weight": self.tip_weight,
+                "tip_threshold": KeepSupply.defaults["threshold"]}
 
     def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
         if len(legal) == 1:

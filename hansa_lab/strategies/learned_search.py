@@ -69,7 +69,7 @@ class LearnedRollout(Learned):
         return core_module().learned_rollout_policy(
             *m.core_args(), self.model_weight, self.greedy_weight, self.explore,
             self.candidates, self.samples, self.horizon, self._evaluation, self.gap,
-            hidden=m.core_hidden())
+            hidden=m.core_hidden(), **self.core_tip())
 
 
 @register("strong")

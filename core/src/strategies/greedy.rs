@@ -24,6 +24,44 @@ pub enum Tip {
     KeepSupply { threshold: i64 },
 }
 
+/// The names of the tips (`hansa_lab/strategies/greedy.py`'s `TIPS`), in `Tip`'s order.
+pub const TIP_NAMES: [&str; 4] = ["actions_first", "blocker", "network_keys", "keep_supply"];
+
+impl Tip {
+    /// The tip named `name` (`"none"`: `Plain`); `threshold` is `keep_supply`'s. An error
+    /// names the tips.
+    pub fn from_name(name: &str, threshold: i64) -> Result<Tip, String> {
+        Ok(match name {
+            "none" => Tip::Plain,
+            "actions_first" => Tip::ActionsFirst,
+            "blocker" => Tip::Blocker,
+            "network_keys" => Tip::NetworkKeys,
+            "keep_supply" => Tip::KeepSupply { threshold },
+            _ => {
+                return Err(format!(
+                    "no tip {name:?} (tips: {}, or none)",
+                    TIP_NAMES.join(", ")
+                ))
+            }
+        })
+    }
+
+    /// `legal` without its last `decline` when this tip is `blocker` at a weight other
+    /// than 0 (being displaced is a gain: a blocker always takes the extra pieces). Every
+    /// player that carries the tip decides displacements this way.
+    pub fn legal(self, weight: f64, legal: &[Action]) -> &[Action] {
+        if self == Tip::Blocker
+            && weight != 0.0
+            && legal.len() > 1
+            && legal[legal.len() - 1].kind == K_DECLINE
+        {
+            &legal[..legal.len() - 1]
+        } else {
+            legal
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Greedy {
     pub depth: u8,
@@ -45,8 +83,9 @@ impl Greedy {
         evaluate_with(s, player, &self.weights, memo) + tip
     }
 
-    /// The tip's term, faded with the intent terms after `patience` rounds.
-    fn faded_tip(&self, s: &State, player: usize) -> f64 {
+    /// The tip's term, faded with the intent terms after `patience` rounds (a learned
+    /// player carrying a tip adds it to its blend the same way).
+    pub(crate) fn faded_tip(&self, s: &State, player: usize) -> f64 {
         let tip = self.tip_value(s, player);
         if tip != 0.0 {
             tip * intent_factor(s, &self.weights)
@@ -176,14 +215,7 @@ impl Greedy {
         rng: &mut Rng,
         scratch: &mut GreedyScratch,
     ) -> Action {
-        let mut legal = legal;
-        if self.kind == Tip::Blocker
-            && self.tip != 0.0
-            && legal.len() > 1
-            && legal[legal.len() - 1].kind == K_DECLINE
-        {
-            legal = &legal[..legal.len() - 1]; // being displaced is a gain: take the pieces
-        }
+        let legal = self.kind.legal(self.tip, legal); // blocker: always take the pieces
         if legal.len() == 1 {
             return legal[0];
         }

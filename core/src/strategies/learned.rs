@@ -229,6 +229,11 @@ pub struct Scratch {
 /// `greedy` (with `weights` and `explore`) plays there: the blend values a pass (a Move
 /// that moves nothing, an early End) at the position's own worth and most building steps
 /// below it, so without this all-learned tables pass until the action cap.
+///
+/// A tip (`tip`, weighted `tip_weight`; `Tip::Plain`: none) is a term of greedy's
+/// evaluation, so it joins the blend where greedy's evaluation does: `greedy_weight` ×
+/// (greedy's evaluation + the tip's faded term, `Greedy::faded_tip`), and the greedy
+/// player this one defers to carries it too (a `blocker` never declines the extra pieces).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Learned {
     pub model: Arc<ValueModel>,
@@ -236,6 +241,8 @@ pub struct Learned {
     pub greedy_weight: f64,
     pub weights: Weights,
     pub explore: f64,
+    pub tip: Tip,
+    pub tip_weight: f64,
 }
 
 impl Learned {
@@ -247,6 +254,8 @@ impl Learned {
             greedy_weight: 0.0,
             weights: Weights::default(),
             explore: 0.0,
+            tip: Tip::Plain,
+            tip_weight: 0.0,
         }
     }
 
@@ -254,6 +263,15 @@ impl Learned {
     /// feature vector the model has just computed (`greedy_from_features`, equal to
     /// `evaluate`) instead of being computed a second time.
     pub fn value(&self, s: &State, player: usize, scratch: &mut Scratch) -> f64 {
+        let v = self.blend(s, player, scratch);
+        if self.tip == Tip::Plain || self.tip_weight == 0.0 || self.greedy_weight == 0.0 {
+            return v;
+        }
+        v + self.greedy_weight * self.fallback().faded_tip(s, player)
+    }
+
+    /// The model blended with greedy's evaluation, without a tip.
+    fn blend(&self, s: &State, player: usize, scratch: &mut Scratch) -> f64 {
         let mut v = 0.0;
         if self.model_weight != 0.0 {
             v += self.model_weight * self.model.value(s, player, scratch);
@@ -270,8 +288,19 @@ impl Learned {
 }
 
 impl Learned {
-    /// The `greedy` player this one defers to when nothing improves the position.
+    /// The `greedy` player this one defers to when nothing improves the position (and
+    /// inside a Move): greedy on the same weights, carrying the same tip.
     pub fn fallback(&self) -> Greedy {
+        Greedy {
+            kind: self.tip,
+            tip: self.tip_weight,
+            ..self.playout_greedy()
+        }
+    }
+
+    /// The `greedy` every seat plays in a search's playouts: the same weights, no tip
+    /// (the tip is this player's own bias, not a model of the other seats).
+    pub fn playout_greedy(&self) -> Greedy {
         Greedy {
             depth: 1,
             explore: self.explore,
@@ -330,6 +359,7 @@ impl Learned {
 
     /// The action with the best value among `legal` (non-empty); ties from `rng`.
     pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        let legal = self.tip.legal(self.tip_weight, legal);
         if legal.len() == 1 {
             return legal[0];
         }

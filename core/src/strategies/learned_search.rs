@@ -42,6 +42,7 @@ pub struct LearnedRollout {
 
 impl LearnedRollout {
     pub fn choose(&self, s: &State, legal: &[Action], rng: &mut Rng) -> Action {
+        let legal = self.learned.tip.legal(self.learned.tip_weight, legal);
         if legal.len() == 1 {
             return legal[0];
         }
@@ -60,7 +61,7 @@ impl LearnedRollout {
             return self.learned.choose_by(s, legal, &values, rng);
         }
         let seed = rng.next_u64();
-        let greedy = self.learned.fallback();
+        let greedy = self.learned.playout_greedy();
         let mut scratch = Scratch::default();
         let mut buf = Vec::with_capacity(128);
         let best = best_by_playouts(s, legal, &order, self.samples, seed, |t, stream| {
@@ -82,6 +83,7 @@ mod tests {
     use crate::state::{new_game, Config};
     use crate::strategies::evaluation::Weights;
     use crate::strategies::features::{feature_names, N_FEATURES};
+    use crate::strategies::greedy::Tip;
     use crate::strategies::learned::ValueModel;
     use std::sync::Arc;
 
@@ -103,6 +105,8 @@ mod tests {
                 greedy_weight: 1.0,
                 weights: Weights::default(),
                 explore: 0.5,
+                tip: Tip::Plain,
+                tip_weight: 0.0,
             },
             candidates: 3,
             samples: 2,
