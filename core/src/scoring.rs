@@ -262,3 +262,217 @@ pub fn ranking(s: &State, rows: &[[i32; 7]]) -> Vec<i32> {
         .map(|mine| 1 + keys.iter().filter(|k| *k > mine).count() as i32)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    //! Final scoring as /work/shared/RULES.md states it ("End of game and final scoring",
+    //! "Other boards and variants"), on positions built from a printed new game.
+    use super::*;
+    use crate::board::{A_ACTIONS, A_BANK, A_BOOK, MERCHANT, TRADER};
+    use crate::state::{new_game, Config, F_ABILITIES_7, F_CONTROL_4};
+
+    fn game(n: usize, side: &str) -> State {
+        new_game(&Config::printed(n, side, 1)).unwrap()
+    }
+
+    fn city(s: &State, name: &str) -> usize {
+        s.board
+            .city_ascii
+            .iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("no city {name}"))
+    }
+
+    /// Office `k` (from the left) of the city `name` to `player`'s `piece`.
+    fn kontor(s: &mut State, name: &str, k: usize, player: i32, piece: i32) {
+        let c = city(s, name);
+        let i = s.board.office_start[c] + k;
+        assert!(i < s.board.office_start[c + 1], "{name} has no office {k}");
+        s.offices[i] = (player * 2 + piece) as i8;
+    }
+
+    fn row(s: &State, p: usize) -> [i32; 7] {
+        score_rows(s)[p]
+    }
+
+    #[test]
+    fn the_rules_worked_example_scores_82() {
+        // "Check: seed 001's example — 18 track + 8 abilities + 10 markers (7 taken) + 9
+        // Coellen + 10 (5 cities) + 27 (9 Kontors × keys 3) = 82."
+        let mut s = game(3, "base_3p");
+        s.prestige[0] = 18;
+        // two abilities fully developed (Bank 3, Liber Sophiae 3), City Keys at 3
+        s.levels[0] = [1, 3, 3, 0, 3];
+        s.markers[0] = vec![0, 1, 5];
+        s.markers_used[0] = vec![0, 2, 4, 6];
+        s.special[2] = MERCHANT as i8; // the pink Coellen space (9), player 0's merchant
+        for (name, k) in [
+            ("Hamburg", 0),
+            ("Hamburg", 1),
+            ("Hamburg", 2),
+            ("Lubeck", 0),
+            ("Lubeck", 1),
+            ("Luneburg", 0),
+            ("Stade", 0),
+            ("Bremen", 0),
+            ("Hannover", 0),
+        ] {
+            kontor(&mut s, name, k, 0, TRADER);
+        }
+        // Hannover 1-1: the rightmost Kontor's owner (player 1) controls it
+        kontor(&mut s, "Hannover", 1, 1, TRADER);
+        assert_eq!(row(&s, 0), [18, 8, 10, 9, 10, 27, 0]);
+        assert_eq!(row(&s, 0).iter().sum::<i32>(), 82);
+        assert_eq!(row(&s, 1), [0, 0, 0, 0, 2, 1, 0]);
+    }
+
+    #[test]
+    fn control_is_most_kontors_then_the_rightmost_and_extras_count_lowest() {
+        // "control: most Kontors; tie → the tied player owning the rightmost Kontor; extra
+        // Kontors count, valued lowest" (A turn, Establish 1.)
+        let mut s = game(3, "base_3p");
+        let hannover = city(&s, "Hannover");
+        assert_eq!(city_controller(&s, hannover), -1);
+        kontor(&mut s, "Hannover", 0, 0, TRADER);
+        assert_eq!(city_controller(&s, hannover), 0);
+        kontor(&mut s, "Hannover", 1, 1, TRADER);
+        assert_eq!(city_controller(&s, hannover), 1);
+        // an extra Kontor sits left of all others: it breaks the tie by count
+        s.extras[hannover].push(TRADER as i8); // player 0
+        assert_eq!(city_controller(&s, hannover), 0);
+        // 2-2: the rightmost Kontor (player 1's office) wins, never the extra
+        s.extras[hannover].insert(0, (2 + TRADER) as i8); // player 1
+        assert_eq!(city_controller(&s, hannover), 1);
+        let c = &score_rows(&s);
+        assert_eq!((c[0][4], c[1][4]), (0, 2));
+    }
+
+    #[test]
+    fn the_network_is_the_largest_connected_group_and_counts_every_kontor() {
+        // "Kontors in the largest connected network of cities holding own Kontors (several
+        // Kontors in a city all count; one network only) × highest uncovered City Keys"
+        let mut s = game(3, "base_3p");
+        // Hamburg (2) – Lubeck (1): one network of 3
+        kontor(&mut s, "Hamburg", 0, 0, TRADER);
+        kontor(&mut s, "Hamburg", 1, 0, TRADER);
+        kontor(&mut s, "Lubeck", 0, 0, TRADER);
+        // Arnheim – Duisburg, cut off from Hamburg: 2
+        kontor(&mut s, "Arnheim", 0, 0, TRADER);
+        kontor(&mut s, "Duisburg", 0, 0, TRADER);
+        assert_eq!(largest_network(&s, 0), 3);
+        assert_eq!(row(&s, 0)[5], 3); // City Keys 1 at the start
+                                      // an extra Kontor in Duisburg and one in Dortmund (a neighbour): 4 beat 3
+        let duisburg = city(&s, "Duisburg");
+        s.extras[duisburg].push(TRADER as i8);
+        kontor(&mut s, "Dortmund", 0, 0, MERCHANT);
+        assert_eq!(largest_network(&s, 0), 4);
+        for (level, value) in [(0, 1), (1, 2), (2, 2), (3, 3), (4, 4)] {
+            s.levels[0][A_KEYS] = level;
+            assert_eq!(row(&s, 0)[5], 4 * value, "keys level {level}");
+        }
+        // a city between two others links them only with a Kontor of one's own
+        assert!(!connects(&s, 0, city(&s, "Hamburg"), city(&s, "Arnheim")));
+        assert!(connects(&s, 0, city(&s, "Arnheim"), city(&s, "Dortmund")));
+    }
+
+    #[test]
+    fn markers_score_by_the_printed_table_used_or_not() {
+        // "bonus markers taken (1→1, 2–3→3, 4–5→6, 6–7→10, 8–9→15, 10+→21)"
+        let want = [0, 1, 3, 3, 6, 6, 10, 10, 15, 15, 21, 21, 21];
+        for (n, &points) in want.iter().enumerate() {
+            assert_eq!(marker_points(n), points, "{n} markers");
+        }
+        let mut s = game(3, "base_3p");
+        s.markers[1] = vec![0, 0];
+        s.markers_used[1] = vec![1, 2, 3];
+        assert_eq!(row(&s, 1)[2], 6);
+        s.markers[1].clear();
+        assert_eq!(row(&s, 1)[2], 3);
+    }
+
+    #[test]
+    fn abilities_score_four_each_when_full_except_city_keys() {
+        // "4 per fully developed ability except City Keys"
+        let mut s = game(3, "base_3p");
+        s.levels[2] = [5, 3, 3, 3, 4];
+        assert_eq!(row(&s, 2)[1], 16);
+        s.levels[2][A_ACTIONS] = 4;
+        assert_eq!(row(&s, 2)[1], 12);
+        s.levels[2][A_BANK] = 2;
+        s.levels[2][A_BOOK] = 2;
+        assert_eq!(row(&s, 2)[1], 4);
+    }
+
+    #[test]
+    fn the_emperors_favour_tiles_raise_control_and_abilities() {
+        // Emperor's Favour: "final scoring 4 (not 2) per controlled city; final scoring 7
+        // (not 4) per fully developed ability"
+        let mut c = Config::printed(3, "base_3p", 1);
+        c.emperor = true;
+        let mut s = new_game(&c).unwrap();
+        kontor(&mut s, "Hamburg", 0, 0, TRADER);
+        kontor(&mut s, "Bremen", 0, 0, TRADER);
+        s.levels[0] = [5, 0, 3, 0, 0];
+        assert_eq!((row(&s, 0)[1], row(&s, 0)[4]), (8, 4));
+        s.favours[0] = vec![F_CONTROL_4];
+        assert_eq!((row(&s, 0)[1], row(&s, 0)[4]), (8, 8));
+        s.favours[0] = vec![F_CONTROL_4, F_ABILITIES_7];
+        assert_eq!((row(&s, 0)[1], row(&s, 0)[4]), (14, 8));
+        s.favours[1] = vec![F_CONTROL_4];
+        assert_eq!(row(&s, 1)[4], 0);
+    }
+
+    #[test]
+    fn britannia_regions_pay_seven_four_two_and_ties_share_rounded_down() {
+        // Britannia: "at the end Wales (and Scotland) pay 7/4/2 by cities controlled there,
+        // then Kontors there ... Ties that remain share the points of the tied places (sum,
+        // divided equally, rounded down) ... a player with no Kontor in the region scores
+        // nothing there."
+        let mut s = game(3, "britannia_3p");
+        let wales: Vec<usize> = ["Cardiff", "Conway", "Chester", "Pembroke"]
+            .iter()
+            .map(|n| city(&s, n))
+            .collect();
+        assert!(wales.iter().all(|c| s.board.country_cities[1].contains(c)));
+        let none: Vec<i32> = vec![0; 3];
+        assert_eq!(region_points(&s, &vec![-1; s.board.n_cities]), none);
+        // player 0 controls Cardiff and Conway, player 1 Chester, player 2 has no Kontor
+        kontor(&mut s, "Cardiff", 0, 0, TRADER);
+        kontor(&mut s, "Conway", 0, 0, TRADER);
+        kontor(&mut s, "Chester", 0, 1, TRADER);
+        let regions = |s: &State| {
+            let controllers: Vec<i32> = (0..s.board.n_cities)
+                .map(|c| city_controller(s, c))
+                .collect();
+            region_points(s, &controllers)
+        };
+        assert_eq!(regions(&s), vec![7, 4, 0]);
+        // player 2 also controls one city with one Kontor: 2nd and 3rd places shared, 3 each
+        kontor(&mut s, "Pembroke", 0, 2, TRADER);
+        assert_eq!(regions(&s), vec![7, 3, 3]);
+        assert_eq!(row(&s, 2)[6], 3);
+        // with a second Kontor (in a city player 0 controls) player 2 ranks above player 1
+        kontor(&mut s, "Cardiff", 1, 2, TRADER);
+        kontor(&mut s, "Cardiff", 2, 0, TRADER);
+        assert_eq!(regions(&s), vec![7, 2, 4]);
+    }
+
+    #[test]
+    fn ties_go_to_fewer_actions_developments_then_the_network() {
+        // "Ties: fewest Actions developments wins, then most network points, then the
+        // victory is shared."
+        let mut s = game(3, "base_3p");
+        let even = [10, 0, 0, 0, 0, 4, 0];
+        let rows = vec![even, even, even];
+        assert_eq!(ranking(&s, &rows), vec![1, 1, 1]);
+        s.levels[0][A_ACTIONS] = 1;
+        assert_eq!(ranking(&s, &rows), vec![3, 1, 1]);
+        // the same total with more network points
+        let rows = vec![even, even, [9, 0, 0, 0, 0, 5, 0]];
+        assert_eq!(ranking(&s, &rows), vec![3, 2, 1]);
+        s.levels[0][A_ACTIONS] = 0;
+        assert_eq!(ranking(&s, &rows), vec![2, 2, 1]);
+        let rows = vec![[20, 0, 0, 0, 0, 0, 0], even, even];
+        assert_eq!(ranking(&s, &rows), vec![1, 2, 2]);
+    }
+}
