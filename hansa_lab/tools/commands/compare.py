@@ -1,0 +1,464 @@
+"""``hansa-lab compare``: a designer's question — *which of these rule variants is most
+balanced?* — from one command, with no experiment file to write.
+
+``hansa-lab compare --players 3 --option start_supply=3,4,5,6,7`` builds the sweep (one
+or two options, every combination of their values, and the printed rules, named
+``default``), with one population in every seat (``--population``, default ``greedy``),
+plans its size for the question's primary measure (the size of seat 0 (first player)'s
+advantage, :mod:`hansa_lab.stats.best`), plays it through the runner (a resumable run
+folder, a progress bar), and ends with the answer line, the report's path and the CSV's
+path. ``--plan`` prints the plan and stops; ``--until-decided`` plays in rounds and stops
+as soon as one variant is the best (or at the planned maximum), its intervals widened for
+the repeated looks (Bonferroni over the planned looks).
+
+The same from Python in one call: :func:`compare` (``hansa_lab.compare``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hansa_lab.tools.commands.common import (
+    PLAYERS,
+    SEED,
+    CliError,
+    check_duration,
+    positive_int,
+    run_guarded,
+    worker_count,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from hansa_lab.sim.results import Results
+    from hansa_lab.stats.answers import Answer
+    from hansa_lab.stats.balance import BalanceAnswers
+    from hansa_lab.tools.commands.common import Subcommands
+
+__all__ = ["DEFAULT_DIFFERENCE", "ComparePlan", "Comparison", "add_compare", "compare",
+           "plan_compare"]
+
+#: The smallest difference in the size of seat 0's advantage worth telling apart, as a
+#: win share (5 percentage points: a seat winning 38% instead of 33% of 3-player games).
+DEFAULT_DIFFERENCE = 0.05
+#: Looks at the data of ``--until-decided`` (rounds of games), the Bonferroni split.
+DEFAULT_LOOKS = 4
+#: The most options one comparison sweeps (their values' grid is played in full).
+MAX_OPTIONS = 2
+#: Parameter names → the flags that set them (the messages name the parameter first).
+_FLAGS = {"players": "--players", "option": "--option", "population": "--population",
+          "board": "--board", "edition": "--edition", "games": "--games",
+          "difference": "--difference", "looks": "--looks", "seed": "--seed",
+          "out": "--out", "n_jobs": "--jobs"}
+
+
+def parse_option(text: str) -> tuple[str, list[Any]]:
+    """``--option NAME=V1,V2,...`` as (name, values): the values as JSON where they
+    parse (``3,4,5``; lists as ``[4,6,7,8],[3,6,7,8]``), else as text.
+
+    >>> parse_option("start_supply=3,4,5")
+    ('start_supply', [3, 4, 5])
+    >>> parse_option("start_supply_seats=[4,6,7,8],[3,6,7,8]")[1]
+    [[4, 6, 7, 8], [3, 6, 7, 8]]
+    """
+    name, eq, rest = text.partition("=")
+    name = name.strip()
+    if not eq or not name or not rest.strip():
+        raise ValueError(f"option: write NAME=VALUE1,VALUE2,... (e.g. start_supply=3,4,5), "
+                         f"got {text!r}")
+    try:
+        values = json.loads(f"[{rest}]")
+    except ValueError:
+        values = []
+        for part in rest.split(","):
+            part = part.strip()
+            try:
+                values.append(json.loads(part))
+            except ValueError:
+                values.append(part)
+    return name, values
+
+
+def _options(option: Mapping[str, Sequence[Any]] | Sequence[str] | str
+             ) -> dict[str, list[Any]]:
+    """The swept options, checked: known names, one or two of them, two or more
+    distinct values each."""
+    from hansa_lab.engine.state import RULE_OPTIONS
+
+    if isinstance(option, str):
+        option = [option]
+    pairs = (list(option.items()) if isinstance(option, Mapping)
+             else [parse_option(text) for text in option])
+    if not pairs:
+        raise ValueError("option: name the rule option to compare and its values, e.g. "
+                         "start_supply=3,4,5,6,7 (hansa-lab options lists them)")
+    if len(pairs) > MAX_OPTIONS:
+        raise ValueError(f"option: compare sweeps one or two options, got {len(pairs)} "
+                         f"({', '.join(k for k, _ in pairs)})")
+    out: dict[str, list[Any]] = {}
+    for name, values in pairs:
+        if name not in RULE_OPTIONS:
+            raise ValueError(f"option: unknown rule option {name!r} (hansa-lab options "
+                             f"lists them: {', '.join(RULE_OPTIONS)})")
+        if name in out:
+            raise ValueError(f"option: {name} is given twice; list its values once "
+                             f"({name}=A,B,C)")
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise ValueError(f"option: {name}: give a list of values to compare, got "
+                             f"{values!r}")
+        distinct = list(dict.fromkeys(json.dumps(v, sort_keys=True) for v in values))
+        if len(distinct) < 2:
+            raise ValueError(f"option: {name}: give at least two different values to "
+                             f"compare (e.g. {name}=A,B), got {list(values)!r}")
+        out[name] = [json.loads(v) for v in distinct]
+    return out
+
+
+def _population(population: str, n_players: int) -> list[str]:
+    """The population's one strategy spec (played in every seat), checked."""
+    from hansa_lab.strategies.lineup import split_specs
+
+    specs = split_specs(population or "")
+    if len(specs) != 1:
+        raise ValueError(f"population: name one strategy spec, played in every seat (e.g. "
+                         f"greedy or strong), got {population!r}")
+    return specs
+
+
+def _default_out(n_players: int, options: Mapping[str, Any], population: str) -> str:
+    keys = "-".join(options)
+    who = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in population)
+    return f"results/compare_{n_players}p_{keys}_{who}"
+
+
+def _spec(players: int, options: Mapping[str, list[Any]], population: str, board: str,
+          edition: str, seed: int, games: int, name: str) -> dict[str, Any]:
+    """The experiment: the population in every seat, the options' grid as a sweep."""
+    return {"name": name, "description": f"compare: which variant is most balanced "
+                                         f"({players} players, {population})",
+            "games": games, "players": players, "board": board, "edition": edition,
+            "seed": seed, "log": "summary", "arms": {population: [population]},
+            "sweep": {k: list(v) for k, v in options.items()}}
+
+
+def _experiment(spec: Mapping[str, Any]) -> Any:
+    """The normalised experiment; its errors as ``ValueError`` naming the parameter."""
+    from hansa_lab.errors import ExperimentError
+    from hansa_lab.sim.experiment import normalize_experiment
+
+    try:
+        return normalize_experiment(dict(spec), default_name=str(spec["name"]))
+    except ExperimentError as e:
+        head = e.field.split(".")[0].split("[")[0]
+        where = {"sweep": "option", "arms": "population", "players": "players",
+                 "board": "board", "edition": "edition", "seed": "seed",
+                 "games": "games"}.get(head, head)
+        raise ValueError(f"{where}: {e.message}") from None
+
+
+@dataclass(frozen=True)
+class ComparePlan:
+    """How many games a comparison needs: ``games`` per variant to tell apart two
+    variants whose first-seat advantages differ in size by ``difference`` (a win share)
+    with 80% power, at the sweep's simultaneous 95% level (split over ``looks``)."""
+
+    variants: tuple[str, ...]
+    n_players: int
+    population: str
+    difference: float
+    looks: int
+    games: int
+    #: games actually asked for (``games=``), when given: the plan then says what they detect
+    games_given: int | None = None
+    detectable: float = math.nan
+
+    @property
+    def total_games(self) -> int:
+        """Games in all, every variant."""
+        return (self.games_given or self.games) * len(self.variants)
+
+    def __str__(self) -> str:
+        k = len(self.variants)
+        looks = (f", the 5% error split over {self.looks} looks at the data"
+                 if self.looks > 1 else "")
+        head = (f"plan: {k} variants ({', '.join(self.variants)}), {self.n_players} "
+                f"{self.population} players. To tell apart two variants whose seat 0 (first "
+                f"player) advantages differ by {100 * self.difference:.1f} percentage "
+                f"points of win share (80% power, simultaneous 95% intervals{looks}): "
+                f"{self.games:,} games per variant, {self.games * k:,} in all.")
+        if self.games_given is not None:
+            head += (f" With {self.games_given:,} games per variant ({self.total_games:,} "
+                     f"in all) a difference of {100 * self.detectable:.1f} percentage "
+                     "points can be told.")
+        return head
+
+
+def plan_compare(players: int = 3, option: Any = (), population: str = "greedy",
+                 board: str = "base", edition: str = "bigbox",
+                 difference: float = DEFAULT_DIFFERENCE, looks: int = 1,
+                 games: int | None = None, seed: int = 0) -> ComparePlan:
+    """The plan of a comparison (see :class:`ComparePlan`; the arguments as for
+    :func:`compare`), checked as :func:`compare` checks them, without playing."""
+    from hansa_lab.stats.best import games_to_separate, plan_games_per_variant
+
+    if not (isinstance(difference, (int, float)) and 0 < difference < 1):
+        raise ValueError(f"difference: the smallest difference that matters, a win share "
+                         f"between 0 and 1 (0.05 = 5 percentage points), got {difference!r}")
+    if looks < 1:
+        raise ValueError(f"looks: at least 1, got {looks}")
+    options = _options(option)
+    specs = _population(population, players)
+    exp = _experiment(_spec(players, options, specs[0], board, edition, seed, games or 1,
+                            "plan"))
+    names = tuple(dict.fromkeys(c.variant for c in exp.conditions))
+    k = len(names)
+    need = plan_games_per_variant(k, players, difference, looks=looks)
+    detect = math.nan
+    if games is not None:
+        s = math.sqrt((1 / players) * (1 - 1 / players))
+        detect = difference * math.sqrt(games_to_separate(difference, s, s, k, looks=looks)
+                                        / games)
+    return ComparePlan(names, players, specs[0], float(difference), looks, need, games,
+                       detect)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A comparison's answer: ``answer`` (the line), ``variants`` (one answer per
+    variant), ``table`` (their rows), the run (``results``), the report's and CSV's
+    paths, and the plan it was sized by. Printed: the answer line."""
+
+    answer: Answer
+    variants: tuple[Answer, ...]
+    balance: BalanceAnswers
+    results: Results
+    plan: ComparePlan
+    report_path: Path | None
+    csv_path: Path | None
+    looks: int = 1
+    rounds: list[int] = field(default_factory=list)
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per variant: seat 0's advantage and the seat gap with intervals, the
+        p-value of "worse than the best" and the word (display style)."""
+        from hansa_lab.stats.balance import variant_view
+
+        return variant_view(self.balance.table)
+
+    def __str__(self) -> str:
+        return self.answer.text
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from hansa_lab.stats.display import table_html
+
+        paths = "".join(f"<p>{escape(k)}: {escape(str(v))}</p>" for k, v in (
+            ("report", self.report_path), ("answers", self.csv_path)) if v is not None)
+        return (f"<p><b>{escape(self.answer.text)}</b></p>" + table_html(self.table)
+                + paths)
+
+
+def _stored_games(out: Path) -> int:
+    """Games per variant already in a run folder (0 when there is none)."""
+    try:
+        manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+        return int(manifest.get("configuration", {}).get("games", 0))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 0
+
+
+def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
+            board: str = "base", edition: str = "bigbox", games: int | None = None,
+            difference: float = DEFAULT_DIFFERENCE, until_decided: bool = False,
+            looks: int = DEFAULT_LOOKS, out: str | Path | None = None, seed: int = 0,
+            n_jobs: int = 1, progress: bool = True, force: bool = False,
+            report: bool = True, on_look: Any = None) -> Comparison:
+    """Which of several rule variants makes ``players``-player games most balanced, among
+    ``population`` players (one strategy spec, in every seat)?
+
+    ``option``: the options to compare and their values, ``{"start_supply": [3, 4, 5]}``
+    (or ``"start_supply=3,4,5"`` texts); one or two options, every combination of their
+    values is a variant, and the printed rules are always one (``default``).
+    ``games``: per variant (default: the plan's for ``difference``, a win share).
+    ``until_decided``: play in ``looks`` rounds up to ``games`` (or the plan's size) and
+    stop when one variant is the best; the intervals are then simultaneous over the
+    variants and the planned looks (Bonferroni). Writes the run to ``out`` (default
+    ``results/compare_<players>p_<options>_<population>``; resumable), ``answers.csv``
+    and, with ``report``, ``report.html`` there. ``on_look(games, answer)`` is called
+    after each round. Returns a :class:`Comparison`; bad arguments raise ``ValueError``
+    naming the parameter.
+    """
+    from hansa_lab.sim.exports import export_run
+    from hansa_lab.sim.paths import output_folder
+    from hansa_lab.sim.runner import run_experiment
+    from hansa_lab.stats.answers import answers_frame
+
+    looks = looks if until_decided else 1
+    plan = plan_compare(players, option, population, board, edition, difference, looks,
+                        games, seed)
+    options = _options(option)
+    folder = Path(out if out is not None else
+                  _default_out(players, options, plan.population)).expanduser()
+    output_folder(str(folder), "out")
+    maximum = games or plan.games
+    if until_decided:
+        rounds = sorted({max(1, math.ceil(maximum * (r + 1) / looks)) for r in range(looks)})
+        stored = 0 if force else _stored_games(folder)
+        rounds = [g for g in rounds if g >= stored] or [stored]
+    else:
+        rounds = [maximum]
+    played: list[int] = []
+    res: Any = None
+    answer: Any = None
+    for i, n in enumerate(rounds):
+        spec = _spec(players, options, plan.population, board, edition, seed, n,
+                     folder.name)
+        res = run_experiment(spec, out=folder, n_jobs=n_jobs, progress=progress,
+                             force=force and i == 0)
+        played.append(n)
+        answer = res.most_balanced(looks=looks)
+        if on_look is not None:
+            on_look(n, answer)
+        if until_decided and answer.sweeps and answer.answer.word == "best":
+            break
+    assert res is not None and answer is not None
+    if answer.empty:
+        raise RuntimeError(f"{folder}: no two variants finished games to compare")
+    (folder / "compare.json").write_text(json.dumps(
+        {"looks": looks, "rounds": played, "difference": difference,
+         "population": plan.population, "players": players,
+         "options": {k: v for k, v in options.items()}}, indent=1) + "\n", "utf-8")
+    export_run(res, folder, csv=True, figures=False)
+    # answers.csv: this question's records first, then the run's other answers
+    records = list(answer.answers)
+    others = getattr(res, "answer_records", None)
+    if callable(others):
+        records += [a for a in others() if a.kind != "best_variant"]
+    csv_path = folder / "answers.csv"
+    answers_frame(records).to_csv(csv_path, index=False)
+    report_path = None
+    if report:
+        from hansa_lab.viz.report import write_report
+
+        report_path = write_report(res, folder / "report.html",
+                                   figures_folder=folder / "figures")
+    return Comparison(answer.answer, answer.sweeps[0].variants, answer, res, plan,
+                      report_path, csv_path.resolve(), looks, played)
+
+
+def _flag(message: str) -> str:
+    """A message naming a parameter (``option: ...``) with the flag instead."""
+    head, colon, rest = message.partition(":")
+    return f"{_FLAGS[head]}:{rest}" if colon and head in _FLAGS else message
+
+
+def _difference(text: str) -> float:
+    """``--difference`` in percentage points of win share (5 → 0.05)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--difference must be a number of percentage "
+                                         f"points, got {text!r}") from None
+    if not (math.isfinite(v) and 0 < v < 100):
+        raise argparse.ArgumentTypeError(f"--difference must be between 0 and 100 "
+                                         f"percentage points, got {text}")
+    return v / 100
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Plan, play and answer "which variant is most balanced?"; print the answer line,
+    the report's path and the CSV's."""
+    from hansa_lab.stats.terminal import wrap_text
+    from hansa_lab.tools.commands.common import jobs
+
+    if not args.option:
+        raise CliError("--option: name the rule option to compare and its values, e.g. "
+                       "--option start_supply=3,4,5,6,7 (hansa-lab options lists them)")
+    looks = args.looks if args.until_decided else 1
+    try:
+        plan = plan_compare(args.players, args.option, args.population, args.board,
+                            args.edition, args.difference, looks, args.games, args.seed)
+    except ValueError as e:
+        raise CliError(_flag(str(e))) from None
+    print(wrap_text(str(plan)), flush=True)
+    if args.plan:
+        return 0
+    check_duration((args.games or plan.games) * len(plan.variants), jobs(args.jobs),
+                   args.yes)
+
+    def look(n: int, answer: BalanceAnswers) -> None:
+        if args.until_decided and answer.sweeps:
+            print(wrap_text(f"  after {n:,} games per variant: {answer.answer.word}"),
+                  flush=True)
+
+    def run() -> Comparison:
+        try:
+            return compare(args.players, args.option, args.population, board=args.board,
+                           edition=args.edition, games=args.games,
+                           difference=args.difference, until_decided=args.until_decided,
+                           looks=args.looks, out=args.out, seed=args.seed,
+                           n_jobs=args.jobs, progress=not args.no_progress,
+                           force=args.force, on_look=look)
+        except ValueError as e:
+            raise CliError(_flag(str(e))) from None
+
+    result = run_guarded(run)
+    assert isinstance(result, Comparison)
+    from hansa_lab.sim.results import format_table
+
+    print()
+    print(format_table(result.table))
+    print()
+    for line in result.balance.lines():
+        print(wrap_text(line))
+    print(f"\nThe report (tables, figure, methods; opens offline):\n  {result.report_path}")
+    print(f"The answers as CSV (one row per variant and the answer line):\n  "
+          f"{result.csv_path}")
+    return 0
+
+
+def add_compare(sub: Subcommands) -> None:
+    """Register ``hansa-lab compare``."""
+    p = sub.add_parser("compare", help="which rule variant is most balanced: sweep one or "
+                       "two options, answer with honest uncertainty (no file to write)")
+    p.add_argument("--players", type=PLAYERS, default=3, help="number of players (default 3)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="a rule option and the values to compare (once or twice), e.g. "
+                        "start_supply=3,4,5,6,7; hansa-lab options lists them")
+    p.add_argument("--population", default="greedy",
+                   help="the strategy spec in every seat, e.g. greedy (default) or strong")
+    p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
+    p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
+    p.add_argument("--games", type=positive_int("--games"), default=None,
+                   help="games per variant (default: the plan's; with --until-decided "
+                        "the most to play)")
+    p.add_argument("--difference", type=_difference, default=DEFAULT_DIFFERENCE,
+                   metavar="POINTS", help="the smallest difference in seat 0's advantage "
+                   "worth telling, in percentage points of win share (default 5)")
+    p.add_argument("--plan", action="store_true",
+                   help="print the games the question needs and stop")
+    p.add_argument("--until-decided", action="store_true",
+                   help="play in rounds; stop as soon as one variant is the best")
+    p.add_argument("--looks", type=positive_int("--looks", 20), default=DEFAULT_LOOKS,
+                   help=f"with --until-decided: rounds of games (default {DEFAULT_LOOKS}); "
+                        "the 5%% error is split over them")
+    p.add_argument("--seed", type=SEED, default=0, help="first seed")
+    p.add_argument("--jobs", type=worker_count, default=1,
+                   help="worker processes (default 1; -1: all cores)")
+    p.add_argument("--out", default=None,
+                   help="results folder (default results/compare_<players>p_<options>_"
+                        "<population>); the same command again resumes it")
+    p.add_argument("--force", action="store_true", help="replay instead of resuming")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--yes", action="store_true",
+                   help="start even when the run cannot finish within a day")
+    p.set_defaults(func=cmd_compare)
