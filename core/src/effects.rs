@@ -362,3 +362,191 @@ pub fn next_player(s: &mut State) {
     s.turn_start = s.n_actions;
     s.permits_used.clear();
 }
+
+#[cfg(test)]
+mod tests {
+    //! The primitives the rules are made of, each against its sentence of
+    //! /work/shared/RULES.md, on positions built from a printed new game.
+    use super::*;
+    use crate::board::{A_KEYS, A_PRIVILEGE};
+    use crate::state::{new_game, Config, F_EXTRA_ACTION};
+
+    fn game(n: usize, side: &str) -> State {
+        new_game(&Config::printed(n, side, 1)).unwrap()
+    }
+
+    fn city(s: &State, name: &str) -> usize {
+        s.board
+            .city_ascii
+            .iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("no city {name}"))
+    }
+
+    fn office(s: &State, name: &str, k: usize) -> usize {
+        s.board.office_start[city(s, name)] + k
+    }
+
+    #[test]
+    fn developing_an_ability_moves_its_covering_piece_into_the_supply() {
+        // "Developing an ability moves its leftmost covering piece into the personal
+        // supply" — "3 merchants cover the book", traders cover the others.
+        let mut s = game(3, "base_3p");
+        let (t, m) = (s.supply_t[1], s.supply_m[1]);
+        develop(&mut s, 1, A_BOOK, -1);
+        assert_eq!((s.supply_t[1], s.supply_m[1]), (t, m + 1));
+        assert_eq!(s.levels[1], [0, 0, 1, 0, 0]);
+        for a in [A_ACTIONS, A_BANK, A_PRIVILEGE, A_KEYS] {
+            develop(&mut s, 1, a, -1);
+        }
+        assert_eq!((s.supply_t[1], s.supply_m[1]), (t + 4, m + 1));
+        assert_eq!(s.levels[1], [1, 1, 1, 1, 1]);
+        assert_eq!(s.events.iter().filter(|e| e.kind == E_DEVELOP).count(), 5);
+    }
+
+    #[test]
+    fn a_new_actions_value_applies_at_once_to_the_active_player() {
+        // Develop: "new value applies at once; a new action is usable this turn"
+        // (Actions 2,3,3,4,4,5)
+        let mut s = game(3, "base_3p");
+        assert_eq!((s.active, s.actions_left), (0, 2));
+        develop(&mut s, 0, A_ACTIONS, -1); // 2 -> 3
+        assert_eq!(s.actions_left, 3);
+        develop(&mut s, 0, A_ACTIONS, -1); // 3 -> 3
+        assert_eq!(s.actions_left, 3);
+        develop(&mut s, 0, A_ACTIONS, -1); // 3 -> 4
+        assert_eq!(s.actions_left, 4);
+        // another player's development waits for their turn
+        develop(&mut s, 2, A_ACTIONS, -1);
+        assert_eq!(s.actions_left, 4);
+    }
+
+    #[test]
+    fn income_takes_up_to_the_bank_value() {
+        // "Income — move up to Bank value (3/5/7/all)"
+        let mut s = game(3, "base_3p");
+        let want = [Some(3), Some(5), Some(7), None];
+        for (level, &limit) in want.iter().enumerate() {
+            s.levels[0][A_BANK] = level as u8;
+            assert_eq!(income_limit(&s, 0), limit, "Bank level {level}");
+        }
+    }
+
+    #[test]
+    fn a_coin_office_scores_and_the_last_office_completes_the_city() {
+        // Kontor: "a coin office gives 1 prestige when first established; filling a city's
+        // last office completes the city"
+        let mut s = game(3, "base_3p");
+        let lubeck = city(&s, "Lubeck");
+        assert_eq!(s.board.office_coin[office(&s, "Lubeck", 0)], 1);
+        let (first, second) = (office(&s, "Lubeck", 0), office(&s, "Lubeck", 1));
+        fill_office(&mut s, 1, first, TRADER);
+        assert_eq!((s.prestige[1], s.completed), (1, 0));
+        assert_eq!(first_vacant_office(&s, lubeck), second as i32);
+        fill_office(&mut s, 2, second, TRADER);
+        assert_eq!((s.prestige[2], s.completed), (0, 1));
+        assert_eq!(first_vacant_office(&s, lubeck), -1);
+        assert!(s.events.iter().any(|e| e.kind == E_CITY_COMPLETED));
+    }
+
+    #[test]
+    fn the_east_west_connection_pays_seven_four_two() {
+        // "when a new Kontor links the two marked cities (Stendal and Arnheim on the base
+        // board) through a chain of cities each holding one of your Kontors, score 7 / 4 /
+        // 2 for the first / second / third player to do so"
+        let mut s = game(4, "base_45p");
+        // Stendal - Brunswick - Minden - Munster - Arnheim: an extra Kontor of every
+        // player in each city but Stendal (extras count for the network)
+        for name in ["Brunswick", "Minden", "Munster", "Arnheim"] {
+            let c = city(&s, name);
+            s.extras[c] = (0..4).map(|p| (p * 2) as i8).collect();
+        }
+        let stendal = city(&s, "Stendal");
+        let mut points = Vec::new();
+        for p in 0..4i32 {
+            let before = s.prestige[p as usize];
+            let i = s.board.office_start[stendal] + p as usize;
+            fill_office(&mut s, p, i, TRADER);
+            points.push(s.prestige[p as usize] - before - s.board.office_coin[i]);
+        }
+        assert_eq!(points, vec![7, 4, 2, 0]);
+        assert_eq!(s.east_west, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn the_game_ends_at_twenty_prestige_an_empty_bag_or_the_tenth_city() {
+        // "The game ends after the establish action in which a player reaches 20
+        // prestige, a replacement marker cannot be drawn, or the 10th city is completed"
+        let mut s = game(3, "base_3p");
+        check_end(&mut s);
+        assert_eq!(s.end_reason, None);
+        s.prestige[2] = 19;
+        check_end(&mut s);
+        assert_eq!(s.end_reason, None);
+        s.prestige[2] = 20;
+        check_end(&mut s);
+        assert_eq!(s.end_reason, Some(0));
+
+        let mut s = game(3, "base_3p");
+        s.end_after_action = Some(1);
+        check_end(&mut s);
+        assert_eq!(s.end_reason, Some(1));
+
+        let mut s = game(3, "base_3p");
+        s.completed = 9;
+        check_end(&mut s);
+        assert_eq!(s.end_reason, None);
+        city_done(&mut s, 0);
+        check_end(&mut s);
+        assert_eq!(s.end_reason, Some(2));
+        // Britannia: the 8th city
+        let mut s = game(3, "britannia_3p");
+        s.completed = 8;
+        check_end(&mut s);
+        assert_eq!(s.end_reason, Some(2));
+    }
+
+    #[test]
+    fn the_next_player_gets_the_actions_of_their_track_and_a_new_round_starts() {
+        // "Then the next player in seat order"; Actions per turn from the Actions track;
+        // the Emperor's Favour tile "+1 action every turn (may exceed 5)"
+        let mut c = Config::printed(3, "base_3p", 1);
+        c.emperor = true;
+        let mut s = new_game(&c).unwrap();
+        s.levels[1][A_ACTIONS] = 5;
+        s.favours[1] = vec![F_EXTRA_ACTION];
+        next_player(&mut s);
+        assert_eq!((s.active, s.actions_left, s.round), (1, 6, 1));
+        next_player(&mut s);
+        assert_eq!((s.active, s.actions_left, s.round), (2, 2, 1));
+        next_player(&mut s);
+        assert_eq!((s.active, s.round, s.turn), (0, 2, 4));
+    }
+
+    #[test]
+    fn a_merchant_takes_a_merchant_only_post_first_and_a_trader_never_does() {
+        // East: "a maritime route's boat posts take merchants only (its other posts take
+        // either tradesman)"
+        let s = game(3, "east");
+        let b = s.board;
+        let r = (0..b.n_routes)
+            .find(|&r| {
+                b.route_n_merchant_only[r] > 0 && b.route_n_merchant_only[r] < b.route_n_posts[r]
+            })
+            .expect("a route with boat posts and other posts");
+        let boat = b.route_posts(r).find(|&i| b.post_merchant_only[i]).unwrap();
+        let other = b
+            .route_posts(r)
+            .find(|&i| !b.post_merchant_only[i])
+            .unwrap();
+        assert_eq!(free_post(&s, r, MERCHANT), boat as i32);
+        assert_eq!(free_post(&s, r, TRADER), other as i32);
+        let mut s = s.clone();
+        for i in b.route_posts(r).filter(|&i| !b.post_merchant_only[i]) {
+            s.posts[i] = 0;
+        }
+        assert_eq!(free_post(&s, r, TRADER), -1);
+        let (for_t, for_m) = free_routes(&s);
+        assert!(!for_t.contains(&r) && for_m.contains(&r));
+    }
+}
