@@ -599,3 +599,282 @@ fn settle(s: &mut State) {
         return;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The turn's actions against /work/shared/RULES.md ("A turn", "Bonus markers", "End
+    //! of game"), on positions built from a printed new game (base board, 3 players).
+    use super::*;
+    use crate::state::{new_game, Config, MK_SWAP};
+
+    fn game() -> State {
+        new_game(&Config::printed(3, "base_3p", 1)).unwrap()
+    }
+
+    fn city(s: &State, name: &str) -> usize {
+        s.board
+            .city_ascii
+            .iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("no city {name}"))
+    }
+
+    fn route(s: &State, a: &str, z: &str) -> usize {
+        let (a, z) = (city(s, a), city(s, z));
+        (0..s.board.n_routes)
+            .find(|&r| {
+                let ends = s.board.route_cities[r];
+                ends == [a, z] || ends == [z, a]
+            })
+            .expect("a route between the two cities")
+    }
+
+    /// Every post of route `r` to `player`'s pieces (`pieces`, one per post).
+    fn fill(s: &mut State, r: usize, player: i32, pieces: &[i32]) {
+        let posts: Vec<usize> = s.board.route_posts(r).collect();
+        assert_eq!(posts.len(), pieces.len());
+        for (i, k) in posts.into_iter().zip(pieces) {
+            s.posts[i] = (player * 2 + k) as i8;
+        }
+    }
+
+    fn of_kind(s: &State, kind: u8) -> Vec<Action> {
+        legal(s).into_iter().filter(|a| a.kind == kind).collect()
+    }
+
+    #[test]
+    fn income_offers_every_mix_up_to_the_bank_value() {
+        // "Income — move up to Bank value (3/5/7/all) of own tradesmen, any mix, from the
+        // general stock to the personal supply."
+        let mut s = game();
+        s.stock_m[0] = 1;
+        let incomes = of_kind(&s, K_INCOME);
+        assert_eq!(incomes.len(), 6); // 1-3 traders, or the merchant and 0-2 traders
+        assert!(incomes.iter().all(|a| a.a + a.b >= 1 && a.a + a.b <= 3));
+        s.levels[0][crate::board::A_BANK] = 3; // "all": 6 traders and the merchant
+        let incomes = of_kind(&s, K_INCOME);
+        assert_eq!(incomes.len(), 6 + 7);
+        assert!(incomes.contains(&Action::k2(K_INCOME, 6, 1)));
+        let (t, m) = (s.supply_t[0], s.supply_m[0]);
+        apply_unchecked(&mut s, &Action::k2(K_INCOME, 2, 1));
+        assert_eq!((s.supply_t[0], s.supply_m[0]), (t + 2, m + 1));
+        assert_eq!((s.stock_t[0], s.stock_m[0], s.actions_left), (4, 0, 1));
+    }
+
+    #[test]
+    fn displacing_costs_one_more_for_a_trader_and_two_for_a_merchant() {
+        // "Displace — ... pay 1 more tradesman (displaced trader) or 2 more (displaced
+        // merchant) from your supply to the general stock. Not allowed unless you can pay
+        // in full."
+        let mut s = game();
+        let hl = route(&s, "Hamburg", "Lubeck");
+        let trader_post = s.board.post_start[hl];
+        let merchant_post = trader_post + 1;
+        s.posts[trader_post] = 2; // player 1's trader
+        s.posts[merchant_post] = 3; // player 1's merchant
+        let on = |s: &State, i: usize| -> Vec<Action> {
+            of_kind(s, K_DISPLACE)
+                .into_iter()
+                .filter(|a| a.a == i as i32)
+                .collect()
+        };
+        s.supply_t[0] = 1;
+        s.supply_m[0] = 0;
+        assert!(on(&s, trader_post).is_empty() && on(&s, merchant_post).is_empty());
+        s.supply_t[0] = 2;
+        assert_eq!(
+            on(&s, trader_post),
+            vec![Action::new(K_DISPLACE, trader_post as i32, TRADER, 0)]
+        );
+        assert!(on(&s, merchant_post).is_empty());
+        s.supply_t[0] = 3;
+        assert_eq!(on(&s, merchant_post).len(), 1);
+        // displace the merchant with a trader, paying two traders
+        let stock = s.stock_t[0];
+        apply_unchecked(
+            &mut s,
+            &Action::new(K_DISPLACE, merchant_post as i32, TRADER, 0),
+        );
+        assert_eq!((s.supply_t[0], s.stock_t[0]), (0, stock + 2));
+        assert_eq!(s.posts[merchant_post], TRADER as i8);
+        // the displaced owner decides next: the merchant and up to 2 extras
+        assert_eq!(
+            s.pending.last(),
+            Some(&Decision::Relocate {
+                player: 1,
+                origin: hl,
+                piece: MERCHANT,
+                extras: 2
+            })
+        );
+        assert_eq!(s.current_player(), 1);
+    }
+
+    #[test]
+    fn a_complete_route_offers_the_establish_choices_the_rules_allow() {
+        // Establish 3.: "At most one of: Kontor (leftmost vacant office of either endpoint
+        // city; Privilege must allow its colour; a trader only on a square, a merchant
+        // only on a circle) ... Develop (an endpoint city shows an ability)" — or nothing.
+        let mut s = game();
+        let hl = route(&s, "Hamburg", "Lubeck"); // Hamburg white square, Lubeck white square + Bank
+        fill(&mut s, hl, 0, &[TRADER, TRADER, TRADER]);
+        let ri = hl as i32;
+        let (hamburg_end, lubeck_end) = if s.board.route_cities[hl][0] == city(&s, "Hamburg") {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
+        let mut want = vec![
+            Action::k2(K_ESTABLISH, ri, R_NONE),
+            Action::new(K_ESTABLISH, ri, R_KONTOR, hamburg_end),
+            Action::new(K_ESTABLISH, ri, R_KONTOR, lubeck_end),
+            Action::new(K_ESTABLISH, ri, R_DEVELOP, crate::board::A_BANK as i32),
+        ];
+        want.sort_by_key(|a| (a.b, a.c));
+        let mut got = of_kind(&s, K_ESTABLISH);
+        got.sort_by_key(|a| (a.b, a.c));
+        assert_eq!(got, want);
+        // merchants only: neither first office is a circle
+        fill(&mut s, hl, 0, &[MERCHANT, MERCHANT, MERCHANT]);
+        let got: Vec<i32> = of_kind(&s, K_ESTABLISH).iter().map(|a| a.b).collect();
+        assert_eq!(got, vec![R_NONE, R_DEVELOP]);
+        // Warburg's first office is orange: Privilege white does not allow it
+        let pw = route(&s, "Paderborn", "Warburg");
+        fill(&mut s, pw, 0, &[TRADER, TRADER, TRADER]);
+        let warburg_end = if s.board.route_cities[pw][0] == city(&s, "Warburg") {
+            0
+        } else {
+            1
+        };
+        let kontor = Action::new(K_ESTABLISH, pw as i32, R_KONTOR, warburg_end);
+        assert!(!legal(&s).contains(&kontor));
+        s.levels[0][A_PRIVILEGE] = 1;
+        assert!(legal(&s).contains(&kontor));
+    }
+
+    #[test]
+    fn the_coellen_spaces_take_a_merchant_of_an_allowed_colour() {
+        // "Special prestige — on the Coellen–Warburg route, move a merchant from the route
+        // onto a vacant Coellen space (7 white, 8 orange, 9 pink, 11 black) that Privilege
+        // allows."
+        let mut s = game();
+        let wc = route(&s, "Warburg", "Coellen");
+        let special = |s: &State| -> Vec<i32> {
+            of_kind(s, K_ESTABLISH)
+                .iter()
+                .filter(|a| a.b == R_SPECIAL)
+                .map(|a| a.c)
+                .collect()
+        };
+        fill(&mut s, wc, 0, &[TRADER, TRADER, TRADER, TRADER]);
+        assert!(special(&s).is_empty());
+        fill(&mut s, wc, 0, &[TRADER, MERCHANT, TRADER, TRADER]);
+        assert_eq!(special(&s), vec![0]);
+        s.levels[0][A_PRIVILEGE] = 3;
+        assert_eq!(special(&s), vec![0, 1, 2, 3]);
+        s.special[1] = 3; // orange space taken by player 1
+        assert_eq!(special(&s), vec![0, 2, 3]);
+        let stock = (s.stock_t[0], s.stock_m[0]);
+        apply_unchecked(&mut s, &Action::new(K_ESTABLISH, wc as i32, R_SPECIAL, 3));
+        assert_eq!(s.special[3], MERCHANT as i8);
+        assert_eq!((s.stock_t[0], s.stock_m[0]), (stock.0 + 3, stock.1));
+    }
+
+    #[test]
+    fn establishing_scores_control_then_takes_the_marker_and_returns_the_rest() {
+        // Establish: "1. Each endpoint city's controller scores 1 prestige. 2. If the
+        // route has a bonus marker, take it and draw one replacement at once ... All other
+        // pieces on the route return to the general stock."
+        let mut s = game();
+        let hl = route(&s, "Hamburg", "Lubeck");
+        let hamburg = city(&s, "Hamburg");
+        s.offices[s.board.office_start[hamburg]] = 2; // player 1 controls Hamburg
+        fill(&mut s, hl, 0, &[TRADER, MERCHANT, TRADER]);
+        s.route_marker[hl] = MK_SWAP as i8;
+        s.actions_left = 3;
+        let (bag, stock_t, stock_m) = (s.bag.len(), s.stock_t[0], s.stock_m[0]);
+        let lubeck_end = if s.board.route_cities[hl][0] == city(&s, "Lubeck") {
+            0
+        } else {
+            1
+        };
+        apply_unchecked(
+            &mut s,
+            &Action::new(K_ESTABLISH, hl as i32, R_KONTOR, lubeck_end),
+        );
+        // player 1: Hamburg's control; player 0: Lubeck's coin office (control came first)
+        assert_eq!(s.prestige, vec![1, 1, 0]);
+        assert_eq!(
+            s.offices[s.board.office_start[city(&s, "Lubeck")]],
+            TRADER as i8
+        );
+        assert_eq!((s.stock_t[0], s.stock_m[0]), (stock_t + 1, stock_m + 1));
+        assert!(s.board.route_posts(hl).all(|i| s.posts[i] == EMPTY));
+        assert_eq!(s.markers[0], vec![MK_SWAP]);
+        assert_eq!(
+            (s.bag.len(), s.drawn.len(), s.route_marker[hl]),
+            (bag - 1, 1, -1)
+        );
+        assert_eq!((s.actions_left, s.end_reason), (2, None));
+    }
+
+    #[test]
+    fn an_empty_bag_ends_the_game_after_the_establish_action() {
+        // "If the supply is empty, the game will end after this action." / "The active
+        // player loses the remaining actions; nobody else plays."
+        let mut s = game();
+        let hl = route(&s, "Hamburg", "Lubeck");
+        fill(&mut s, hl, 0, &[TRADER, TRADER, TRADER]);
+        s.route_marker[hl] = MK_SWAP as i8;
+        s.bag.clear();
+        s.actions_left = 4;
+        apply_unchecked(&mut s, &Action::k2(K_ESTABLISH, hl as i32, R_NONE));
+        assert_eq!(s.end_reason, Some(1));
+        assert!(s.is_over() && legal(&s).is_empty());
+    }
+
+    #[test]
+    fn a_drawn_marker_is_placed_at_the_end_of_the_turn_then_the_next_player_plays() {
+        // "End of turn — place each drawn replacement marker beside a route that has no
+        // marker, no tradesmen, and at least one endpoint city with a vacant office. Then
+        // the next player in seat order."
+        let mut s = game();
+        let hl = route(&s, "Hamburg", "Lubeck");
+        fill(&mut s, hl, 0, &[TRADER, TRADER, TRADER]);
+        s.route_marker[hl] = MK_SWAP as i8;
+        s.actions_left = 1;
+        s.markers[0].clear();
+        apply_unchecked(&mut s, &Action::k2(K_ESTABLISH, hl as i32, R_NONE));
+        // the swap marker has no use yet (no two Kontors side by side): the turn ends
+        assert_eq!(
+            s.pending.last(),
+            Some(&Decision::PlaceMarkers { player: 0 })
+        );
+        let places = legal(&s);
+        assert!(!places.is_empty() && places.iter().all(|a| a.kind == K_PLACE_MARKER));
+        let taken: Vec<usize> = (0..s.board.n_routes)
+            .filter(|&r| s.route_marker[r] >= 0)
+            .collect();
+        assert!(places.iter().all(|a| !taken.contains(&(a.a as usize))));
+        let drawn = s.drawn[0];
+        let to = places[0];
+        apply_unchecked(&mut s, &to);
+        assert_eq!(s.route_marker[to.a as usize], drawn as i8);
+        assert_eq!((s.active, s.actions_left, s.pending.len()), (1, 2, 0));
+    }
+
+    #[test]
+    fn actions_run_out_then_the_turn_passes_and_end_is_always_legal() {
+        // "The active player performs up to their Actions value of actions"
+        let mut s = game();
+        assert!(legal(&s).contains(&Action::k(K_END)));
+        let place = of_kind(&s, K_PLACE)[0];
+        apply_unchecked(&mut s, &place);
+        assert_eq!((s.active, s.actions_left), (0, 1));
+        let place = of_kind(&s, K_PLACE)[0];
+        apply_unchecked(&mut s, &place);
+        assert_eq!((s.active, s.actions_left, s.turn), (1, 2, 2));
+        apply_unchecked(&mut s, &Action::k(K_END));
+        assert_eq!(s.active, 2);
+    }
+}
