@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from hansa_lab.sim.runner import run_experiment, simulate
     from hansa_lab.strategies import Strategy, make_strategy
     from hansa_lab.strategies.lineup import parse_lineup
+    from hansa_lab.tools.commands.compare import compare
     from hansa_lab.version import __version__
     from hansa_lab.viz.viewer import GameViewer
 
@@ -72,6 +73,7 @@ _LAZY = {
     "run_experiment": "hansa_lab.sim.runner",
     "open_results": "hansa_lab.sim.results",
     "GameViewer": "hansa_lab.viz.viewer",
+    "compare": "hansa_lab.tools.commands.compare",
     "__version__": "hansa_lab.version",
 }
 
@@ -123,6 +125,7 @@ __all__ = [
     "Strategy",
     "__version__",
     "apply",
+    "compare",
     "final_scores",
     "format_action",
     "legal_actions",

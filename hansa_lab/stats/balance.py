@@ -250,11 +250,15 @@ def variant_view(table: pd.DataFrame) -> ReadableFrame:
     """The variants' rows of a :class:`BalanceAnswers` in the display style: the first
     seat's advantage and the seat gap with their intervals, the p-value of "worse than
     the best" and the word."""
-    return readable(table, View(
-        columns=tuple(c for c in ("arm", "n_players", "variant", "games", "first_seat_adv",
-                                  "seat_gap", "p_worse", "answer") if c in table.columns),
-        percent=("first_seat_adv", "seat_gap"),
-        intervals=(("first_seat_adv", "adv_lo", "adv_hi"), ("seat_gap", "gap_lo", "gap_hi"))))
+    first, gap = "seat 0 (first player) advantage", "seat gap"
+    shown = table.rename(columns={"first_seat_adv": first, "adv_lo": f"{first}_lo",
+                                  "adv_hi": f"{first}_hi", "seat_gap": gap,
+                                  "gap_lo": f"{gap}_lo", "gap_hi": f"{gap}_hi"})
+    return readable(shown, View(
+        columns=tuple(c for c in ("arm", "n_players", "variant", "games", first, gap,
+                                  "p_worse", "answer") if c in shown.columns),
+        percent=(first, gap), signed=(first,),
+        intervals=((first, f"{first}_lo", f"{first}_hi"), (gap, f"{gap}_lo", f"{gap}_hi"))))
 
 
 def with_balance_intervals(shown: pd.DataFrame, balance: pd.DataFrame) -> pd.DataFrame:

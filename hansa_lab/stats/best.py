@@ -306,7 +306,8 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
     how = f"simultaneous 95% intervals, {size}{who}"
     if more > 0:
         more_text = (f"about {more:,} more games per variant would separate "
-                     f"{names[leader]} from {names[runner]}")
+                     f"{names[leader]} from {names[runner]} (if their advantages are as "
+                     "estimated)")
     else:
         more_text = (f"{names[leader]} and {names[runner]} are so close that no practical "
                      "number of games would separate them")

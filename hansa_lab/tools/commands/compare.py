@@ -48,6 +48,9 @@ __all__ = ["DEFAULT_DIFFERENCE", "ComparePlan", "Comparison", "add_compare", "co
 #: The smallest difference in the size of seat 0's advantage worth telling apart, as a
 #: win share (5 percentage points: a seat winning 38% instead of 33% of 3-player games).
 DEFAULT_DIFFERENCE = 0.05
+#: The largest difference a plan names; a size that would only tell a larger one is
+#: "too few games to tell" (a rule variant does not move a seat's win share by more).
+MAX_TOLD = 0.25
 #: Looks at the data of ``--until-decided`` (rounds of games), the Bonferroni split.
 DEFAULT_LOOKS = 4
 #: The most options one comparison sweeps (their values' grid is played in full).
@@ -106,7 +109,7 @@ def _options(option: Mapping[str, Sequence[Any]] | Sequence[str] | str
     for name, values in pairs:
         if name not in RULE_OPTIONS:
             raise ValueError(f"option: unknown rule option {name!r} (hansa-lab options "
-                             f"lists them: {', '.join(RULE_OPTIONS)})")
+                             "lists them)")
         if name in out:
             raise ValueError(f"option: {name} is given twice; list its values once "
                              f"({name}=A,B,C)")
@@ -188,12 +191,18 @@ class ComparePlan:
         k = len(self.variants)
         looks = (f", the 5% error split over {self.looks} looks at the data"
                  if self.looks > 1 else "")
-        head = (f"plan: {k} variants ({', '.join(self.variants)}), {self.n_players} "
+        names = ", ".join(f"{v} (the printed rules)" if v == "default" else v
+                          for v in self.variants)
+        head = (f"plan: {k} variants ({names}), {self.n_players} "
                 f"{self.population} players. To tell apart two variants whose seat 0 (first "
                 f"player) advantages differ by {100 * self.difference:.1f} percentage "
                 f"points of win share (80% power, simultaneous 95% intervals{looks}): "
                 f"{self.games:,} games per variant, {self.games * k:,} in all.")
-        if self.games_given is not None:
+        if self.games_given is not None and self.detectable > MAX_TOLD:
+            head += (f" With {self.games_given:,} games per variant ({self.total_games:,} "
+                     f"in all) too few games to tell: only a difference of more than "
+                     f"{100 * MAX_TOLD:.0f} percentage points would show.")
+        elif self.games_given is not None:
             head += (f" With {self.games_given:,} games per variant ({self.total_games:,} "
                      f"in all) a difference of {100 * self.detectable:.1f} percentage "
                      "points can be told.")
@@ -413,10 +422,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     result = run_guarded(run)
     assert isinstance(result, Comparison)
-    from hansa_lab.sim.results import format_table
+    from hansa_lab.stats.display import table_text
 
     print()
-    print(format_table(result.table))
+    print(table_text(result.table))
     print()
     for line in result.balance.lines():
         print(wrap_text(line))
