@@ -471,3 +471,303 @@ pub fn spend(s: &mut State, n: i32) {
         *left -= n;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Pending decisions against /work/shared/RULES.md ("A turn": Displace and Move; "Bonus
+    //! markers": move 3 / remove 3; "End of turn"; the Emperor's Favour), on positions
+    //! built from a printed new game (base board, 3 players).
+    use super::*;
+    use crate::rules::{apply_unchecked, legal};
+    use crate::state::{new_game, Config, F_RELOCATE_ANYWHERE};
+
+    fn game() -> State {
+        new_game(&Config::printed(3, "base_3p", 1)).unwrap()
+    }
+
+    fn city(s: &State, name: &str) -> usize {
+        s.board
+            .city_ascii
+            .iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("no city {name}"))
+    }
+
+    fn route(s: &State, a: &str, z: &str) -> usize {
+        let (a, z) = (city(s, a), city(s, z));
+        (0..s.board.n_routes)
+            .find(|&r| {
+                let ends = s.board.route_cities[r];
+                ends == [a, z] || ends == [z, a]
+            })
+            .expect("a route between the two cities")
+    }
+
+    fn routes(s: &State, pairs: &[(&str, &str)]) -> Vec<usize> {
+        let mut out: Vec<usize> = pairs.iter().map(|(a, z)| route(s, a, z)).collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Every post of route `r` to `player`'s traders.
+    fn fill(s: &mut State, r: usize, player: i32) {
+        for i in s.board.route_posts(r) {
+            s.posts[i] = (player * 2) as i8;
+        }
+    }
+
+    /// Player 1's trader displaced from Hamburg–Lübeck by player 0: player 1 decides.
+    fn displaced() -> (State, usize) {
+        let mut s = game();
+        let origin = route(&s, "Hamburg", "Lubeck");
+        let post = s.board.post_start[origin];
+        s.posts[post] = 2;
+        apply_unchecked(&mut s, &Action::new(K_DISPLACE, post as i32, TRADER, 0));
+        (s, origin)
+    }
+
+    #[test]
+    fn a_displaced_piece_goes_to_the_adjacent_routes_then_one_step_further() {
+        // "on free posts of routes adjacent to the route it came from (sharing a city) ...
+        // Only if every post of every adjacent route is taken may they go one step further
+        // out, and so on (breadth-first over routes)."
+        let (mut s, origin) = displaced();
+        let adjacent = routes(
+            &s,
+            &[
+                ("Hamburg", "Luneburg"),
+                ("Hamburg", "Bremen"),
+                ("Hamburg", "Stade"),
+            ],
+        );
+        assert_eq!(relocation_routes(&s, origin, TRADER, 1), adjacent);
+        let mut offered: Vec<usize> = legal(&s)
+            .iter()
+            .filter(|a| a.kind == K_RELOCATE)
+            .map(|a| a.a as usize)
+            .collect();
+        offered.sort_unstable();
+        assert_eq!(offered, adjacent);
+        for &r in &adjacent {
+            fill(&mut s, r, 2);
+        }
+        let next = routes(
+            &s,
+            &[
+                ("Luneburg", "Hannover"),
+                ("Luneburg", "Perleberg"),
+                ("Bremen", "Osnabruck"),
+                ("Bremen", "Minden"),
+                ("Bremen", "Hannover"),
+            ],
+        );
+        assert_eq!(relocation_routes(&s, origin, TRADER, 1), next);
+    }
+
+    #[test]
+    fn extras_come_from_the_stock_then_the_supply_then_own_posts_and_may_be_declined() {
+        // "places the displaced piece plus up to 1 (trader) ... extra tradesmen — taken
+        // from their general stock, else their personal supply, else moved from their own
+        // posts ... may decline the extras"
+        let (mut s, origin) = displaced();
+        let sources = |s: &State| -> Vec<(i32, i32)> {
+            let mut v = Vec::new();
+            extra_relocations(s, 1, origin, &mut v);
+            v.iter().map(|a| (a.b, a.c)).collect()
+        };
+        assert!(sources(&s).iter().all(|&(k, post)| k == TRADER && post < 0));
+        // the displaced trader first; then only extras, or decline
+        let first = legal(&s)
+            .into_iter()
+            .find(|a| a.kind == K_RELOCATE)
+            .unwrap();
+        apply_unchecked(&mut s, &first);
+        assert_eq!(
+            s.pending.last(),
+            Some(&Decision::Relocate {
+                player: 1,
+                origin,
+                piece: -1,
+                extras: 1
+            })
+        );
+        assert!(legal(&s).contains(&Action::k(K_DECLINE)));
+        // an empty stock: from the personal supply
+        let supply = s.supply_t[1];
+        s.stock_t[1] = 0;
+        let extra = legal(&s)
+            .into_iter()
+            .find(|a| a.kind == K_RELOCATE_EXTRA)
+            .unwrap();
+        assert_eq!(extra.c, -1);
+        let mut from_supply = s.clone();
+        apply_unchecked(&mut from_supply, &extra);
+        assert_eq!(from_supply.supply_t[1], supply - 1);
+        // nothing loose: one of their own pieces on the board moves
+        s.supply_t[1] = 0;
+        s.supply_m[1] = 0;
+        let own = sources(&s);
+        assert!(!own.is_empty() && own.iter().all(|&(_, post)| post >= 0));
+        assert!(own
+            .iter()
+            .all(|&(_, post)| s.posts[post as usize] >> 1 == 1));
+        // declining ends the decision: player 0 plays on
+        apply_unchecked(&mut s, &Action::k(K_DECLINE));
+        assert!(s.pending.is_empty());
+        assert_eq!(s.current_player(), 0);
+    }
+
+    #[test]
+    fn a_displaced_piece_with_nowhere_to_go_returns_to_the_stock() {
+        // (breadth-first until a free post; with none anywhere the piece cannot be placed)
+        let mut s = game();
+        let origin = route(&s, "Hamburg", "Lubeck");
+        for i in 0..s.posts.len() {
+            s.posts[i] = 4; // player 2's traders everywhere
+        }
+        let stock = s.stock_t[1];
+        s.pending.push(Decision::Relocate {
+            player: 1,
+            origin,
+            piece: TRADER,
+            extras: 1,
+        });
+        while settle_top(&mut s) {}
+        assert!(s.pending.is_empty());
+        assert_eq!(s.stock_t[1], stock + 1);
+    }
+
+    #[test]
+    fn the_relocate_anywhere_favour_opens_every_route_with_a_free_post() {
+        // Emperor's Favour: "displaced pieces (yours) may go to any free posts"
+        let mut c = Config::printed(3, "base_3p", 1);
+        c.emperor = true;
+        let mut s = new_game(&c).unwrap();
+        let origin = route(&s, "Hamburg", "Lubeck");
+        let near = relocation_routes(&s, origin, TRADER, 1);
+        s.favours[1] = vec![F_RELOCATE_ANYWHERE];
+        let anywhere = relocation_routes(&s, origin, TRADER, 1);
+        assert!(near.len() < anywhere.len());
+        assert_eq!(anywhere, (0..s.board.n_routes).collect::<Vec<_>>());
+        assert_eq!(relocation_routes(&s, origin, TRADER, 0), near);
+    }
+
+    #[test]
+    fn a_move_takes_up_to_the_book_value_and_two_moves_may_swap() {
+        // "Move — move up to Book value of own tradesmen from posts to free posts. Two
+        // moves may swap one own trader with one own merchant. No displacing."
+        let mut s = game();
+        let a = s.board.post_start[route(&s, "Hamburg", "Lubeck")];
+        let z = s.board.post_start[route(&s, "Emden", "Groningen")];
+        s.posts[a] = 0; // player 0's trader
+        s.posts[z] = 1; // player 0's merchant
+        let taken = s.board.post_start[route(&s, "Hamburg", "Stade")];
+        s.posts[taken] = 2; // player 1's trader: never moved, never displaced
+        s.actions_left = 3;
+        apply_unchecked(&mut s, &Action::k(K_MOVE));
+        assert_eq!(
+            s.pending.last(),
+            Some(&Decision::Move { player: 0, left: 2 })
+        );
+        let acts = legal(&s);
+        assert!(acts.contains(&Action::k2(K_SWAP, a as i32, z as i32)));
+        assert!(acts
+            .iter()
+            .all(|x| x.kind != K_MOVE_PIECE || x.a == a as i32 || x.a == z as i32));
+        assert!(acts.contains(&Action::k(K_STOP)));
+        let step = *acts
+            .iter()
+            .find(|x| x.kind == K_MOVE_PIECE && x.a == a as i32)
+            .unwrap();
+        apply_unchecked(&mut s, &step);
+        assert_eq!(
+            s.pending.last(),
+            Some(&Decision::Move { player: 0, left: 1 })
+        );
+        assert!(legal(&s).iter().all(|x| x.kind != K_SWAP));
+        let step = *legal(&s).iter().find(|x| x.kind == K_MOVE_PIECE).unwrap();
+        apply_unchecked(&mut s, &step);
+        assert!(s.pending.is_empty());
+        assert_eq!(s.posts[taken], 2);
+        // Book 3: three moves
+        s.levels[0][crate::board::A_BOOK] = 1;
+        apply_unchecked(&mut s, &Action::k(K_MOVE));
+        assert_eq!(
+            s.pending.last(),
+            Some(&Decision::Move { player: 0, left: 3 })
+        );
+    }
+
+    #[test]
+    fn remove_three_takes_only_opponents_pieces_back_to_their_owners_supply() {
+        // remove 3: "remove up to 3 opponents' tradesmen from posts to their owners'
+        // personal supplies"; move 3: "move up to 3 opponents' tradesmen from posts to
+        // free posts"
+        let mut s = game();
+        let hl = s.board.post_start[route(&s, "Hamburg", "Lubeck")];
+        s.posts[hl] = 0; // own
+        s.posts[hl + 1] = 3; // player 1's merchant
+        s.posts[hl + 2] = 4; // player 2's trader
+        s.pending
+            .push(Decision::RemoveOpponents { player: 0, left: 3 });
+        let acts = legal(&s);
+        assert_eq!(
+            acts,
+            vec![
+                Action::k1(K_REMOVE, hl as i32 + 1),
+                Action::k1(K_REMOVE, hl as i32 + 2),
+                Action::k(K_STOP)
+            ]
+        );
+        let m = s.supply_m[1];
+        apply_unchecked(&mut s, &acts[0]);
+        assert_eq!((s.supply_m[1], s.posts[hl + 1]), (m + 1, EMPTY));
+        assert_eq!(
+            s.pending.last(),
+            Some(&Decision::RemoveOpponents { player: 0, left: 2 })
+        );
+        s.pending.pop();
+        s.pending
+            .push(Decision::MoveOpponents { player: 0, left: 3 });
+        let moved: Vec<i32> = legal(&s)
+            .iter()
+            .filter(|a| a.kind == K_SHIFT)
+            .map(|a| a.a)
+            .collect();
+        assert!(!moved.is_empty() && moved.iter().all(|&i| i == hl as i32 + 2));
+    }
+
+    #[test]
+    fn a_replacement_marker_goes_beside_an_empty_route_with_a_vacant_office() {
+        // "beside a route that has no marker, no tradesmen, and at least one endpoint city
+        // with a vacant office"
+        let mut s = game();
+        let all = marker_routes(&s);
+        let hl = route(&s, "Hamburg", "Lubeck");
+        assert!(all.contains(&hl));
+        assert!(all.iter().all(|&r| s.route_marker[r] < 0));
+        s.posts[s.board.post_start[hl]] = 2;
+        assert!(!marker_routes(&s).contains(&hl));
+        s.posts[s.board.post_start[hl]] = EMPTY;
+        // Stade – Hamburg with both cities full
+        let hs = route(&s, "Hamburg", "Stade");
+        for c in [city(&s, "Hamburg"), city(&s, "Stade")] {
+            for i in s.board.city_offices(c) {
+                s.offices[i] = 2;
+            }
+        }
+        assert!(!marker_routes(&s).contains(&hs));
+        // Hamburg is full, Lübeck is not: Hamburg–Lübeck still takes a marker
+        assert!(marker_routes(&s).contains(&hl));
+        // no route at all: the drawn marker is discarded
+        for i in 0..s.posts.len() {
+            s.posts[i] = 2;
+        }
+        s.drawn = vec![3];
+        s.pending.push(Decision::PlaceMarkers { player: 0 });
+        assert!(settle_top(&mut s));
+        assert_eq!((s.drawn.len(), s.discarded.clone()), (0, vec![3]));
+        assert!(settle_top(&mut s));
+        assert!(s.pending.is_empty() && s.active == 1);
+    }
+}
