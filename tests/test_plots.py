@@ -205,18 +205,28 @@ def test_seat_advantage_is_a_grid_of_player_counts_by_population() -> None:
         assert {to_hex(f, keep_alpha=False) for f in faces} == {"#ffffff"}
 
 
-def test_comparison_markers_follow_each_panels_own_test() -> None:
-    """The issue's case: actions_first's win-share difference +20% [8.7%, 31.3%] was drawn
-    hollow because the marker followed the score test."""
+def test_comparison_markers_follow_the_answer_and_the_win_share_never_fills() -> None:
+    """Issue 43: keep_supply read "no clear effect" (the score test) while its win-share
+    marker was drawn filled (the win-share test). The score difference decides a tip's
+    answer; the win share is secondary and never fills a marker."""
     row = pd.DataFrame({"arm_a": ["actions_first"], "arm_b": ["greedy"], "diff": [1.5],
-                        "diff_lo": [-0.8], "diff_hi": [3.8], "p_holm": [0.2],
+                        "diff_lo": [-0.8], "diff_hi": [3.8], "n_deals": [30],
+                        "se_paired": [1.12], "p_value": [0.2], "p_holm": [0.2],
                         "win_diff": [0.20], "win_diff_lo": [0.087], "win_diff_hi": [0.313],
-                        "p_win_holm": [0.003]})
+                        "p_win": [0.003], "p_win_holm": [0.003]})
     fig = plots.plot_comparison(row)
     score, win = (ax.collections[-1].get_facecolors() for ax in fig.axes)
+    [answer] = fig._hansa_answers
+    assert answer.word == "no clear effect" and not answer.filled
     assert to_hex(score[0], keep_alpha=False) == "#ffffff"  # score test: no finding
-    assert to_hex(win[0], keep_alpha=False) != "#ffffff"   # win-share test: a finding
+    assert to_hex(win[0], keep_alpha=False) == "#ffffff"    # secondary: never filled
+    assert "secondary" in fig.axes[1].get_xlabel()
     assert fig.axes[1].xaxis.get_major_formatter()(0.2, 0) == "20%"
+    found = plots.plot_comparison(row.assign(diff=3.0, diff_lo=0.7, diff_hi=5.3,
+                                             p_value=0.01, p_holm=0.01))
+    assert [a.word for a in found._hansa_answers] == ["helps"]
+    score = found.axes[0].collections[-1].get_facecolors()
+    assert to_hex(score[0], keep_alpha=False) != "#ffffff"
 
 
 def test_share_axes_read_as_percent_like_the_tables() -> None:

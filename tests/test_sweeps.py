@@ -140,8 +140,7 @@ def test_a_small_sweep_run_compares_each_variant_with_the_unchanged_game(
     assert (row.loc[("no_effect", "score"), "diff"], row.loc[("no_effect", "rounds"), "diff"]) \
         == (0.0, 0.0)  # the very same games, deal by deal
     # the issue's case (notebook 06's East–West variants): identical games say so
-    assert row.loc[("no_effect", "score"), "verdict"] == \
-        "this rule never came into play in these games"
+    assert row.loc[("no_effect", "score"), "verdict"] == "never came into play"
     assert row.loc[("no_effect", "rounds"), "text"].startswith(
         "this rule never came into play in these games: all 10 paired games ended exactly")
     assert row.loc[("short", "rounds"), "verdict"] == "lowers"

@@ -20,7 +20,7 @@ from hansa_lab.sim.runner import simulate
 from hansa_lab.stats.display import MAX_WIDTH, TRANSPOSE_ROWS, View, readable, table_html
 from hansa_lab.stats.populations import PopulationAnswer, answers_table
 from hansa_lab.stats.synthetic import synthetic_tables
-from hansa_lab.stats.variants import NEVER_IN_PLAY, variant_comparison
+from hansa_lab.stats.variants import NEVER_IN_PLAY, NEVER_IN_PLAY_TEXT, variant_comparison
 
 
 @pytest.fixture(scope="module")
@@ -123,8 +123,9 @@ def test_a_column_without_values_is_named_once_not_shown() -> None:
 
 
 def test_a_repeated_verdict_is_said_once() -> None:
-    """The finding: the 18-row variants table repeated "this rule never came into play"
-    per row. Rows whose verdict it is carry a note mark; the sentence is said once."""
+    """The finding: the 18-row variants table repeated "this rule never came into play
+    in these games" per row. The table now shows the answer's short word per row, and the
+    sentence (the ``text`` column) is not repeated in the display."""
     games = pd.DataFrame({"experiment": "x", "arm": "a", "game_id": range(12), "n_players": 2,
                           "board": "base", "side": "base_3p", "edition": "bigbox",
                           "seed": [0, 1, 2, 3] * 3, "rotation": 0,
@@ -134,12 +135,13 @@ def test_a_repeated_verdict_is_said_once() -> None:
                             "seat": [0, 1] * 12, "total": [50.0, 40.0] * 12,
                             "win_share": [1.0, 0.0] * 12})
     table = variant_comparison(players, games, "default")
-    assert (table["verdict"] == NEVER_IN_PLAY).sum() >= 3  # the data says it per row
+    assert (table["verdict"] == NEVER_IN_PLAY).sum() == 3  # the data says it per row
     text = repr(table)
-    assert text.count(NEVER_IN_PLAY) == 1
-    assert "[1] " + NEVER_IN_PLAY in text
-    html = table._repr_html_()
-    assert html.count(NEVER_IN_PLAY) == 1
+    assert text.count(NEVER_IN_PLAY) == 3 and NEVER_IN_PLAY_TEXT not in text
+    assert table._repr_html_().count(NEVER_IN_PLAY_TEXT) == 0
+    assert all(t.startswith(NEVER_IN_PLAY_TEXT) for t, v in zip(table["text"], table["verdict"],
+                                                               strict=True)
+               if v == NEVER_IN_PLAY)
 
 
 def test_a_value_the_same_in_every_row_is_said_under_the_table() -> None:

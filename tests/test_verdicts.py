@@ -22,6 +22,7 @@ from hansa_lab.stats import (
     synthetic_tables,
     t_quantile,
 )
+from hansa_lab.stats.answers import p_phrase
 
 TRUE_EFFECT = 2.0  # skill of "plus2" over "base" in the synthetic model
 
@@ -83,10 +84,12 @@ def test_verdicts_name_the_direction_and_adjust_for_the_family() -> None:
                                                          "base"), arm, "base")
                       for arm in ("good", "bad", "same")], ignore_index=True)
     v = comparison_verdicts(rows)
-    assert v.verdict.tolist() == ["helps", "hurts", "no clear effect"]
+    # the same strategy: its interval lies inside ±1 point, an effect smaller than that
+    assert v.verdict.tolist() == ["helps", "hurts", "smaller than the margin"]
     assert v.text[0].startswith("helps: +") and "vs base" in v.text[0]
     assert v.diff_lo[0] <= 3 <= v.diff_hi[0] and v.diff_lo[1] <= -3 <= v.diff_hi[1]
-    assert "more deals for ±1 point" in v.text[2] or "within ±1 point" in v.text[2]
+    assert v.text[2].startswith("the effect is smaller than ±1 point (shown): ")
+    assert v.diff_lo[2] > -1 and v.diff_hi[2] < 1
     # Holm: p = 0.03 alone is a finding; as one of three questions with larger p it is not
     family = pd.DataFrame({"arm": ["a", "b", "c"], "score_diff": [1.0, 0.5, 0.2],
                            "diff_lo": [0.1, -0.5, -1.0], "diff_hi": [1.9, 1.5, 1.4],
@@ -112,22 +115,26 @@ def test_seat_verdicts() -> None:
     [balanced] = seat_verdicts(seat_advantage(fair["players"], fair["games"]))
     [unclear] = seat_verdicts(seat_advantage(few["players"], few["games"]))
     [unbalanced] = seat_verdicts(seat_advantage(tilted["players"], tilted["games"]))
-    assert balanced.startswith("4 players, base_45p: balanced")
-    assert "would detect a gap of ±2.8% wins with 80% power" in balanced
+    assert balanced.startswith("4 players, base_45p: balanced within ±5% wins")
+    assert "would detect a gap of ±2.6% wins with 80% power" in balanced
     # 300 fair games: nothing rejects, but a 5-point gap could go unseen: not "balanced"
     assert unclear.startswith("4 players, base_45p: no clear seat difference — this run "
-                              "would detect a gap of ±9.0% wins with 80% power")
+                              "would detect a gap of ±8.3% wins with 80% power")
+    assert "about 518 more games would detect a gap of ±5% wins" in unclear
     assert unbalanced.startswith("4 players, base_45p: unbalanced")
-    assert "seat 0 wins more than its fair share" in unbalanced
+    assert "seat 0 (first player) wins more than its fair share" in unbalanced
     assert "seat 3 wins less than its fair share" in unbalanced
+    # the win test decides; Friedman's test on scores is shown as secondary only
+    assert "win test Holm p < 0.001 (300 games)" in unbalanced
+    assert "Friedman p < 0.001 (secondary, does not decide)" in unbalanced
 
 
 def test_four_two_player_games_are_too_few_not_balanced() -> None:
     """The issue's case: `simulate --players 2 --games 4` printed "balanced"."""
     report = simulate(["random"], n_games=4, n_players=2, progress=False).report()
     [line] = [x for x in report.splitlines() if x.startswith("  2 players")]
-    assert ": too few games to tell — 4 games would detect only a gap of ±" in line
-    assert "balanced" not in line
+    assert line.endswith(": too few games to tell — 4 games; an answer needs at least 6 games")
+    assert "balanced" not in line and "p =" not in line
 
 
 @pytest.mark.parametrize(("games", "seats"), [(60, 2), (200, 3), (400, 4)])
@@ -156,37 +163,41 @@ def test_the_power_statement_holds_by_simulation(games: int, seats: int) -> None
 def test_one_p_value_per_test_shown_the_same_everywhere() -> None:
     """The issue's cases: the table said p_wins 0.67 and the verdict "wins p = 0.795",
     unlabelled; a report showed 0.978, "p = 0.98" and "p = 1" for one test. Now the
-    report's table shows the Holm-adjusted value the verdict uses, labelled, in the one
-    format of format_p, and the seat figure's title says the same."""
+    report's table shows the Holm-adjusted win test the verdict uses beside the win rate,
+    the secondary score test beside the mean score, in the one format of format_p, and
+    the seat figure's title says the same."""
     assert [format_p(p) for p in (0.978, 0.97812, 1.0, 0.0004, float("nan"))] == [
         "0.978", "0.978", "1.000", "<0.001", "n/a"]
     res = simulate(["random"], n_games=12, n_players=3, progress=False)
     seats = res.seats()
-    p_holm = format_p(float(seats["p_wins_holm"].iloc[0]))
-    p_score = format_p(float(seats["p_score_holm"].iloc[0]))
+    p_holm = float(seats["p_wins_holm"].iloc[0])
+    p_score = format_p(float(seats["p_score"].iloc[0]))
     report = res.report()
     lines = report.splitlines()  # the table may be split: the block with the p-values
-    at = next(i for i, x in enumerate(lines) if "p_wins_holm" in x)
+    at = next(i for i, x in enumerate(lines) if x.startswith("n_players") and "p_wins_holm" in x)
     header, row = lines[at], lines[at + 1]
-    assert "p_wins_holm" in header and "p_score_holm" in header and "p_wins " not in header
-    assert row.split()[-2:] == [p_holm, p_score]
-    assert f"Holm p: wins {p_holm}, scores {p_score}" in report
+    assert "p_score_holm" not in report and "p_wins " not in header
+    cells = header.split()
+    assert cells.index("p_wins_holm") < cells.index("mean_score") < cells.index("p_score")
+    assert format_p(p_holm) in row.split() and row.split()[-1] == p_score
+    assert f"win test {p_phrase(p_holm)} (12 games)" in " ".join(report.split())
     from hansa_lab.stats import plots
     title = plots.plot_seat_advantage(seats).axes[0].get_title()
-    assert f"Holm p = {p_holm}" in title
+    assert f"win test {p_phrase(p_holm)}" in title
 
 
 def test_no_verdict_from_a_zero_width_interval() -> None:
     same = pd.DataFrame({"arm": ["tip"], "base_arm": ["base"], "score_diff": [3.0],
-                         "diff_lo": [3.0], "diff_hi": [3.0], "deals": [3],
+                         "diff_lo": [3.0], "diff_hi": [3.0], "deals": [8],
                          "p_value": [0.0], "se": [0.0]})
     v = comparison_verdicts(same)
     assert v.verdict[0] == "too few games to tell"
-    assert "every one of the 3 deals gave the same difference" in v.text[0]
+    assert "every one of the 8 deals gave the same difference" in v.text[0]
+    assert not v.filled[0] and "p =" not in v.text[0] and "p <" not in v.text[0]
     alike = comparison_verdicts(same.assign(score_diff=0.0, diff_lo=0.0, diff_hi=0.0,
                                             p_value=1.0))
     assert alike.verdict[0] == "too few games to tell"
-    assert alike.text[0].startswith("too few games to tell: every one of the 3 deals ended "
+    assert alike.text[0].startswith("too few games to tell: every one of the 8 deals ended "
                                     "exactly as in base (difference 0")
 
 
@@ -203,9 +214,9 @@ def test_no_clear_effect_states_what_the_run_would_detect() -> None:
 
 def test_the_report_prints_verdicts() -> None:
     res = simulate({"tip": ["random:establish=false", "random"], "base": ["random"]},
-                   n_games=8, n_players=2, progress=False)
+                   n_games=16, n_players=2, progress=False)
     report = res.report()
-    assert "Verdicts (final score of the focal player" in report
+    assert "Verdicts (decided by the focal player's final score" in report
     assert "  tip: " in report and "Holm p = " in report
     one = simulate(["random"], n_games=6, n_players=3, progress=False).report()
     assert "Seat balance:" in one and "3 players, base_3p: " in one
@@ -218,17 +229,21 @@ def test_one_deal_gets_no_verdict() -> None:
                         "se": [float("nan")]})
     v = comparison_verdicts(one)
     assert v.verdict[0] == "too few games to tell"
-    assert v.text[0] == ("too few games to tell: +3.8 points from 1 deal; a verdict needs "
-                         "at least 2 deals")
+    assert v.text[0] == ("too few games to tell: +3.8 points from 1 deal; an answer needs "
+                         "at least 6 deals")
 
 
 def test_a_run_that_cannot_detect_the_largest_possible_change_is_too_few() -> None:
     """Notebook 06's strong check (2 deals): a win-share change of ±3888 percentage points
     would be "detectable" — that is no statement at all."""
     row = pd.DataFrame({"arm": ["flat"], "base_arm": ["printed"], "score_diff": [50.0],
-                        "diff_lo": [-585.3], "diff_hi": [685.3], "deals": [2],
+                        "diff_lo": [-72.1], "diff_hi": [172.1], "deals": [8],
                         "p_value": [0.5], "se": [50.0]})
     v = comparison_verdicts(row, unit="pct points", bound=100.0, half_width=2.0)
-    assert v.verdict[0] == "too few games to tell"
-    assert "could not detect even the largest possible difference (±100 pct points)" in v.text[0]
-    assert comparison_verdicts(row, unit="pct points").verdict[0] == "no clear effect"
+    assert v.verdict[0] == "too few games to tell" and np.isnan(v.detectable[0])
+    assert "could not detect even the largest plausible difference (±100 pct points)" in v.text[0]
+    assert "would detect" not in v.text[0]
+    # the bound by unit is the default: points are bounded at 30 (no "±464.2 points")
+    assert comparison_verdicts(row).verdict[0] == "too few games to tell"
+    assert comparison_verdicts(row, unit="pct points", bound=1000.0).verdict[0] == \
+        "no clear effect"

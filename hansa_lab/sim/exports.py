@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from hansa_lab.sim.results import Results
+    from hansa_lab.stats.answers import Answer
 
 __all__ = [
     "ANSWER_COLUMNS",
@@ -52,6 +53,7 @@ __all__ = [
     "RunFrames",
     "answers_frame",
     "export_run",
+    "figure_answers",
     "report_figures",
     "save_figure",
     "spreadsheet_tables",
@@ -79,6 +81,14 @@ ANSWER_COLUMNS: dict[str, str] = {
     "games": "the games the answer rests on (paired games for tips and variants)",
     "deals": "the deals (seeds) they were played on, the unit of the intervals",
     "sentence": "the whole answer as the report says it",
+    "population": "who played (the opponents of a tip; the arms' line-ups for seats)",
+    "test": "the primary test that decides the verdict",
+    "family": "what the p-value was adjusted over",
+    "filled": "whether a figure draws the answer's marker filled (the verdict is a finding)",
+    "detectable": "the difference this run would detect with 80% power (empty where that "
+                  "means nothing)",
+    "more_deals": "deals (games for seats) more that would decide it; 0 decided, empty "
+                  "unknown",
 }
 
 #: A column of a spreadsheet table: its name in the CSV file and the factor its values are
@@ -163,8 +173,6 @@ _VARIANT_MEASURES = {"score": "the mean final score",
                      "first_seat_win": "the first seat's win share",
                      "focal_win": "the focal strategy's win share",
                      "rounds": "the game length"}
-#: The seat verdict words, longest first (the word of a sentence of ``seat_verdicts``).
-_SEAT_WORDS = ("no clear seat difference", "too few games to tell", "unbalanced", "balanced")
 
 
 @dataclass(frozen=True)
@@ -267,6 +275,36 @@ class RunFrames:
     def balance(self) -> pd.DataFrame:
         return _plain(self.results.balance()) if self.sweep else pd.DataFrame()
 
+    @cached_property
+    def tip_answers(self) -> list[Answer]:
+        """Each arm against the base arm (the records behind :attr:`verdicts`)."""
+        from hansa_lab.stats.verdicts import tip_effect_answers
+
+        return tip_effect_answers(self.verdicts) if self.base is not None else []
+
+    @cached_property
+    def seat_answers(self) -> list[Answer]:
+        """The seat balance of each group of :attr:`seats`."""
+        from hansa_lab.stats.verdicts import seat_balance_answers
+
+        if self.seats.empty:
+            return []
+        keys = list(map(str, self.seats.columns[:list(self.seats.columns).index("seat")]))
+        return seat_balance_answers(self.seats, group=keys,
+                                    population=self.results._population())
+
+    @cached_property
+    def variant_answers(self) -> list[Answer]:
+        """Each variant's effect on the first seat's advantage (sweeps)."""
+        from hansa_lab.stats.variants import variant_answers
+
+        return variant_answers(self.variants) if self.sweep else []
+
+    @property
+    def answers(self) -> list[Answer]:
+        """Every answer record of the run, in the order the report shows them."""
+        return [*self.tip_answers, *self.seat_answers, *self.variant_answers]
+
 
 def _frames(results: Results | RunFrames) -> RunFrames:
     return results if isinstance(results, RunFrames) else RunFrames(results)
@@ -303,71 +341,86 @@ def _condition(row: Mapping[str, Any], keys: list[str], *, sweep: bool) -> str:
     return ", ".join(words)
 
 
+def _record_columns(a: Answer) -> dict[str, Any]:
+    """The columns every row of an answer record shares in ``answers.csv``."""
+    return {"population": a.population, "test": a.test, "family": a.family,
+            "filled": a.filled, "detectable": a.detectable,
+            "more_deals": a.more_games if a.more_games >= 0 else math.nan}
+
+
 def _tip_answers(run: RunFrames) -> list[dict[str, Any]]:
     conds = [c for c in ("n_players", "board", "edition", "options")
              if c in run.verdicts.columns]
     rows = []
-    for r in run.verdicts.to_dict("records"):
+    for r, a in zip(run.verdicts.to_dict("records"), run.tip_answers, strict=True):
         arm = "" if r["arm"] == r["strategy"] else f" (arm {r['arm']})"
         rows.append({
             "kind": "tip",
             "question": f"Does {r['strategy']}{arm} score more than {r['base_strategy']} "
                         f"in the same seat of arm {run.base}, on the same deals?",
             "arm": r["arm"], "condition": _condition(r, conds, sweep=run.sweep),
-            "measure": "final score of the focal player, difference", "unit": "points",
-            "estimate": r["score_diff"], "low": r["diff_lo"], "high": r["diff_hi"],
-            "reference": 0.0, "p_value": r["p_value"], "p_holm": r["p_holm"],
-            "verdict": r["verdict"], "games": r["n"], "deals": r["deals"],
-            "sentence": r["text"]})
+            "measure": "final score of the focal player, difference", "unit": a.unit,
+            "estimate": a.estimate, "low": a.lo, "high": a.hi,
+            "reference": 0.0, "p_value": a.p_raw, "p_holm": a.p_adjusted,
+            "verdict": a.word, "games": r["n"], "deals": a.deals,
+            "sentence": a.text, **_record_columns(a)})
     return rows
 
 
 def _seat_answers(run: RunFrames) -> list[dict[str, Any]]:
-    from hansa_lab.stats.verdicts import seat_verdicts
+    from hansa_lab.stats.answers import seat_name
 
     seats = run.seats
     if seats.empty:
         return []
     keys = list(map(str, seats.columns[:list(seats.columns).index("seat")]))
     groups = list(seats.groupby(keys, sort=False, dropna=False)) if keys else [((), seats)]
-    lines = seat_verdicts(seats, group=keys)
     conds = [k for k in keys if k != "arm"]
     arms = list(run.results.manifest.get("configuration", {}).get("arms", {}))
     only_arm = arms[0] if len(arms) == 1 else ""  # one arm: the table has no arm column
     rows = []
-    for (_, group), line in zip(groups, lines, strict=True):
-        head = line.split(" — ")[0]
-        word = next((w for w in _SEAT_WORDS if head.endswith(f": {w}")), "")
+    for (_, group), a in zip(groups, run.seat_answers, strict=True):
         for r in group.to_dict("records"):
-            first = " (moves first)" if int(r["seat"]) == 0 else ""
+            name = seat_name(int(r["seat"]))
             rows.append({
                 "kind": "seat",
-                "question": f"Are the seats balanced? Seat {r['seat']}{first}: its win share "
-                            "against the fair share",
+                "question": f"Are the seats balanced? {name[0].upper()}{name[1:]}: its win "
+                            "share against the fair share",
                 "arm": r.get("arm", only_arm), "condition": _condition(r, conds, sweep=run.sweep),
-                "measure": f"win share of seat {r['seat']}", "unit": "%",
+                "measure": f"win share of {name}", "unit": "%",
                 "estimate": 100 * r["win_rate"], "low": 100 * r["win_lo"],
                 "high": 100 * r["win_hi"], "reference": 100 * r["fair"],
-                "p_value": r["p_wins"], "p_holm": r["p_wins_holm"], "verdict": word,
-                "games": r["games"], "deals": math.nan, "sentence": line})
+                "p_value": a.p_raw, "p_holm": a.p_adjusted, "verdict": a.word,
+                "games": r["games"], "deals": math.nan, "sentence": a.text,
+                **_record_columns(a), "detectable": 100 * a.detectable})
     return rows
 
 
 def _variant_answers(run: RunFrames) -> list[dict[str, Any]]:
     conds = [c for c in ("n_players", "board", "edition") if c in run.variants.columns]
+    primary = {(a.details["variant"], a.details["where"]): a for a in run.variant_answers}
     rows = []
     for r in run.variants.to_dict("records"):
         what = _VARIANT_MEASURES.get(str(r["measure"]), str(r["measure"]))
+        keys = [c for c in ("n_players", "side", "edition", "arm") if c in r]
+        record = primary.get((r["variant"], ", ".join(f"{r[k]}" for k in keys)))
+        main = r["measure"] == "first_seat_win"
+        extra = (_record_columns(record) if record is not None and main else
+                 {"population": r["arm"], "test": "paired t-test over deals",
+                  "family": "Holm over the variants, per measure (secondary measure)",
+                  "filled": bool(r.get("filled", False)), "detectable": math.nan,
+                  "more_deals": r["more_deals"] if r["more_deals"] >= 0 else math.nan})
         rows.append({
             "kind": "variant",
             "question": f"Does variant {r['variant']} change {what} against "
                         f"{r['base_variant']}?",
             "arm": r["arm"], "condition": _condition(r, conds, sweep=True),
-            "measure": f"{what}, difference", "unit": _UNITS.get(str(r["unit"]), r["unit"]),
+            "measure": f"{what}, difference" + ("" if main else " (secondary)"),
+            "unit": _UNITS.get(str(r["unit"]), r["unit"]),
             "estimate": r["diff"], "low": r["diff_lo"], "high": r["diff_hi"],
             "reference": 0.0, "p_value": r["p_value"], "p_holm": r["p_holm"],
             "verdict": r["verdict"], "games": r["n"], "deals": r["deals"],
-            "sentence": r["text"]})
+            "sentence": r["text"], **extra})
     return rows
 
 
@@ -375,11 +428,10 @@ def answers_frame(results: Results | RunFrames) -> pd.DataFrame:
     """One row per question the run answers, in the columns of :data:`ANSWER_COLUMNS`:
     each arm against the base arm (``tip``), each seat against its fair share with the
     verdict on the seats' balance (``seat``) and, in a sweep, each variant and measure
-    against the base variant (``variant``). The numbers and words are those of
-    :meth:`~hansa_lab.sim.results.Results.verdicts`,
-    :meth:`~hansa_lab.sim.results.Results.seats` (with
-    :func:`~hansa_lab.stats.verdicts.seat_verdicts`) and
-    :meth:`~hansa_lab.sim.results.Results.variants`, kept to 6 significant digits."""
+    against the base variant (``variant``). Each row renders one
+    :class:`~hansa_lab.stats.answers.Answer` record (:attr:`RunFrames.answers`, the same
+    records the report, the text report and the figures render): its word, p-values,
+    interval, test, family and filled state; numbers kept to 6 significant digits."""
     run = _frames(results)
     rows: list[dict[str, Any]] = []
     if not run.empty:
@@ -387,10 +439,11 @@ def answers_frame(results: Results | RunFrames) -> pd.DataFrame:
         rows += _seat_answers(run)
         rows += _variant_answers(run) if run.sweep else []
     df = pd.DataFrame(rows, columns=list(ANSWER_COLUMNS))
-    for col in ("estimate", "low", "high", "reference", "p_value", "p_holm"):
+    for col in ("estimate", "low", "high", "reference", "p_value", "p_holm", "detectable"):
         df[col] = _significant(df[col].astype(float))
-    for col in ("games", "deals"):
+    for col in ("games", "deals", "more_deals"):
         df[col] = df[col].astype("Int64")
+    df["filled"] = df["filled"].astype(bool)
     for col in ANSWER_COLUMNS:
         if df[col].dtype == object:
             df[col] = df[col].astype("string")
@@ -410,7 +463,7 @@ def report_figures(results: Results | RunFrames) -> dict[str, Figure]:
     figures: dict[str, Figure] = {}
     if run.base is not None:
         figures["comparison"] = plots.plot_comparison(
-            compare_arms(res.players, res.games, run.base))
+            compare_arms(res.players, res.games, run.base), answers=run.tip_answers)
     figures["seat_advantage"] = plots.plot_seat_advantage(run.seats)
     figures["score_breakdown"] = plots.plot_score_breakdown(res.players)
     return figures
@@ -425,9 +478,12 @@ def save_figure(fig: Figure, folder: Path, name: str, *, close: bool = True) -> 
     each file complete or not there (written beside and renamed); returns the paths."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
+    said = figure_answers(fig)
     formats: dict[str, dict[str, Any]] = {
-        "png": {"dpi": PNG_DPI, "metadata": {"Software": None}},
-        "svg": {"metadata": {"Date": None}},  # no date: the same figure, the same file
+        "png": {"dpi": PNG_DPI, "metadata": {"Software": None,
+                                              **({"Description": said} if said else {})}},
+        # no date: the same figure, the same file
+        "svg": {"metadata": {"Date": None, **({"Description": said} if said else {})}},
     }
     for fmt, options in formats.items():
         def draw(tmp: Path, fmt: str = fmt, options: dict[str, Any] = options) -> None:
@@ -441,6 +497,20 @@ def save_figure(fig: Figure, folder: Path, name: str, *, close: bool = True) -> 
 
         plt.close(fig)
     return paths
+
+
+def figure_answers(fig: Figure) -> str:
+    """The answers a figure draws (``fig._hansa_answers``) as JSON text — one object per
+    answer with its question, word and filled state — or "" when it draws none. The
+    exported PNG and SVG files carry it as their ``Description`` metadata and the HTML
+    report as the image's ``data-answers`` attribute."""
+    import json
+
+    drawn = getattr(fig, "_hansa_answers", None)
+    if not drawn:
+        return ""
+    return json.dumps([{"question": a.question, "word": a.word, "filled": a.filled}
+                       for a in drawn])
 
 
 def _atomic(path: Path, write: Callable[[Path], Any]) -> None:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from hansa_lab.sim.logs import NONE_COLUMNS, SCHEMA, empty_frame, readable
 from hansa_lab.sim.store import MANIFEST, Completeness, ResultStore, design_size
+from hansa_lab.stats.answers import Answer, seat_name
 
 # wilson_interval: the one Wilson interval, still importable from here (the runner
 # re-exports it)
@@ -32,8 +33,13 @@ from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.summaries import mean_scores, win_rates
 from hansa_lab.stats.terminal import TERMINAL_WIDTH, aligned_table, row_keys, wrap_text
-from hansa_lab.stats.variants import variant_comparison
-from hansa_lab.stats.verdicts import comparison_verdicts, format_p, seat_verdicts
+from hansa_lab.stats.variants import variant_answers, variant_comparison
+from hansa_lab.stats.verdicts import (
+    format_p,
+    seat_balance_answers,
+    tip_effect_answers,
+    verdict_frame,
+)
 from hansa_lab.strategies.strategy_file import remember_record
 
 
@@ -291,8 +297,34 @@ class Results:
         ``docs/guides/statistics.md``)."""
         compared = self.compare(base)
         compared["base_arm"] = base or self.base_arm() or "base"
-        return readable_frame(comparison_verdicts(compared, alpha=alpha, half_width=half_width),
-                              VERDICTS_VIEW)
+        answers = tip_effect_answers(compared, alpha=alpha, half_width=half_width)
+        return readable_frame(verdict_frame(compared, answers), VERDICTS_VIEW)
+
+    def answer_records(self, base: str | None = None) -> list[Answer]:
+        """Every question this run answers as an :class:`~hansa_lab.stats.answers.Answer`
+        record, computed once — each arm against the base arm (``tip_effect``, when the
+        run has a base arm and other arms), the seat balance of each group
+        (``seat_balance``) and, in a sweep, each variant's effect on the first seat's
+        advantage (``variant_effect``). The text report, the HTML report, the figures'
+        markers and ``answers.csv`` all render these."""
+        out: list[Answer] = []
+        if self.summary().empty:
+            return out
+        arms = self.manifest.get("configuration", {}).get("arms", {})
+        base = base or self.base_arm()
+        if base is not None and len(arms) > 1:
+            compared = self.compare(base)
+            compared["base_arm"] = base
+            out += tip_effect_answers(pd.DataFrame(getattr(compared, "full", compared)))
+        out += seat_balance_answers(self.seats(), population=self._population())
+        if self.base_variant() is not None:
+            out += variant_answers(self.variants())
+        return out
+
+    def _population(self) -> str:
+        """Who played, in words (``"arms: main = greedy, greedy, greedy"``)."""
+        arms = self.manifest.get("configuration", {}).get("arms", {})
+        return "; ".join(f"{k} = {', '.join(map(str, v))}" for k, v in arms.items())
 
     def seats(self) -> pd.DataFrame:
         """Win rate (Wilson interval) and mean score per seat against the fair share, with
@@ -431,18 +463,19 @@ class Results:
             lines += ["", f"Focal strategy vs the same seat of arm {base!r} (same seed and "
                           "rotation; 95% intervals over deals):",
                       _Table(format_table(shown)), "",
-                      "Verdicts (final score of the focal player; Holm-adjusted over "
-                      "the arms):"]
+                      "Verdicts (decided by the focal player's final score, Holm-adjusted "
+                      "over the arms; the win share is secondary):"]
             lines += [f"  {_where(r)}{r.arm}: {r.text}"
                       for r in verdicts.itertuples(index=False)]
         if arms and all(len(set(v)) == 1 for v in arms.values()):
             seats = self.seats()
-            lines += ["", "Per seat, against the fair share (95% intervals; tests of equal "
-                          "seats: win counts and Friedman on scores, p Holm-adjusted):",
+            lines += ["", "Per seat, against the fair share (seat 0 moves first; 95% "
+                          "intervals; p_wins_holm: the test of equal win counts, which "
+                          "decides; p_score: Friedman's test on scores, secondary):",
                       _Table(format_table(seats[[c for c in seats.columns
                                                  if c not in HIDDEN_SEAT_COLUMNS]])),
                       "", "Seat balance:"]
-            lines += [f"  {line}" for line in seat_verdicts(seats)]
+            lines += [f"  {a.text}" for a in seat_balance_answers(seats)]
         base_variant = self.base_variant()
         if base_variant is not None:
             lines += ["", *self._variant_lines(base_variant)]
@@ -514,14 +547,15 @@ class Results:
 #: What a :meth:`Results.verdicts` frame shows (it holds every column).
 VERDICTS_VIEW = View(
     columns=("n_players", "board", "edition", "options", "arm", "strategy", "base_strategy",
-             "deals", "score_diff", "win_rate", "win_diff", "p_holm", "verdict"),
+             "deals", "score_diff", "p_holm", "verdict", "win_rate", "win_diff"),
     percent=("win_rate", "win_diff"), intervals=(("score_diff", "diff_lo", "diff_hi"),))
 #: Columns of a verdicts table the reports leave out: the raw p-value (the verdict uses
 #: the Holm-adjusted ``p_holm``, which the tables show), and what the sentence says.
-HIDDEN_VERDICT_COLUMNS = ("se", "p_value", "verdict", "detectable", "more_deals", "text")
+HIDDEN_VERDICT_COLUMNS = ("se", "p_value", "verdict", "filled", "detectable", "more_deals",
+                          "text")
 #: Columns of a seats table the reports leave out: test statistics, win counts and the
-#: raw p-values (the seat verdicts use the Holm-adjusted ``p_wins_holm``/``p_score_holm``).
-HIDDEN_SEAT_COLUMNS = ("chi2", "friedman", "test", "wins", "p_wins", "p_score")
+#: raw win test (the seat verdicts use the Holm-adjusted ``p_wins_holm``).
+HIDDEN_SEAT_COLUMNS = ("chi2", "friedman", "test", "wins", "p_wins")
 
 
 class _Table(str):
@@ -601,7 +635,10 @@ def formatted_columns(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
             continue
         pct = "win" in col or col == "fair"
         pvalue = col.startswith("p_")
-        if col in intervals:
+        if col == "seat":  # seats by name: seat 0 moves first
+            headers.append(col)
+            columns.append([seat_name(int(v)) for v in df[col]])
+        elif col in intervals:
             lo, hi = intervals[col]
             headers.append(f"{col} [95% CI]")
             columns.append([

@@ -33,17 +33,24 @@ The kinds (:class:`QuestionKind`) and their primary measures (:data:`PRIMARY`):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 __all__ = [
+    "FINDINGS",
+    "LARGEST_EFFECT",
+    "MIN_DEALS",
     "PRIMARY",
     "WORDS",
     "Answer",
     "QuestionKind",
     "Secondary",
     "Word",
+    "amount",
     "answers_frame",
+    "p_phrase",
+    "plural",
     "seat_name",
 ]
 
@@ -55,9 +62,26 @@ Word = Literal[
     "helps", "hurts", "no clear effect", "smaller than the margin", "too few games to tell",
     "unbalanced", "balanced", "no clear seat difference", "best",
     "cannot be told apart from the best", "worse than the best", "cannot tell yet",
-    "not applicable",
+    "not applicable", "raises", "lowers", "never came into play",
 ]
 WORDS: tuple[str, ...] = Word.__args__  # type: ignore[attr-defined]
+#: The words that state a finding: only these fill a figure's marker.
+FINDINGS: tuple[str, ...] = ("helps", "hurts", "unbalanced", "raises", "lowers")
+
+#: The fewest deals (the independent paired units; games for a seat study) any answer
+#: other than "too few games to tell" rests on. With fewer, the t interval over deals has
+#: 4 or fewer degrees of freedom and its p-value says more than the data hold (2 deals
+#: that happen to agree give p < 0.001 and an interval of no width), so below it no
+#: finding, significance flag, filled marker or p-value is shown.
+MIN_DEALS = 6
+
+#: The largest difference a power statement may name, by unit. A run that would only
+#: detect a larger one says "too few games to tell" instead of "would detect ±464 points":
+#: a win share moves at most 100 percentage points, and no tip or rule variant of this
+#: game moves a player's mean final score by more than 30 points (a typical final score
+#: is 40–80 points).
+LARGEST_EFFECT: dict[str, float] = {"points": 30.0, "pct points": 100.0,
+                                    "percentage points": 100.0, "rounds": 20.0}
 
 #: The primary measure and test of each kind of question (documented in the module text).
 PRIMARY: dict[str, tuple[str, str]] = {
@@ -79,6 +103,41 @@ def seat_name(seat: int) -> str:
     ('seat 0 (first player)', 'seat 2')
     """
     return "seat 0 (first player)" if seat == 0 else f"seat {seat}"
+
+
+def plural(n: float, word: str) -> str:
+    """``n word`` with the word in the singular for exactly one.
+
+    >>> plural(1, "deal"), plural(12, "deal"), plural(1.0, "point"), plural(0, "game")
+    ('1 deal', '12 deals', '1 point', '0 games')
+    """
+    text = f"{n:g}" if isinstance(n, float) else str(n)
+    return f"{text} {word}" if n == 1 else f"{text} {word}s"
+
+
+def amount(x: float, unit: str, digits: int = 1, *, signed: bool = True) -> str:
+    """A number with its unit, signed for a difference, in the singular for ±1 exactly.
+
+    >>> amount(5.0, "points"), amount(-1.0, "points"), amount(2.25, "pct points")
+    ('+5.0 points', '-1.0 points', '+2.2 pct points')
+    """
+    if not math.isfinite(x):
+        return f"n/a {unit}"
+    number = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    return f"{number} {unit}"
+
+
+def p_phrase(p: float, adjusted: str = "Holm") -> str:
+    """A p-value inside a sentence: ``Holm p = 0.012``, ``Holm p < 0.001`` (never
+    ``= <``), ``p = 0.210`` for a raw one (``adjusted=""``).
+
+    >>> p_phrase(0.0123), p_phrase(0.0001), p_phrase(0.21, ""), p_phrase(float("nan"))
+    ('Holm p = 0.012', 'Holm p < 0.001', 'p = 0.210', 'Holm p not available')
+    """
+    head = f"{adjusted} p" if adjusted else "p"
+    if p is None or not math.isfinite(p):
+        return f"{head} not available"
+    return f"{head} < 0.001" if p < 0.0005 else f"{head} = {p:.3f}"
 
 
 @dataclass(frozen=True)
@@ -135,11 +194,19 @@ class Answer:
             raise ValueError(f"answer word {self.word!r} is not one of {WORDS}")
 
     def with_text(self, text: str) -> Answer:
+        """The same answer with another sentence."""
         return replace(self, text=text)
 
+    @property
+    def decided(self) -> bool:
+        """Whether the word answers the question (a finding, or balance / a small effect
+        shown)."""
+        return self.word in (*FINDINGS, "balanced", "smaller than the margin")
 
-def answers_frame(answers: list[Answer]) -> Any:
-    """The answers as a DataFrame, one row each (the CSV's and tables' source)."""
+
+def answers_frame(answers: Sequence[Answer]) -> Any:
+    """The answers as a DataFrame, one row each (the CSV's and tables' source); a
+    secondary measure adds its estimate as a column ``secondary: MEASURE``."""
     import pandas as pd
 
     rows = []

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from hansa_lab.stats.answers import MIN_DEALS
 from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import t_quantile, t_sf
 from hansa_lab.stats.tables import (
@@ -338,11 +339,13 @@ def compare_arms(
     """Every arm of the base arm's experiment (or ``arms``) against ``base`` with
     :func:`paired_comparison`, and
     Holm-adjusted p-values over the whole family of comparisons in the table (all arms
-    and conditions): ``p_holm`` (scores), ``p_win_holm`` (win shares) and
-    ``significant`` (``p_holm <= alpha``). The intervals are per comparison (not
-    adjusted). The frame holds every column of :func:`paired_comparison`; it displays
-    the essential ones, formatted (:class:`~hansa_lab.stats.display.ReadableFrame`;
-    ``.full`` shows them all).
+    and conditions): ``p_holm`` (scores, the primary test of a tip's effect),
+    ``p_win_holm`` (win shares, secondary) and ``significant``, the rule of every
+    verdict: at least :data:`~hansa_lab.stats.answers.MIN_DEALS` deals (fewer get no
+    adjusted p-value), ``p_holm <= alpha`` and a score interval of non-zero width off 0.
+    The intervals are per comparison (not adjusted). The frame holds every column of
+    :func:`paired_comparison`; it displays the essential ones, formatted
+    (:class:`~hansa_lab.stats.display.ReadableFrame`; ``.full`` shows them all).
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables({"good": ["plus3", "base"], "same": ["base"],
@@ -362,13 +365,16 @@ def compare_arms(
     if not parts:
         raise ValueError(f"no arm to compare with {base!r}")
     out = pd.concat(parts, ignore_index=True)
-    out["p_holm"] = holm(out["p_value"])
-    out["p_win_holm"] = holm(out["p_win"])
-    out["significant"] = out["p_holm"] <= alpha
+    enough = out["n_deals"].to_numpy(int) >= MIN_DEALS
+    out["p_holm"] = holm(out["p_value"].where(enough))
+    out["p_win_holm"] = holm(out["p_win"].where(enough))
+    width = out["diff_hi"] - out["diff_lo"]
+    out["significant"] = (enough & (out["p_holm"] <= alpha) & (width > 0)
+                          & ((out["diff_lo"] > 0) | (out["diff_hi"] < 0)))
     conds = [c for c in out.columns if c in CONDITION_COLUMNS]
     return readable(out, View(
-        columns=(*conds, "arm_a", "arm_b", "n_deals", "diff", "win_diff", "p_holm",
-                 "p_win_holm", "significant"), percent=("win_diff",)))
+        columns=(*conds, "arm_a", "arm_b", "n_deals", "diff", "p_holm", "significant",
+                 "win_diff"), percent=("win_diff",)))
 
 
 # --------------------------------------------------------------------------------------

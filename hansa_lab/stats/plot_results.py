@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from hansa_lab.stats.answers import Answer, plural
 from hansa_lab.stats.plot_style import (
     END_REASON_COLOURS,
     MAX_COLUMNS,
@@ -48,17 +49,24 @@ def plot_seat_advantage(
     shared percent scale. ``table`` is its result, or the
     players table (then ``games`` and ``kwargs`` go to ``seat_advantage``).
 
-    Each panel's title gives its Holm-adjusted test of equal win counts; a seat's marker
-    is filled only when that test rejects at ``alpha`` and the seat's interval excludes
-    the fair share, hollow otherwise.
+    Each panel renders its group's seat-balance answer
+    (:func:`~hansa_lab.stats.verdicts.seat_balance_answers`): the title gives the word and
+    the Holm-adjusted win test that decides it; a seat's marker is filled only when the
+    answer is "unbalanced" (:attr:`Answer.filled <hansa_lab.stats.answers.Answer.filled>`)
+    and the seat's interval excludes the fair share, hollow otherwise. The records drawn
+    are kept as ``fig._hansa_answers`` (and in the PNG/SVG metadata by
+    :func:`hansa_lab.sim.exports.save_figure`).
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["base"], n_deals=40, n_players=3, seat_bonus=[5, 0, 0])
     >>> fig = plot_seat_advantage(t["players"], t["games"])
     >>> fig.axes[0].get_title().splitlines()[0], fig.axes[0].get_ylabel()
     ('3 players, base_3p', '3 players, base_3p\\nwin rate')
+    >>> [(a.word, a.filled) for a in fig._hansa_answers]
+    [('no clear seat difference', False)]
     """
-    from hansa_lab.stats.verdicts import format_p
+    from hansa_lab.stats.answers import p_phrase, seat_name
+    from hansa_lab.stats.verdicts import seat_balance_answers
 
     if "win_rate" not in table.columns:
         table = seat_advantage(table, games, **kwargs)
@@ -76,6 +84,9 @@ def plot_seat_advantage(
     axes = fig.subplots(len(rows) * blocks, width, squeeze=False, sharey=True)
     for ax in axes.ravel():
         ax.set_visible(False)
+    answers = seat_balance_answers(table, alpha=alpha, group=keys)
+    by_group = {tuple(a.details["group"].get(k) for k in keys): a for a in answers}
+    drawn: list[Answer] = []
     top = float(np.nanmax(table["win_hi"].to_numpy(float))) if len(table) else 1.0
     for i, rkey in enumerate(rows):
         for j, ckey in enumerate(cols):
@@ -94,29 +105,35 @@ def plot_seat_advantage(
             rate = g["win_rate"].to_numpy(float)
             lo, hi = g["win_lo"].to_numpy(float), g["win_hi"].to_numpy(float)
             fair = float(g["fair"].iloc[0])
-            p_col = "p_wins_holm" if "p_wins_holm" in g.columns else "p_wins"
-            p = float(g[p_col].iloc[0])
-            rejects = math.isfinite(p) and p <= alpha
+            group = tuple(g[k].iloc[0] for k in keys)
+            answer = by_group.get(group)
+            if answer is None:  # NaN keys: match by position
+                answer = answers[min(len(drawn), len(answers) - 1)]
+            drawn.append(answer)
             off = (lo > fair) | (hi < fair)
             ax.errorbar(seats, rate, yerr=[rate - lo, hi - rate], fmt="none", capsize=4,
                         ecolor="C0")
-            ax.scatter(seats, rate, c=["C0" if rejects and o else "white" for o in off],
+            ax.scatter(seats, rate, c=["C0" if answer.filled and o else "white" for o in off],
                        edgecolors="C0", zorder=3, s=36)
             ax.axhline(fair, ls="--", color="grey", lw=1)
-            which = "Holm p" if p_col == "p_wins_holm" else "p"
-            ax.set_title(f"{col_label}\n{which} = {format_p(p)}\n"
+            shown_p = (f"win test {p_phrase(answer.p_adjusted)}"
+                       if math.isfinite(answer.p_adjusted) else "no test")
+            ax.set_title(f"{col_label}\n{answer.word}\n{shown_p}, "
                          f"{int(g['games'].iloc[0])} games", fontsize=9)
             ax.set_xticks(seats)
             ax.set_xlim(seats.min() - 0.5, seats.max() + 0.5)
             ax.grid(alpha=0.3)
             ax.yaxis.set_major_formatter(percent_axis())
+            ax.set_xticks(seats, [seat_name(int(x)).replace(" (", "\n(") for x in seats],
+                          fontsize=8)
             ax.set_xlabel("seat")
             if j % width == 0:
                 ax.set_ylabel(f"{row_label}\nwin rate" if row_label else "win rate")
     axes[0, 0].set_ylim(0, min(1.0, top * 1.08 + 0.02))
     fig.suptitle(f"Win rate per seat (seat 0 moves first)\n95% intervals; dashed: fair "
-                 f"share\nfilled: the panel's test rejects equal seats (Holm p ≤ {alpha:g})",
+                 f"share\nfilled: the answer is 'unbalanced' (win test, Holm p ≤ {alpha:g})",
                  fontweight="bold", fontsize=11)
+    fig._hansa_answers = drawn  # type: ignore[attr-defined]
     return finish_figure(fig, save)
 
 
@@ -226,46 +243,53 @@ def plot_comparison(
     comparison: pd.DataFrame,
     *,
     alpha: float = 0.05,
+    answers: Sequence[Answer] | None = None,
     save: Save = None,
 ) -> Figure:
     """Forest plot of paired comparisons (:func:`hansa_lab.stats.paired_comparison`
-    or :func:`~hansa_lab.stats.compare_arms`): score difference (left) and
-    win-share difference (right, in percent) of each arm against its base, with their t
-    intervals over deals. In each panel a marker is filled when that panel's own
-    Holm-adjusted test (``p_holm`` for scores, ``p_win_holm`` for win shares, as
-    :func:`~hansa_lab.stats.compare_arms` gives them) rejects "no difference" at
-    ``alpha`` with an interval of non-zero width off 0, hollow otherwise; without the
-    column every marker is filled.
+    or :func:`~hansa_lab.stats.compare_arms`): score difference (left, the primary
+    measure of a tip's effect) and win-share difference (right, in percent, secondary)
+    of each arm against its base, with their t intervals over deals. Each row renders
+    its :class:`~hansa_lab.stats.answers.Answer` (``answers``, in the rows' order, or
+    computed from the table by :func:`~hansa_lab.stats.verdicts.tip_effect_answers`):
+    the score marker is filled only when the answer's word is a finding (helps / hurts);
+    the secondary win-share markers are always hollow, as a secondary measure never
+    decides. The records drawn are kept as ``fig._hansa_answers``.
 
     >>> from hansa_lab import stats
     >>> t = stats.synthetic_tables({"tip": ["plus2", "base"], "base": ["base"]},
     ...                            n_deals=30, n_players=2)
     >>> c = stats.compare_arms(t["players"], t["games"])
-    >>> plot_comparison(c).axes[0].get_xlabel()
-    'score difference (arm − base)'
+    >>> fig = plot_comparison(c)
+    >>> fig.axes[0].get_xlabel(), [a.word for a in fig._hansa_answers]
+    ('score difference (arm − base), decides', ['helps'])
     """
+    from hansa_lab.stats.verdicts import tip_effect_answers
+
     cmp = comparison.reset_index(drop=True)
+    if answers is None:
+        answers = tip_effect_answers(pd.DataFrame(getattr(cmp, "full", cmp)), alpha=alpha)
+    if len(answers) != len(cmp):
+        raise ValueError(f"{len(answers)} answers for {len(cmp)} rows of the comparison")
     cond = [c for c in CONDITION_COLUMNS if c in cmp.columns]
     labels = [f"{r.arm_a} vs {r.arm_b}" + (" · " + ", ".join(
         f"{c} {getattr(r, c)}" for c in cond) if cond else "") for r in cmp.itertuples()]
+    labels = [f"{lab}\n{a.word}" for lab, a in zip(labels, answers, strict=True)]
     y = np.arange(len(cmp))
-    fig = Figure(figsize=(NOTEBOOK_INCHES, 1.8 + 0.5 * len(cmp)), layout="constrained")
+    fig = Figure(figsize=(NOTEBOOK_INCHES, 1.8 + 0.6 * len(cmp)), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
-    judged = False
-    for ax, (v, lo, hi, p_col, xl) in zip(axes, [
-            ("diff", "diff_lo", "diff_hi", "p_holm", "score difference (arm − base)"),
-            ("win_diff", "win_diff_lo", "win_diff_hi", "p_win_holm",
-             "win-share difference (arm − base)")], strict=True):
+    filled = np.array([a.filled for a in answers], dtype=bool)
+    for ax, (v, lo, hi, xl, primary) in zip(axes, [
+            ("diff", "diff_lo", "diff_hi", "score difference (arm − base), decides", True),
+            ("win_diff", "win_diff_lo", "win_diff_hi",
+             "win-share difference (arm − base), secondary", False)], strict=True):
         e = cmp[v].to_numpy(float)
         a, b = cmp[lo].to_numpy(float), cmp[hi].to_numpy(float)
         err = [e - a, b - e]
-        ax.errorbar(e, y, xerr=err, fmt="none", ecolor="C0", capsize=4)
-        if p_col in cmp.columns:  # this panel's own test decides filled or hollow
-            judged = True
-            found = _found(cmp[p_col].to_numpy(float), a, b, alpha)
-        else:
-            found = np.ones(len(e), dtype=bool)
-        ax.scatter(e, y, c=["C0" if f else "white" for f in found], edgecolors="C0",
+        colour = "C0" if primary else "grey"
+        ax.errorbar(e, y, xerr=err, fmt="none", ecolor=colour, capsize=4)
+        marks = filled if primary else np.zeros(len(e), dtype=bool)
+        ax.scatter(e, y, c=[colour if f else "white" for f in marks], edgecolors=colour,
                    zorder=3)
         ax.axvline(0, ls="--", color="grey", lw=1)
         ax.set_xlabel(xl)
@@ -274,17 +298,11 @@ def plot_comparison(
     axes[1].xaxis.set_major_locator(mpl.ticker.MaxNLocator(6, steps=[1, 2, 5, 10]))
     axes[0].set_yticks(y, labels)
     axes[0].set_ylim(len(cmp) - 0.5, -0.5)
-    note = (f"\nfilled: the panel's own test rejects 'no difference' (Holm p ≤ {alpha:g})"
-            if judged else "")
-    fig.suptitle(f"Paired comparisons, 95% t intervals over deals{note}", fontweight="bold")
+    fig.suptitle("Paired comparisons, 95% t intervals over deals\nfilled: the score test "
+                 f"finds an effect (helps / hurts, Holm p ≤ {alpha:g}); the win share is "
+                 "secondary", fontweight="bold")
+    fig._hansa_answers = list(answers)  # type: ignore[attr-defined]
     return finish_figure(fig, save)
-
-
-def _found(p: np.ndarray, lo: np.ndarray, hi: np.ndarray, alpha: float) -> np.ndarray:
-    """Where a test found a difference: adjusted ``p`` at most ``alpha`` and an interval
-    of non-zero width that excludes 0 (the rule of the verdicts)."""
-    with np.errstate(invalid="ignore"):
-        return (np.isfinite(p) & (p <= alpha) & (hi > lo) & ((lo > 0) | (hi < 0)))
 
 
 def plot_leader_wins(
@@ -334,14 +352,14 @@ def plot_sequential(result: SequentialResult, *, save: Save = None) -> Figure:
     """A sequential test's path (:func:`hansa_lab.stats.sequential_compare`): left,
     the test statistic at each look against the ± boundaries; right, the repeated
     confidence intervals of the mean difference against ±``effect`` (the early, very
-    wide ones are cut by the axes).
+    wide ones are cut by the axes); the horizontal axis counts deals.
 
     >>> from hansa_lab import stats
     >>> rng = np.random.default_rng(1)
     >>> res = stats.sequential_compare(lambda n: rng.normal(1.0, 5.0, n), effect=1.0,
     ...                                max_pairs=1000, batch_size=100)
     >>> plot_sequential(res).axes[0].get_xlabel()
-    'pairs'
+    'deals'
     """
     lk = result.looks
     fig = Figure(figsize=(NOTEBOOK_INCHES, 4.2), layout="constrained")
@@ -355,12 +373,12 @@ def plot_sequential(result: SequentialResult, *, save: Save = None) -> Figure:
               label=f"boundary{f' (cut at ±{cap:g})' if clipped else ''}")
     left.plot(n, -bound, "--", color="C3")
     left.axhline(0, color="grey", lw=0.8)
-    left.set_xlabel("pairs")
+    left.set_xlabel("deals")
     left.set_ylabel("mean / SE")
     left.legend(frameon=False)
     left.grid(alpha=0.3)
     mean = lk["mean"].to_numpy(float)
-    big = 1e9  # an infinite RCI (no alpha spent yet) spans the whole axis
+    big = 1e9  # an infinite interval (no alpha spent yet) spans the whole axis
     lo = np.clip(lk["lo"].to_numpy(float), -big, big)
     hi = np.clip(lk["hi"].to_numpy(float), -big, big)
     right.errorbar(n, mean, yerr=[mean - lo, hi - mean], fmt="o", capsize=4)
@@ -371,9 +389,10 @@ def plot_sequential(result: SequentialResult, *, save: Save = None) -> Figure:
     right.axhline(0, color="grey", lw=0.8)
     span = np.nanmax(np.abs(mean)) + 4 * np.nanmax(lk["se"].to_numpy(float))
     right.set_ylim(-max(span, 1.5 * result.effect), max(span, 1.5 * result.effect))
-    right.set_xlabel("pairs")
-    right.set_ylabel("mean difference A − B (RCI)")
+    right.set_xlabel("deals")
+    right.set_ylabel("mean difference A − B\n(interval valid at every look)")
     right.grid(alpha=0.3)
     fig.suptitle(f"Sequential test ({result.spending}, α = {result.alpha:g}):\n"
-                 f"{result.decision} after {result.n_pairs} pairs", fontweight="bold")
+                 f"{result.decision} after {plural(result.n_pairs, 'deal')}",
+                 fontweight="bold")
     return finish_figure(fig, save)

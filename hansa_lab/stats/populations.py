@@ -2,25 +2,25 @@
 by side, and one line that says where the conclusions agree and where they differ.
 
 A *population* is the players at the table (the strategy every seat plays, or a line-up).
-Two questions, each with one interval method:
+Each answer is an :class:`~hansa_lab.stats.answers.Answer` record computed once, with its
+primary measure and test (:data:`~hansa_lab.stats.answers.PRIMARY`):
 
-- ``seats`` — *are the seats balanced?* The estimate is seat 0's win share with its
-  Wilson interval (:func:`~hansa_lab.stats.intervals.wilson_interval`); the verdict is
-  :func:`~hansa_lab.stats.verdicts.seat_verdicts` on
-  :func:`~hansa_lab.stats.seats.seat_advantage` (chi-square / Monte Carlo on the win
-  counts and Friedman on the scores, Holm-adjusted);
-- ``tip <name>`` — *does the tip help its player?* The estimate is the focal seat's
-  paired score difference against the all-population table on the same deals, with its
-  t interval over deals (:func:`~hansa_lab.stats.paired.compare_arms`); the verdict is
-  :func:`~hansa_lab.stats.verdicts.comparison_verdicts`, Holm-adjusted over the tips of
-  one population.
+- ``seats`` — *is any seat favoured?* The record of
+  :func:`~hansa_lab.stats.verdicts.seat_balance_answers`: the win share by seat with
+  Wilson intervals and the chi-square / Monte Carlo test of equal win counts (Friedman's
+  test on scores secondary). The table shows seat 0's (the first player's) win share; the
+  agreement line compares every seat;
+- ``tip <name>`` — *does the tip help its player?* The record of
+  :func:`~hansa_lab.stats.verdicts.tip_effect_answers`: the focal seat's paired score
+  difference against the all-population table on the same deals, with its t interval
+  over deals, Holm over the tips of one population.
 
 :func:`seat_answer` and :func:`tip_answers` turn a run's tables into
-:class:`PopulationAnswer` rows, :func:`answers_table` makes the table and
-:func:`agreement_line` the sentence. Two populations' answers to a question *differ*
-only when their 95% intervals do not overlap (a conservative test: disjoint intervals
-imply a difference at well under 5%); overlapping intervals are "no evidence they
-differ", whatever the verdict words say. The runs themselves:
+:class:`PopulationAnswer` rows (built from the records), :func:`answers_table` makes the
+table and :func:`agreement_line` the sentence. Two populations' answers to a question
+*differ* only when their 95% intervals do not overlap (a conservative test: disjoint
+intervals imply a difference at well under 5%); overlapping intervals are "no evidence
+they differ", whatever the words say. The runs themselves:
 :func:`hansa_lab.sim.populations.compare_populations`.
 
 >>> rows = [PopulationAnswer("greedy", "seats", 0.26, 0.23, 0.29, "win share of seat 0",
@@ -28,7 +28,7 @@ differ", whatever the verdict words say. The runs themselves:
 ...         PopulationAnswer("planner", "seats", 0.41, 0.38, 0.44, "win share of seat 0",
 ...                          "Wilson", "unbalanced", 1000)]
 >>> print(agreement_line(answers_table(rows)).replace("; ", ";\\n"))
-greedy vs planner — differ: seats (greedy 26.0% [23.0%, 29.0%] balanced;
+greedy vs planner — differ: seats, seat 0 (first player) (greedy 26.0% [23.0%, 29.0%] balanced;
 planner 41.0% [38.0%, 44.0%] unbalanced;
 the 95% intervals do not overlap)
 """
@@ -37,15 +37,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.answers import Answer, seat_name
 from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.paired import compare_arms
 from hansa_lab.stats.seats import seat_advantage
-from hansa_lab.stats.verdicts import comparison_verdicts, seat_verdicts
+from hansa_lab.stats.verdicts import seat_balance_answers, tip_effect_answers
 
 __all__ = [
     "NOT_APPLICABLE",
@@ -61,8 +62,10 @@ __all__ = [
 NOT_APPLICABLE = "not applicable"
 #: The verdicts that answer a question; two populations *agree* only on one of these
 #: ("no clear effect" in both says that neither run could tell).
-CONCLUSIVE = ("balanced", "unbalanced", "helps", "hurts")
-SEAT_METHOD = "Wilson 95% on seat 0's win share; verdict: chi-square/Friedman, Holm"
+CONCLUSIVE = ("balanced", "unbalanced", "helps", "hurts", "smaller than the margin")
+#: The unit of a ``seats`` answer's estimate (seat 0's win share).
+SEAT_UNIT = "win share of seat 0 (first player)"
+SEAT_METHOD = "Wilson 95% on each seat's win share; verdict: chi-square test of equal wins"
 TIP_METHOD = "paired t 95% over deals (focal seat vs all-population); verdict: Holm over tips"
 
 
@@ -84,11 +87,18 @@ class PopulationAnswer:
     #: ``seconds_per_game`` over the reference table's (all-greedy), same study
     cost_vs_reference: float = math.nan
     text: str = ""
+    #: every seat's win share and interval (``seats`` answers): (seat, share, lo, hi)
+    seats: tuple[tuple[int, float, float, float], ...] = ()
 
-
-def _verdict_word(line: str) -> str:
-    """The verdict of a :func:`seat_verdicts` line ("4 players, base_45p: balanced — ...")."""
-    return line.split(": ", 1)[-1].split(" —", 1)[0]
+    @classmethod
+    def from_answer(cls, population: str, question: str, answer: Answer, unit: str,
+                    method: str) -> PopulationAnswer:
+        """The row of one population's :class:`~hansa_lab.stats.answers.Answer`: the same
+        estimate, interval, word and sentence."""
+        seats = tuple(tuple(x) for x in answer.details.get("seats", ()))
+        return cls(population, question, answer.estimate, answer.lo, answer.hi, unit, method,
+                   answer.word, answer.games, text=answer.text,
+                   seats=seats)
 
 
 def seat_answer(population: str, players: pd.DataFrame, games: pd.DataFrame) -> PopulationAnswer:
@@ -106,12 +116,9 @@ def seat_answer(population: str, players: pd.DataFrame, games: pd.DataFrame) -> 
     if n_groups != 1:
         raise ValueError(f"population {population!r}: the seat answer needs one player count "
                          f"and board side, the games have {n_groups}")
-    line = seat_verdicts(table)[0]
-    s0 = table[table["seat"] == 0].iloc[0]
-    return PopulationAnswer(population, "seats", float(s0["win_rate"]), float(s0["win_lo"]),
-                            float(s0["win_hi"]), "win share of seat 0", SEAT_METHOD,
-                            _verdict_word(line), int(s0["games"]),
-                            text=line.split(": ", 1)[-1])
+    [answer] = seat_balance_answers(table, population=population)
+    row = PopulationAnswer.from_answer(population, "seats", answer, SEAT_UNIT, SEAT_METHOD)
+    return replace(row, text=answer.text.split(": ", 1)[-1])
 
 
 def tip_answers(population: str, players: pd.DataFrame, games: pd.DataFrame,
@@ -128,13 +135,13 @@ def tip_answers(population: str, players: pd.DataFrame, games: pd.DataFrame,
     [('tip good', 'helps')]
     """
     compared = compare_arms(players, games, base=base, focal=0, value="total")
-    verdicts = comparison_verdicts(compared)
+    answers = tip_effect_answers(compared)
     out = []
-    for r in verdicts.itertuples(index=False):
-        out.append(PopulationAnswer(population, f"tip {r.arm_a}", float(r.diff), float(r.diff_lo),
-                                    float(r.diff_hi), "points (focal seat)", TIP_METHOD,
-                                    str(r.verdict), int((games["arm"] == r.arm_a).sum()),
-                                    text=str(r.text)))
+    for r, a in zip(compared.to_dict("records"), answers, strict=True):
+        row = PopulationAnswer.from_answer(population, f"tip {r['arm_a']}",
+                                           replace(a, population=population),
+                                           "points (focal seat)", TIP_METHOD)
+        out.append(replace(row, games=int((games["arm"] == r["arm_a"]).sum())))
     return out
 
 
@@ -143,13 +150,14 @@ def answers_table(answers: Sequence[PopulationAnswer]) -> pd.DataFrame:
     if not answers:
         raise ValueError("no answers to tabulate")
     df = pd.DataFrame([asdict(a) for a in answers])
+    df["seats"] = [a.seats for a in answers]  # kept as tuples, not spread into lists
     order = {q: i for i, q in enumerate(dict.fromkeys(df["question"]))}
     df = df.sort_values("question", key=lambda s: s.map(order), kind="stable")
     return readable(df.reset_index(drop=True), View(
         columns=("population", "question", "estimate", "unit", "verdict", "games",
                  "seconds_per_game", "cost_vs_reference"),
         intervals=(("estimate", "lo", "hi"),), unit="unit", per_unit=("estimate",),
-        percent_units=(("win share of seat 0", 100.0),)))
+        percent_units=((SEAT_UNIT, 100.0), ("win share of seat 0", 100.0))))
 
 
 def _interval(r: pd.Series) -> str:
@@ -162,30 +170,46 @@ def _disjoint(a: pd.Series, b: pd.Series) -> bool:
     return bool(a["hi"] < b["lo"] or b["hi"] < a["lo"])
 
 
+def _per_seat(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with a ``seats`` answer spread into one row per seat (question ``seats,
+    seat 0 (first player)``, ...), so that the agreement line compares every seat."""
+    rows = []
+    for r in table.to_dict("records"):
+        seats = r.get("seats") or ()
+        if r["question"] == "seats" and len(seats) > 0:
+            for seat, share, lo, hi in seats:
+                rows.append({**r, "question": f"seats, {seat_name(int(seat))}",
+                             "estimate": share, "lo": lo, "hi": hi})
+        elif r["question"] == "seats":
+            rows.append({**r, "question": f"seats, {seat_name(0)}"})
+        else:
+            rows.append(r)
+    return pd.DataFrame(rows, columns=table.columns)
+
+
 def agreement_line(table: pd.DataFrame) -> str:
-    """One line: for each question asked of two or more populations, whether they
-    *agree* (the same conclusive verdict everywhere — balanced, unbalanced, helps,
-    hurts — and no two intervals apart), *differ* (some two
-    95% intervals do not overlap: named, with their verdicts) or show *no evidence they
-    differ* (the intervals overlap, whatever the verdicts). Questions a population
-    cannot be asked (:data:`NOT_APPLICABLE`) or without an interval are left out.
+    """One line: for each question asked of two or more populations — each seat of the
+    seat question, each tip — whether they *agree* (the same conclusive word everywhere:
+    balanced, unbalanced, helps, hurts, smaller than the margin; and no two intervals
+    apart), *differ* (some two 95% intervals do not overlap: named, with their words) or
+    show *no evidence they differ* (the intervals overlap, whatever the words). Every
+    population is named in every item. Questions a population cannot be asked
+    (:data:`NOT_APPLICABLE`) or without an interval are left out.
 
     >>> t = answers_table([
     ...     PopulationAnswer("a", "tip x", 1.0, 0.2, 1.8, "points", "t", "helps", 100),
     ...     PopulationAnswer("b", "tip x", 0.4, -0.5, 1.3, "points", "t", "no clear effect", 100),
     ...     PopulationAnswer("a", "tip y", 2.0, 1.0, 3.0, "points", "t", "helps", 100),
-    ...     PopulationAnswer("b", "tip y", 2.5, 1.5, 3.5, "points", "t", "helps", 100),
-    ...     PopulationAnswer("a", "tip z", 0.1, -1.0, 1.2, "points", "t", "no clear effect", 100),
-    ...     PopulationAnswer("b", "tip z", 0.2, -1.0, 1.4, "points", "t", "no clear effect", 100)])
+    ...     PopulationAnswer("b", "tip y", 2.5, 1.5, 3.5, "points", "t", "helps", 100)])
     >>> print(agreement_line(t).replace("; ", ";\\n"))
-    a vs b — agree: tip y (helps in every population);
-    no evidence they differ: tip x (the 95% intervals overlap: a helps, b no clear effect);
-    tip z (the 95% intervals overlap: a no clear effect, b no clear effect)
+    a vs b — agree: tip y (a helps, b helps);
+    no evidence they differ: tip x (the 95% intervals overlap: a helps, b no clear effect)
     """
-    usable = table[(table["verdict"] != NOT_APPLICABLE)
-                   & np.isfinite(table["lo"].astype(float))
-                   & np.isfinite(table["hi"].astype(float))]
-    names = list(dict.fromkeys(table["population"]))
+    full = _per_seat(pd.DataFrame(getattr(table, "full", table)))
+    usable = full[(full["verdict"] != NOT_APPLICABLE)
+                  & np.isfinite(full["lo"].astype(float))
+                  & np.isfinite(full["hi"].astype(float))]
+    names = list(dict.fromkeys(full["population"]))
     agree: list[str] = []
     differ: list[str] = []
     unclear: list[str] = []
@@ -193,15 +217,14 @@ def agreement_line(table: pd.DataFrame) -> str:
         if len(g) < 2:
             continue
         rows = [r for _, r in g.iterrows()]
+        said = ", ".join(f"{r['population']} {r['verdict']}" for r in rows)
         apart = [(a, b) for i, a in enumerate(rows) for b in rows[i + 1:] if _disjoint(a, b)]
         if apart:
-            pops = {id(r): r for pair in apart for r in pair}.values()
-            parts = "; ".join(f"{r['population']} {_interval(r)} {r['verdict']}" for r in pops)
+            parts = "; ".join(f"{r['population']} {_interval(r)} {r['verdict']}" for r in rows)
             differ.append(f"{question} ({parts}; the 95% intervals do not overlap)")
         elif g["verdict"].nunique() == 1 and g["verdict"].iloc[0] in CONCLUSIVE:
-            agree.append(f"{question} ({g['verdict'].iloc[0]} in every population)")
+            agree.append(f"{question} ({said})")
         else:
-            said = ", ".join(f"{r['population']} {r['verdict']}" for r in rows)
             unclear.append(f"{question} (the 95% intervals overlap: {said})")
     head = " vs ".join(names)
     kinds = (("agree", agree), ("differ", differ), ("no evidence they differ", unclear))

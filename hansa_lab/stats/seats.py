@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.answers import MIN_DEALS
 from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import chi2_sf, t_quantile, wilson_interval
 from hansa_lab.stats.paired import holm
@@ -65,9 +66,13 @@ def seat_advantage(
     freedom, or (``test="mc"``, or ``"auto"`` when an expected count is below 5) a
     Monte Carlo exact test with ``n_mc`` multinomial draws; ``friedman``/``p_score``:
     Friedman's test of equal scores per seat, games as blocks (tie-corrected,
-    chi-square approximation). ``p_wins``/``p_score`` are raw; ``p_wins_holm`` /
-    ``p_score_holm`` are Holm-adjusted over every test in the table (two per group), the
-    family :func:`~hansa_lab.stats.verdicts.seat_verdicts` judges.
+    chi-square approximation). The win test is the primary test of seat balance
+    (:data:`~hansa_lab.stats.answers.PRIMARY`): ``p_wins_holm`` is it Holm-adjusted over
+    the groups of the table that have at least
+    :data:`~hansa_lab.stats.answers.MIN_DEALS` games (NaN below: no answer), the family
+    :func:`~hansa_lab.stats.verdicts.seat_balance_answers` judges, and it stands beside
+    the win share; ``p_wins`` is raw; ``p_score`` (raw, beside the mean score) is the
+    secondary Friedman test, which never decides.
 
     >>> from hansa_lab.stats.synthetic import synthetic_tables
     >>> t = synthetic_tables(["base"], n_deals=100, n_players=3, seat_bonus=[6, 0, 0])
@@ -126,23 +131,21 @@ def seat_advantage(
         per["friedman"] = fr
         per["p_score"] = chi2_sf(fr, seats - 1) if not math.isnan(fr) and seats > 1 else math.nan
         parts.append(per)
-    cols = [*keys, "seat", "n", "wins", "win_rate", "win_lo", "win_hi", "fair", "mean_score",
-            "score_lo", "score_hi", "games", "chi2", "p_wins", "test", "friedman", "p_score",
-            "p_wins_holm", "p_score_holm"]
+    cols = [*keys, "seat", "n", "games", "wins", "win_rate", "win_lo", "win_hi", "fair",
+            "p_wins_holm", "mean_score", "score_lo", "score_hi", "p_score", "chi2", "p_wins",
+            "test", "friedman"]
     out = pd.concat(parts, ignore_index=True)
     first = out.groupby(keys, sort=False, dropna=False).head(1) if keys else out.head(1)
-    family = holm(np.concatenate([first["p_wins"].to_numpy(float),
-                                  first["p_score"].to_numpy(float)]))
-    n_groups = len(first)
-    adjusted = pd.DataFrame({"p_wins_holm": family[:n_groups],
-                             "p_score_holm": family[n_groups:]}, index=first.index)
+    # the family: the win tests of the groups with enough games for an answer
+    raw = first["p_wins"].to_numpy(float).copy()
+    raw[first["games"].to_numpy(int) < MIN_DEALS] = np.nan
+    adjusted = pd.Series(holm(raw), index=first.index)
     group_of = (out.groupby(keys, sort=False, dropna=False).ngroup() if keys
                 else pd.Series(0, index=out.index))
-    for c in adjusted.columns:
-        out[c] = adjusted[c].to_numpy()[group_of.to_numpy()]
+    out["p_wins_holm"] = adjusted.to_numpy()[group_of.to_numpy()]
     return readable(out[cols], View(
-        columns=(*keys, "seat", "n", "win_rate", "fair", "mean_score", "games",
-                 "p_wins_holm", "p_score_holm"),
+        columns=(*keys, "seat", "n", "games", "win_rate", "fair", "p_wins_holm",
+                 "mean_score", "p_score"),
         percent=("win_rate", "fair"),
         intervals=(("win_rate", "win_lo", "win_hi"), ("mean_score", "score_lo", "score_hi"))))
 

@@ -22,13 +22,15 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from hansa_lab.stats.answers import PRIMARY, Answer, Secondary
 from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import t_quantile
-from hansa_lab.stats.paired import deal_t_test, holm
+from hansa_lab.stats.paired import deal_t_test
 from hansa_lab.stats.tables import GAME_KEYS, varying
-from hansa_lab.stats.verdicts import comparison_verdicts
+from hansa_lab.stats.verdicts import PairedQuestion, paired_answers
 
-__all__ = ["MEASURES", "NEVER_IN_PLAY", "variant_comparison", "variant_values"]
+__all__ = ["MEASURES", "NEVER_IN_PLAY", "NEVER_IN_PLAY_TEXT", "variant_answers",
+           "variant_comparison", "variant_values"]
 
 #: measure -> (unit of its difference, half-width the planning figure aims at)
 MEASURES: dict[str, tuple[str, float]] = {
@@ -39,10 +41,10 @@ MEASURES: dict[str, tuple[str, float]] = {
 }
 #: the columns that match a variant's game with the base variant's game
 _MATCH = ["experiment", "arm", "n_players", "board", "side", "edition", "seed", "rotation"]
-_WORDS = {"helps": "raises", "hurts": "lowers", "no clear effect": "no clear change",
-          "too few games to tell": "too few games to tell"}
-#: The verdict of a variant whose games all ended exactly as the base variant's.
-NEVER_IN_PLAY = "this rule never came into play in these games"
+#: The word of a variant whose games all ended exactly as the base variant's ...
+NEVER_IN_PLAY = "never came into play"
+#: ... and how its sentence begins.
+NEVER_IN_PLAY_TEXT = "this rule never came into play in these games"
 
 
 def variant_values(players: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
@@ -102,23 +104,27 @@ def variant_comparison(
     of a measure. Columns: the varying conditions, ``arm``, ``measure``, ``unit``,
     ``variant``, ``base_variant``, ``n`` (matched games), ``deals``, ``mean`` and
     ``base_mean`` (the measure in each), ``diff`` with ``diff_lo``/``diff_hi``, ``se``,
-    ``p_value``, ``p_holm``, ``verdict`` (``raises``, ``lowers``, ``no clear change``,
-    ``too few games to tell``, or :data:`NEVER_IN_PLAY` when every paired game ended
-    exactly as under the base variant — same scores, winner and length — so the rule
-    changed nothing), ``more_deals``, ``identical`` and ``text``.
+    ``p_value``, ``p_holm``, ``verdict`` (the words of
+    :func:`~hansa_lab.stats.verdicts.paired_answers`: ``raises``, ``lowers``, ``no clear
+    effect``, ``smaller than the margin``, ``too few games to tell``, or
+    :data:`NEVER_IN_PLAY` when every paired game ended exactly as under the base variant
+    — same scores, winner and length — so the rule changed nothing), ``filled``,
+    ``more_deals``, ``identical`` and ``text``. Each measure is its own question (Holm over
+    the variants); the *variant's effect* is the first seat's win share
+    (:func:`variant_answers`), the other measures are secondary to it.
 
-    >>> games = pd.DataFrame({"experiment": "x", "arm": "a", "game_id": range(8),
+    >>> games = pd.DataFrame({"experiment": "x", "arm": "a", "game_id": range(12),
     ...     "n_players": 2, "board": "base", "side": "base_3p", "edition": "bigbox",
-    ...     "seed": [0, 1, 2, 3] * 2, "rotation": 0, "variant": ["v"] * 4 + ["default"] * 4,
-    ...     "rounds": [12, 13, 12, 14, 10, 11, 10, 11]})
-    >>> players = pd.DataFrame({"experiment": "x", "arm": "a", "game_id": np.repeat(range(8), 2),
-    ...     "seat": [0, 1] * 8, "total": 50.0, "win_share": [1.0, 0.0] * 8})
+    ...     "seed": [*range(6)] * 2, "rotation": 0, "variant": ["v"] * 6 + ["default"] * 6,
+    ...     "rounds": [12, 13, 12, 14, 13, 12, 10, 11, 10, 11, 11, 10]})
+    >>> players = pd.DataFrame({"experiment": "x", "arm": "a", "seat": [0, 1] * 12,
+    ...     "game_id": np.repeat(range(12), 2), "total": 50.0, "win_share": [1.0, 0.0] * 12})
     >>> r = variant_comparison(players, games, "default", measures=["rounds"])
     >>> r[["variant", "measure", "deals", "diff", "verdict"]]
       variant measure deals  diff verdict
-    0       v  rounds     4  +2.2  raises
-    >>> float(r["diff"].iloc[0])  # the display rounds; the data does not
-    2.25
+    0       v  rounds     6  +2.2  raises
+    >>> round(float(r["diff"].iloc[0]), 4)  # the display rounds; the data does not
+    2.1667
     """
     if "variant" not in games.columns:
         raise ValueError("the games table needs a variant column (Results.variants adds it)")
@@ -150,29 +156,34 @@ def variant_comparison(
                              **_summary(part, ci), "identical": bool(part["same"].all())})
     cols = [*conds, "arm", "measure", "unit", "variant", "base_variant", "n", "deals", "mean",
             "base_mean", "diff", "diff_lo", "diff_hi", "se", "p_value", "p_holm", "verdict",
-            "more_deals", "identical", "text"]
+            "filled", "more_deals", "identical", "text"]
     if not rows:
         return pd.DataFrame(columns=cols)
     out = pd.DataFrame(rows)
     parts = []
     for measure, part in out.groupby("measure", sort=False):
         unit, half = MEASURES[str(measure)]
-        asked = pd.DataFrame({
-            "arm": part["variant"].to_numpy(), "base_arm": part["base_variant"].to_numpy(),
-            "score_diff": part["diff"].to_numpy(), "diff_lo": part["diff_lo"].to_numpy(),
-            "diff_hi": part["diff_hi"].to_numpy(), "deals": part["deals"].to_numpy(),
-            "p_value": part["p_value"].to_numpy(), "se": part["se"].to_numpy()})
-        v = comparison_verdicts(asked, alpha=alpha, half_width=half, unit=unit, ci=ci,
-                                bound=100.0 if unit == "pct points" else None)
         same = part["identical"].to_numpy(bool)
-        texts = [f"{NEVER_IN_PLAY}: all {n} paired games ended exactly as under "
-                 f"{b} (every seat's score, the winner and the length)" if s else _reword(t)
-                 for s, n, b, t in zip(same, part["n"], part["base_variant"], v["text"],
+        answers = paired_answers(
+            [PairedQuestion(arm=str(v), base=str(b), diff=float(d), lo=float(lo),
+                            hi=float(hi), deals=int(n), p_raw=float(pv), se=float(se),
+                            games=int(g))
+             for v, b, d, lo, hi, n, pv, se, g in zip(
+                 part["variant"], part["base_variant"], part["diff"], part["diff_lo"],
+                 part["diff_hi"], part["deals"], part["p_value"], part["se"], part["n"],
+                 strict=True)],
+            kind="variant_effect", alpha=alpha, half_width=half, unit=unit, ci=ci,
+            words=("raises", "lowers"),
+            bound=100.0 if unit == "pct points" else None)
+        words = [NEVER_IN_PLAY if s else a.word for s, a in zip(same, answers, strict=True)]
+        texts = [f"{NEVER_IN_PLAY_TEXT}: all {n} paired games ended exactly as under "
+                 f"{b} (every seat's score, the winner and the length)" if s else a.text
+                 for s, n, b, a in zip(same, part["n"], part["base_variant"], answers,
                                        strict=True)]
-        part = part.assign(p_holm=holm(part["p_value"].to_numpy(float)),
-                           verdict=np.where(same, NEVER_IN_PLAY,
-                                            v["verdict"].map(_WORDS).to_numpy()),
-                           more_deals=np.where(same, 0, v["more_deals"].to_numpy()),
+        part = part.assign(p_holm=[a.p_adjusted for a in answers], verdict=words,
+                           filled=[a.filled and not s for s, a in zip(same, answers,
+                                                                      strict=True)],
+                           more_deals=np.where(same, 0, [a.more_games for a in answers]),
                            text=texts)
         parts.append(part)
     order = {m: i for i, m in enumerate(measures)}
@@ -185,9 +196,40 @@ def variant_comparison(
         percent_units=(("pct points", 1.0),)))
 
 
-def _reword(text: str) -> str:
-    """A verdict sentence of :func:`comparison_verdicts` in a rule change's words."""
-    for old, new in _WORDS.items():
-        if text.startswith(old):
-            return new + text[len(old):]
-    return text
+def variant_answers(table: pd.DataFrame) -> list[Answer]:
+    """The ``variant_effect`` answer of each variant (per arm and condition) of a
+    :func:`variant_comparison` table: the primary measure is the change in the first
+    seat's win share (its advantage over the fair share, which the variant does not
+    change), Holm over the variants; the other measures of the same variant ride along as
+    secondary and never decide. Rows without a ``first_seat_win`` measure give none."""
+    full = pd.DataFrame(getattr(table, "full", table))
+    if full.empty:
+        return []
+    keys = [c for c in ("n_players", "side", "edition", "arm") if c in full.columns]
+    out = []
+    primary = full[full["measure"] == "first_seat_win"]
+    for r in primary.to_dict("records"):
+        same = np.ones(len(full), dtype=bool)
+        for k in [*keys, "variant"]:
+            same &= (full[k] == r[k]).to_numpy()
+        others = full[same & (full["measure"] != "first_seat_win").to_numpy()]
+        secondary = tuple(Secondary(str(o["measure"]), str(o["unit"]), float(o["diff"]),
+                                    float(o["diff_lo"]), float(o["diff_hi"]),
+                                    float(o["p_value"])) for o in others.to_dict("records"))
+        where = ", ".join(f"{r[k]}" for k in keys)
+        word = r["verdict"]
+        m = int(primary["p_holm"].notna().sum())
+        out.append(Answer(
+            kind="variant_effect",
+            question=f"does variant {r['variant']} change the first seat's advantage "
+                     f"against {r['base_variant']} ({where})?",
+            population=str(r.get("arm", "")), measure=PRIMARY["variant_effect"][0],
+            unit="pct points", estimate=float(r["diff"]), lo=float(r["diff_lo"]),
+            hi=float(r["diff_hi"]), ci=0.95, test=PRIMARY["variant_effect"][1],
+            p_raw=float(r["p_value"]), p_adjusted=float(r["p_holm"]),
+            family=f"Holm over {m} variant{'s' if m != 1 else ''}", word=word,
+            detectable=math.nan, more_games=int(r["more_deals"]), games=int(r["n"]),
+            deals=int(r["deals"]), filled=bool(r["filled"]), text=str(r["text"]),
+            secondary=secondary,
+            details={"variant": r["variant"], "base": r["base_variant"], "where": where}))
+    return out

@@ -27,7 +27,13 @@ from typing import Any
 
 import pandas as pd
 
-from hansa_lab.sim.exports import FIGURES, report_figures, save_figure
+from hansa_lab.sim.exports import (
+    FIGURES,
+    RunFrames,
+    figure_answers,
+    report_figures,
+    save_figure,
+)
 from hansa_lab.sim.results import (
     HIDDEN_SEAT_COLUMNS,
     HIDDEN_VERDICT_COLUMNS,
@@ -108,9 +114,21 @@ def _figure(fig: Any, name: str, folder: Path | None) -> str:
         save_figure(fig, folder, name, close=False)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    said = figure_answers(fig)
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<img alt="{escape(FIGURES.get(name, name))}" src="data:image/png;base64,{data}">'
+    answers = f' data-answers="{escape(said)}"' if said else ""
+    return (f'<img alt="{escape(FIGURES.get(name, name))}"{answers} '
+            f'src="data:image/png;base64,{data}">')
+
+
+def _named_seats(df: pd.DataFrame) -> pd.DataFrame:
+    """A seats table with each seat named as everywhere (``seat 0 (first player)``)."""
+    from hansa_lab.stats.answers import seat_name
+
+    out = df.copy()
+    out["seat"] = [seat_name(int(v)) for v in out["seat"]]
+    return out
 
 
 def _table(df: pd.DataFrame) -> str:
@@ -143,17 +161,28 @@ def _meta(results: Results) -> str:
 
 
 def _verdict_class(verdict: str) -> str:
-    return {"helps": "helps", "hurts": "hurts"}.get(verdict, "unclear")
+    return {"helps": "helps", "hurts": "hurts", "unbalanced": "hurts", "raises": "helps",
+            "lowers": "hurts"}.get(verdict, "unclear")
+
+
+def _answer_paragraph(answer: Any, prefix: str = "") -> str:
+    """One answer record as the report's verdict paragraph: its sentence, with the word
+    and the filled state as data attributes (what the figure draws for it)."""
+    filled = "true" if answer.filled else "false"
+    return (f'<p class="verdict {_verdict_class(answer.word)}" '
+            f'data-word="{escape(answer.word)}" data-filled="{filled}">'
+            f"{escape(prefix)}{escape(answer.text)}</p>")
 
 
 def report_html(results: Results, *, title: str | None = None,
                 figures_folder: str | os.PathLike[str] | None = None) -> str:
     """The report of ``results`` as an HTML string (see the module doc); with
-    ``figures_folder``, its figures are also written there as PNG and SVG files."""
-    from hansa_lab.stats import seat_verdicts
-
+    ``figures_folder``, its figures are also written there as PNG and SVG files. Every
+    verdict paragraph renders an :class:`~hansa_lab.stats.answers.Answer` record, the
+    same records the figures' markers and ``answers.csv`` render."""
     folder = Path(figures_folder) if figures_folder is not None else None
-    figures = report_figures(results)
+    run = RunFrames(results)
+    figures = report_figures(run)
 
     manifest = results.manifest
     name = title or f"hansa-lab report: {manifest.get('name', 'run')}"
@@ -164,26 +193,29 @@ def report_html(results: Results, *, title: str | None = None,
     else:
         parts += ["<h2>Win rate and mean score</h2>",
                   "<p>Per arm and strategy, with 95% intervals.</p>", _table(summary)]
-        base = results.base_arm()
-        arms = manifest.get("configuration", {}).get("arms", {})
-        if base is not None and len(arms) > 1:
+        base = run.base
+        if base is not None:
             verdicts = results.verdicts(base)
             shown = verdicts.drop(columns=[*HIDDEN_VERDICT_COLUMNS, "base_arm"])
             parts += [f"<h2>Does it help? Each arm against {escape(base)}</h2>",
-                      "<p>Focal player's final score against the same seat of the base "
-                      "game on the same deal (paired; 95% intervals over deals).</p>",
+                      "<p>Decided by the focal player's final score against the same seat "
+                      "of the base game on the same deal (paired; 95% intervals over deals; "
+                      "p_holm is that test's, Holm-adjusted over the arms). The win share "
+                      "is secondary: shown, never deciding.</p>",
                       _table(shown)]
-            parts += [f'<p class="verdict {_verdict_class(r.verdict)}">'
-                      f"{escape(str(r.arm))}: {escape(r.text)}</p>"
-                      for r in verdicts.itertuples(index=False)]
+            parts += [_answer_paragraph(a, f"{r.arm}: ")
+                      for r, a in zip(verdicts.itertuples(index=False), run.tip_answers,
+                                      strict=True)]
             parts.append(_figure(figures["comparison"], "comparison", folder))
-        seats = results.seats()
+        shown_seats = results.seats()
         parts += ["<h2>Seat balance</h2>",
-                  "<p>Win rate per seat against the fair share, and the tests of equal "
-                  "seats.</p>",
-                  _table(seats[[c for c in seats.columns if c not in HIDDEN_SEAT_COLUMNS]])]
-        parts += [f'<p class="verdict {"hurts" if ": unbalanced" in line else "unclear"}">'
-                  f"{escape(line)}</p>" for line in seat_verdicts(seats)]
+                  "<p>Win rate per seat against the fair share (seat 0 moves first). The "
+                  "test of equal win counts decides (p_wins_holm, beside the win rate); "
+                  "Friedman's test on scores is secondary (p_score, beside the mean "
+                  "score).</p>",
+                  _table(_named_seats(shown_seats[[c for c in shown_seats.columns
+                                                   if c not in HIDDEN_SEAT_COLUMNS]]))]
+        parts += [_answer_paragraph(a) for a in run.seat_answers]
         parts.append(_figure(figures["seat_advantage"], "seat_advantage", folder))
         parts += variant_sections(results, folder)  # a sweep: report_variants.py
         parts += ["<h2>Score breakdown</h2>",
