@@ -11,12 +11,16 @@ The seat test (:func:`seat_contrasts`). In a self-play table every seat holds th
 player, so without a seat effect a seat's value minus the mean of the other seats' values
 *in the same game* averages 0. Per seat and measure that within-game contrast is averaged
 over games (games independent; a t interval and two-sided t test), and the p-values of all
-seats × measures are Holm-adjusted together (family-wise error ≤ ``alpha``).
+seats × measures are Holm-adjusted together (family-wise error ≤ ``alpha``). One seat that
+plays worse makes every other seat look better than the pooled rest, so the test steps
+down: per measure the significant seat farthest from the median seat is the *source*; it
+is left out and the remaining seats are tested among themselves (Bonferroni over the whole
+family) until none differs. Only sources can be flagged.
 
 The rules make seats differ too: the start supply grows with the seat (RULES.md: seat k,
 1-based, starts with 4 + k traders) and seat 0 moves first. What that causes is measured
 on a reference population's self-play (``greedy`` by default) on other deals: a seat is
-*flagged* on a measure only when (1) its contrast differs from 0 (Holm) **and** (2) it
+*flagged* on a measure only when (1) it is a source (its contrast differs, Holm) **and** (2) it
 differs from the same seat's contrast among the reference players (a difference of
 independent means, Welch t, Holm over the same family). A significant contrast that the
 reference shows as well is reported as "by rule", not flagged. Without a reference only (1)
