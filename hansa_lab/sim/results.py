@@ -405,7 +405,9 @@ class Results:
         the answer line ("cannot tell yet" when that set holds every variant)."""
         table = self.balance()
         by = [c for c in ("arm", "n_players") if c in table.columns]
-        return most_balanced(table, rounds, by=by, looks=looks)
+        arms = self.manifest.get("configuration", {}).get("arms", {})
+        return most_balanced(table, rounds, by=by, looks=looks,
+                             population=next(iter(arms)) if len(arms) == 1 else "")
 
     def base_arm(self) -> str | None:
         """The arm the others are compared with: the experiment's ``base_arm``, else an
