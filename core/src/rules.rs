@@ -687,6 +687,18 @@ mod tests {
             vec![Action::new(K_DISPLACE, trader_post as i32, TRADER, 0)]
         );
         assert!(on(&s, merchant_post).is_empty());
+        // two traders and a merchant: the merchant's two must be paid by what is left
+        s.supply_t[0] = 2;
+        s.supply_m[0] = 1;
+        let post = merchant_post as i32;
+        assert_eq!(
+            on(&s, merchant_post),
+            vec![
+                Action::new(K_DISPLACE, post, TRADER, 1),
+                Action::new(K_DISPLACE, post, MERCHANT, 0)
+            ]
+        );
+        s.supply_m[0] = 0;
         s.supply_t[0] = 3;
         assert_eq!(on(&s, merchant_post).len(), 1);
         // displace the merchant with a trader, paying two traders
