@@ -378,7 +378,8 @@ def format_audit(report: AuditReport) -> str:
     ref = (f"more than the seat does among {report.reference}"
            if report.reference else "(no reference: rule-made differences not separated)")
     lines += ["* flagged: differs from the other seats (Holm step-down) " + ref,
-              "r by rule: it differs from the others as much as among the reference",
+              "r by rule: it differs from the others, but not shown to differ more than "
+              "among the reference",
               "", "end reasons: " + "; ".join(
                   f"{r.end_reason} {r.share:.0%} [{r.lo:.0%}, {r.hi:.0%}]"
                   for r in report.ends.itertuples())]
