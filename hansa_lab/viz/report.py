@@ -62,28 +62,40 @@ METHODS = [
      "same seat of the base game on the same deal. The differences are averaged per deal "
      "and the interval is a t interval over deals: it covered the true effect in 95–96% of "
      "simulated experiments from 4 deals up (tests/test_verdicts.py)."),
+    ("How an answer is decided",
+     "Each question has one primary measure and one test, and every table, sentence and "
+     "figure shows the same answer. A tip's effect: the focal player's final score against "
+     "the same seat of the base game on the same deal (paired t-test over deals, Holm over "
+     "the arms asked together); the win share is shown as secondary and never decides. Seat "
+     "balance: the win share by seat (chi-square test of equal win counts, Holm over the "
+     "groups); Friedman's test on scores is secondary. A rule variant: the first seat's win "
+     "share against the printed rules on the same deals. With fewer than 6 deals (6 games "
+     "for seats) no answer is given: 'too few games to tell', and no p-value."),
     ("Verdict",
      "'helps' or 'hurts' only when the paired test rejects 'no effect' at 5% after Holm's "
-     "adjustment for all the arms asked about together, with an interval of non-zero width; "
-     "otherwise 'no clear effect', with the difference this run would have detected with 80% "
-     "power, or 'too few games to tell' (fewer than 2 deals, or every deal giving the same "
-     "difference). The p-values shown are Holm-adjusted (p_holm), the same in the tables, "
-     "the sentences and the figures. The deals still needed for a ±1 point interval come "
-     "from the spread seen so far."),
+     "adjustment, with an interval of non-zero width that excludes 0; 'the effect is smaller "
+     "than ±1 point (shown)' when the whole interval lies within ±1 point; otherwise 'no "
+     "clear effect', with the difference this run would have detected with 80% power and the "
+     "deals that would narrow the interval to ±1 point; or 'too few games to tell' (fewer "
+     "than 6 deals, every deal giving the same difference, or a run that could not detect "
+     "even the largest plausible difference, 30 points). A figure's marker is filled only "
+     "for 'helps' or 'hurts'."),
     ("Seat balance",
      "Seats are numbered from 0; seat 0 moves first. Per seat, the win rate against the "
-     "fair share (1 / players), a test that all seats win equally often (chi-square, or an "
-     "exact Monte Carlo test with few games) and Friedman's test that all seats score alike "
-     "(games as blocks); 'unbalanced' when either rejects at 5% after Holm's adjustment "
-     "(p_wins_holm, p_score_holm). 'Balanced' only when nothing rejects and the run would "
-     "have detected a seat 5 percentage points off its fair share with 80% power; otherwise "
-     "'no clear seat difference' with the gap the run could detect, or 'too few games to "
-     "tell' when even a gap as large as the fair share could go unseen."),
+     "fair share (1 / players) and a test that all seats win equally often (chi-square, or "
+     "an exact Monte Carlo test with few games), Holm-adjusted over the groups (p_wins_holm): "
+     "'unbalanced' when it rejects at 5%, naming the seats whose interval is off the fair "
+     "share. 'Balanced within ±5% wins' only when nothing rejects and the run would have "
+     "detected a seat 5 percentage points off its fair share with 80% power; otherwise 'no "
+     "clear seat difference' with the gap the run could detect, or 'too few games to tell' "
+     "when even a gap as large as the fair share could go unseen. Friedman's test that all "
+     "seats score alike (p_score) is shown as secondary and never decides."),
     ("Rule variants",
      "A variant against the unchanged game, paired by deal: 'raises'/'lowers' under the same "
-     "rule as 'helps'/'hurts'; 'this rule never came into play in these games' when every "
-     "paired game ended exactly as under the unchanged rules (same scores, winner and "
-     "length)."),
+     "rule as 'helps'/'hurts' (Holm over the variants, per measure); the first seat's win "
+     "share is the variant's primary measure, the others are secondary; 'never came into "
+     "play' when every paired game ended exactly as under the unchanged rules (same scores, "
+     "winner and length)."),
     ("Score breakdown",
      "The final score split into its categories: prestige track, abilities, bonus markers, "
      "special prestige (Coellen), city control, network and, on Britannia, regions."),
