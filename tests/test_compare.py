@@ -170,3 +170,17 @@ def test_python_bad_input_names_the_parameter() -> None:
     with pytest.raises(ValueError, match=r"^difference:"):
         plan_compare(3, {"start_supply": [3, 4]}, difference=5)
     assert parse_option("marker_set=a,b") == ("marker_set", ["a", "b"])
+
+
+@pytest.mark.parametrize(("out", "message"), [
+    ("file", "--out: {path} is a file, not a folder"), ("", "--out: must be a path")])
+def test_a_bad_out_folder_is_refused_before_the_plan(
+        out: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / out if out else ""
+    if out:
+        Path(path).write_text("a file")
+    assert main(["compare", "--option", OPTION, "--games", "2", "--out", str(path),
+                 "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # refused before anything is planned or played
+    assert captured.err.count("\n") == 1 and message.format(path=path) in captured.err

@@ -330,7 +330,7 @@ def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
     answer: Any = None
     for i, n in enumerate(rounds):
         spec = _spec(players, options, plan.population, board, edition, seed, n,
-                     folder.name)
+                     folder.resolve().name or "compare")
         res = run_experiment(spec, out=folder, n_jobs=n_jobs, progress=progress,
                              force=force and i == 0)
         played.append(n)
@@ -393,6 +393,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise CliError("--option: name the rule option to compare and its values, e.g. "
                        "--option start_supply=3,4,5,6,7 (hansa-lab options lists them)")
     looks = args.looks if args.until_decided else 1
+    if args.out is not None and not args.plan:
+        from hansa_lab.errors import ExperimentError
+        from hansa_lab.sim.paths import output_folder
+
+        try:
+            output_folder(args.out, "--out")
+        except ExperimentError as e:
+            raise CliError(str(e)) from None
     try:
         plan = plan_compare(args.players, args.option, args.population, args.board,
                             args.edition, args.difference, looks, args.games, args.seed)
