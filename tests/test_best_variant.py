@@ -5,6 +5,7 @@ its coverage by simulation, the seat gaps' intervals and "more games would tell"
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -83,6 +84,12 @@ def test_two_identical_estimates_give_no_number_of_games() -> None:
     assert m.answer.more_games == -1
     assert "no practical number of games" in m.answer.text
     assert math.isinf(games_to_separate(0.0, 0.5, 0.5, 2))
+    # ... but the games that would tell whether a third member is worse are named
+    three = most_balanced_of(_table([100, 100, 125], 300))
+    assert three.best_set == ["v0", "v1", "v2"]
+    assert "no practical number of games" in three.answer.text
+    assert re.search(r"about [\d,]+ more games per variant would tell whether v2 is worse",
+                     three.answer.text)
 
 
 def test_the_plan_grows_with_the_variants_and_the_looks_and_shrinks_with_the_difference(
@@ -154,4 +161,5 @@ def test_most_balanced_over_synthetic_games_per_player_count() -> None:
     lines = str(answer).splitlines()
     assert lines[0].startswith("n_players 3: Most balanced: v0")
     assert len(answer.frame()) == 2 + 4 and set(answer.frame()["kind"]) == {"best_variant"}
-    assert "seat_gap" in answer._repr_html_()
+    assert "seat gap" in answer._repr_html_()
+    assert "the other variant is worse" in answer.sweeps[0].answer.text

@@ -97,11 +97,13 @@ def simultaneous_level(k: int, ci: float = 0.95, looks: int = 1) -> float:
     return 1 - (1 - ci) / (max(1, k) * max(1, looks))
 
 
-def best_set(wins: Any, games: Any, fair: Any, ci: float = 0.95, looks: int = 1) -> BestSet:
+def best_set(wins: Any, games: Any, fair: Any, ci: float = 0.95, looks: int = 1,
+             level: float | None = None) -> BestSet:
     """The best set of variants with ``wins`` of seat 0 (win shares summed: ties count as
     shares) in ``games`` each, against the fair share ``fair`` (see the module text).
     Vectorised over leading axes: arrays of shape ``(..., k)`` give a set per row
-    (``leader`` then is the first row's).
+    (``leader`` then is the first row's). ``level``: each interval's level instead of the
+    Bonferroni split of ``ci``.
 
     >>> s = best_set([100, 60, 110], [300, 300, 300], 1 / 3)
     >>> s.in_set.tolist(), s.leader
@@ -111,7 +113,7 @@ def best_set(wins: Any, games: Any, fair: Any, ci: float = 0.95, looks: int = 1)
     n = np.asarray(games, dtype=float)
     f = np.broadcast_to(np.asarray(fair, dtype=float), w.shape)
     k = w.shape[-1]
-    level = simultaneous_level(k, ci, looks)
+    level = simultaneous_level(k, ci, looks) if level is None else level
     p_lo, p_hi = wilson_interval(w, n, level)
     lo, hi = np.asarray(p_lo) - f, np.asarray(p_hi) - f
     size_lo, size_hi = _size_interval(lo, hi)
@@ -161,19 +163,19 @@ def plan_games_per_variant(n_variants: int, n_players: int, difference: float,
     return math.ceil(games_to_separate(difference, s, s, n_variants, ci, looks, power))
 
 
-def _leave_level(i: int, wins: np.ndarray, games: np.ndarray, fair: np.ndarray,
-                 looks: int) -> float:
-    """The adjusted p-value of "variant ``i`` is worse than the best": the smallest
-    family error rate at which it leaves the best set (1 when it never does)."""
+def _leave_level(i: int, wins: np.ndarray, games: np.ndarray, fair: np.ndarray) -> float:
+    """The unadjusted p-value of "variant ``i`` is worse than the best": the smallest
+    error rate of each interval at which it leaves the best set (1 when it never does);
+    times the variants and looks (Bonferroni, at most 1) it is the adjusted one."""
     def out(alpha: float) -> bool:
-        return not bool(best_set(wins, games, fair, 1 - alpha, looks).in_set[i])
+        return not bool(best_set(wins, games, fair, level=1 - alpha).in_set[i])
 
-    if not out(0.999999):
+    lo, hi = 1e-12, 1 - 1e-9
+    if not out(hi):
         return 1.0
-    lo, hi = 1e-12, 0.999999
     if out(lo):
         return lo
-    for _ in range(50):
+    for _ in range(60):
         mid = math.sqrt(lo * hi)
         lo, hi = (lo, mid) if out(mid) else (mid, hi)
     return hi
@@ -265,6 +267,18 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
                                _spread(float(wins[runner] / games[runner])), k, ci, looks)
     more = 0 if decided else (-1 if needed > MAX_MORE_GAMES
                               else max(1, math.ceil(needed) - n_now))
+    # too close to separate: the games that would tell whether the next member is worse
+    nearest = None
+    if more == -1:
+        for j in (int(x) for x in order[2:]):
+            if not s.in_set[j]:
+                continue
+            n_j = games_to_separate(float(sizes[j] - sizes[leader]),
+                                    _spread(float(wins[leader] / games[leader])),
+                                    _spread(float(wins[j] / games[j])), k, ci, looks)
+            if n_j <= MAX_MORE_GAMES:
+                nearest = (names[j], max(1, math.ceil(n_j) - n_now))
+                break
     detectable = games_to_separate(1.0, _spread(float(fair[0])), _spread(float(fair[0])),
                                    k, ci, looks)
     detectable = math.sqrt(detectable / n_now) if n_now else math.nan
@@ -278,8 +292,9 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
     for i, name in enumerate(names):
         word = ("best" if decided and s.in_set[i] else
                 "cannot be told apart from the best" if s.in_set[i] else "worse than the best")
-        p_adj = math.nan if (decided and s.in_set[i]) else _leave_level(
-            i, wins, games, fair, looks)
+        p_raw = math.nan if (decided and s.in_set[i]) else _leave_level(
+            i, wins, games, fair)
+        p_adj = min(1.0, p_raw * k * looks) if math.isfinite(p_raw) else math.nan
         gap_lo, gap_hi = float(rows["gap_lo"].iloc[i]), float(rows["gap_hi"].iloc[i])
         text = (f"{name}: {first} wins {wins[i] / games[i]:.1%} of {_games(int(games[i]))} "
                 f"(fair share {fair[i]:.1%}), advantage {_pct(s.advantage[i])} "
@@ -288,8 +303,7 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
             kind="best_variant", question=question, population=population,
             measure=f"{first}: win share minus its fair share", unit="win share",
             estimate=float(s.advantage[i]), lo=float(s.lo[i]), hi=float(s.hi[i]), ci=ci,
-            test=test_text, p_raw=min(1.0, p_adj / (k * looks)) if math.isfinite(p_adj)
-            else math.nan, p_adjusted=p_adj, family=family, word=word,  # type: ignore[arg-type]
+            test=test_text, p_raw=p_raw, p_adjusted=p_adj, family=family, word=word,  # type: ignore[arg-type]
             detectable=detectable, more_games=more, games=int(games[i]),
             deals=int(rows["deals"].iloc[i]) if "deals" in rows else int(games[i]),
             filled=word in ("best", "worse than the best"), text=text,
@@ -311,11 +325,15 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
     else:
         more_text = (f"{names[leader]} and {names[runner]} are so close that no practical "
                      "number of games would separate them")
+        if nearest is not None:
+            more_text += (f"; about {nearest[1]:,} more games per variant would tell whether "
+                          f"{nearest[0]} is worse (if the advantages are as estimated)")
     if decided:
         word, text = "best", (
             f"Most balanced: {names[leader]} — {first} advantage {_pct(s.advantage[leader])} "
-            f"[{_pct(s.lo[leader])}, {_pct(s.hi[leader])}]; the other {k - 1} variants are "
-            f"worse ({how}).")
+            f"[{_pct(s.lo[leader])}, {_pct(s.hi[leader])}]; "
+            + ("the other variant is" if k == 2 else f"the other {k - 1} variants are")
+            + f" worse ({how}).")
     elif everyone:
         word = "cannot tell yet"
         text = (f"Cannot tell yet which variant is most balanced: every variant is within "
