@@ -258,7 +258,8 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
     sizes = np.abs(s.advantage)
     order = np.argsort(sizes, kind="stable")
     leader, runner = int(order[0]), int(order[1])
-    n_players = int(rows["n_players"].iloc[0]) if "n_players" in rows else None
+    n_players = (int(rows["n_players"].iloc[0]) if "n_players" in rows
+                 else round(1 / fair[0]) if len(set(fair)) == 1 else None)
     decided = int(s.in_set.sum()) == 1
     everyone = bool(s.in_set.all())
     n_now = int(games.min())
