@@ -104,5 +104,8 @@ def variant_sections(results: Results, folder: Path | None = None,
             parts.append(_embedded(plot_best_variant(sweep), folder))
             folder = None  # one figure file: the first sweep's
     balance = results.balance()
-    parts += ["<h3>Balance per variant</h3>", table_html(balance)]
+    parts += ["<h3>Balance per variant</h3>",
+              "<p>Each variant on its own (95% intervals, one variant at a time: narrower "
+              "than the simultaneous ones above, which decide the answer), with the game "
+              "length and how games end.</p>", table_html(balance)]
     return parts
