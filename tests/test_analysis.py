@@ -705,8 +705,9 @@ def test_result_frames_show_their_essential_columns_readably() -> None:
     c = stats.compare_arms(t["players"], t["games"], "base")
     assert len(c.full.columns) == 25 and "p_win_holm" in c.columns  # all there
     shown = c.shown
-    assert list(shown.columns) == ["arm_a", "arm_b", "n_deals", "diff", "win_diff", "p_holm",
-                                   "p_win_holm", "significant"]
+    # the score test's p-value and the flag beside the score difference; win share after
+    assert list(shown.columns) == ["arm_a", "arm_b", "n_deals", "diff", "p_holm",
+                                   "significant", "win_diff"]
     text = repr(c)
     assert "..." not in text and "…" not in text and "more columns in .full" in text
     assert shown["n_deals"].tolist() == ["20", "20"]

@@ -104,7 +104,7 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Outputs]:
         yield {
             "folder": folder,
             "main": _command(["main", "--games", "6", "--jobs", "1"]),
-            "simulate": _command(["simulate", "--players", "3", "--games", "3", "--jobs",
+            "simulate": _command(["simulate", "--players", "3", "--games", "6", "--jobs",
                                   "1", "--out", "results/sim", "--no-progress"]),
             "run": _command(["run", "sweep.toml", "--out", "results/sweep", "--jobs", "1",
                              "--no-progress"]),
@@ -149,7 +149,8 @@ def test_every_line_fits_a_terminal_of_100_columns(printed: Outputs, command: st
     res = open_results(printed["folder"] / RUN_FOLDERS[command])
     sentences = {"main": lambda: list(res.verdicts("base")["text"]),
                  "simulate": lambda: seat_verdicts(res.seats()),
-                 "run": lambda: list(res.variants("default")["text"])}[command]()
+                 "run": lambda: [*res.variants("default")["text"],
+                                 *seat_verdicts(res.seats())]}[command]()
     longest = max(sentences, key=len)
     assert len(longest) > TERMINAL_WIDTH
     assert " ".join(longest.split()) in " ".join(done.out.split())
@@ -158,13 +159,18 @@ def test_every_line_fits_a_terminal_of_100_columns(printed: Outputs, command: st
 def test_the_wide_tables_are_split_into_blocks_of_even_width(printed: Outputs) -> None:
     out = printed["main"].out
     assert "\narm  strategy             base_strategy  n  deals  mean_score  base_score\n" in out
-    assert "\n\narm  score_diff [95% CI]   win_rate  base_win_rate  win_diff [95% CI]" in out
-    seats = printed["simulate"].out  # the tests' p-values together, the seat on each line
-    assert "\n\nn_players  side     seat  games  p_wins_holm  p_score_holm\n" in seats
+    # the score test's p-value stands beside the score difference it tests
+    [diffs] = [x for x in out.splitlines() if x.startswith("arm  score_diff [95% CI]")]
+    assert diffs.split()[4] == "p_holm" and "win_diff [95% CI]" in diffs
+    seats = printed["simulate"].out  # each test's p-value beside its measure, seats named
+    [head] = [x for x in seats.splitlines() if x.startswith("n_players") and "p_score" in x]
+    assert head.split()[-4:] == ["mean_score", "[95%", "CI]", "p_score"]
+    assert "p_wins_holm" in seats.split("Seat balance:")[0]
+    assert "p_score_holm" not in seats and "seat 0 (first player)" in seats
 
 
 def test_the_reports_sections_are_all_there(printed: Outputs) -> None:
-    assert "Verdicts (final score of the focal player" in printed["main"].out
+    assert "Verdicts (decided by the focal player's final score" in printed["main"].out
     assert "Seat balance:" in printed["simulate"].out
     assert "Rule variants vs 'default'" in printed["run"].out
     assert "Balance per variant" in printed["run"].out
