@@ -4,16 +4,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pandas as pd
 import pytest
 
+import hansa_lab.viz.report as report
 from hansa_lab.compiled.games import play_game as core_play_game
 from hansa_lab.engine.board import A_ACTIONS
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import play_game as python_play_game
 from hansa_lab.sim.populations import parse_populations, tip_spec
+from hansa_lab.sim.results import open_results
+from hansa_lab.stats.populations import NOT_APPLICABLE
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.greedy import TIPS, ActionsFirst, Blocker
 from hansa_lab.strategies.learned_search import Strong
+from hansa_lab.tools import cli
 
 
 @pytest.mark.parametrize("spec", ["strong:tip=actions_first", "learned:tip=keep_supply",
@@ -98,3 +105,53 @@ def test_a_tipped_strong_player_decides_alike_in_both_engines() -> None:
     in_python = python_play_game(config, lineup)
     assert in_python.actions == in_core.actions
     assert isinstance(make_strategy(lineup[0]), Strong)
+
+
+TINY_TIPS = """
+name = "tiny_tips"
+games = 6
+players = 3
+base_arm = "base"
+[arms]
+base = ["greedy"]
+actions_first = ["actions_first", "greedy", "greedy"]
+keep_supply = ["keep_supply", "greedy", "greedy"]
+"""
+
+
+def test_the_main_job_answers_each_tip_among_greedy_and_strong_players(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "tiny_tips.toml").write_text(TINY_TIPS, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "MAIN_EXPERIMENT", "tiny_tips.toml")
+    monkeypatch.setattr(report, "write_report", lambda res, path, **kw: Path(path).resolve())
+    assert cli.main(["main", "--games", "6", "--strong-games", "3", "--jobs", "1",
+                     "--no-progress", "--out", "out"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("hansa-lab main: tiny_tips.toml at a quick size")
+    assert "then its tips carried by strong players (3 games per tip)" in " ".join(out.split())
+    answers = pd.read_csv(tmp_path / "out" / "populations" / "answers.csv")
+    # every tip of the experiment, among both populations, one row each
+    assert sorted(zip(answers.population, answers.question, strict=True)) == [
+        ("greedy", "tip actions_first"), ("greedy", "tip keep_supply"),
+        ("strong", "tip actions_first"), ("strong", "tip keep_supply")]
+    assert (answers.verdict != NOT_APPLICABLE).all()
+    # the greedy rows are the run's own games (read back, not played again)
+    run = open_results(tmp_path / "out")
+    greedy = answers[answers.population == "greedy"]
+    assert set(greedy.games) == {int((run.games["arm"] == "actions_first").sum())}
+    played = open_results(tmp_path / "out" / "populations" / "strong" / "tips")
+    assert "strong:tip=actions_first" in set(played.players["strategy"])
+    agreement = (tmp_path / "out" / "populations" / "agreement.txt").read_text("utf-8")
+    assert agreement.startswith("greedy vs strong")
+    flat = " ".join(out.split())
+    assert " ".join(agreement.split()) in flat
+    assert "Does each tip help, and among which players?" in flat
+    assert all(len(line) <= 100 for line in out.splitlines())
+    # asked to skip the strong players, the job is the greedy experiment alone
+    assert cli.main(["main", "--games", "6", "--jobs", "1", "--no-progress", "--out", "out2",
+                     "--greedy-only"]) == 0
+    assert "among which players" not in capsys.readouterr().out
+    assert not (tmp_path / "out2" / "populations").exists()

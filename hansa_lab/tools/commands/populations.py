@@ -24,6 +24,7 @@ from hansa_lab.tools.commands.common import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from hansa_lab.sim.populations import PopulationStudy
     from hansa_lab.tools.commands.common import Subcommands
 
 #: The table's columns as printed (the CSV has them all).
@@ -81,8 +82,6 @@ def cmd_populations(args: argparse.Namespace) -> int:
         parse_populations,
         tip_spec,
     )
-    from hansa_lab.sim.results import format_table
-
     questions = _names("--questions", args.questions)
     tips = _names("--tips", args.tips)
     # checked here, where the flag is known (the study's messages name its own fields)
@@ -123,16 +122,33 @@ def cmd_populations(args: argparse.Namespace) -> int:
     study = run_guarded(run)
     assert isinstance(study, PopulationStudy)
     table = study.answers
-    print(format_table(_readable(table)))
-    print(f"\ncost: seconds of play per game; cost_vs_reference against all-{study.reference} "
-          f"tables of this study ({study.reference_seconds:.3f} s per game)")
-    print(f"methods: {'; '.join(dict.fromkeys(table['method']))}")
-    print(f"\n{study.agreement}")
+    for line in study_lines(study):
+        print(line)
     out = Path(args.out)
     table.to_csv(out / "answers.csv", index=False)
     (out / "agreement.txt").write_text(study.agreement + "\n", "utf-8")
     print(f"\nanswers.csv, agreement.txt and one results folder per population in {out}")
     return 0
+
+
+def study_lines(study: PopulationStudy) -> list[str]:
+    """What ``populations`` prints of a study (the main job too): the answers table, the
+    cost line, the methods, each population's answer and the agreement line."""
+    from hansa_lab.sim.results import format_table
+    from hansa_lab.stats.terminal import wrap_text
+
+    table = study.answers
+    lines = [format_table(_readable(table)),
+             wrap_text(f"\ncost: seconds of play per game; cost_vs_reference against "
+                       f"all-{study.reference} tables of this study "
+                       f"({study.reference_seconds:.3f} s per game)"),
+             wrap_text(f"methods: {'; '.join(dict.fromkeys(table['method']))}"),
+             "\nAnswers (each population's record; seat 0 moves first):"]
+    for r in table.itertuples(index=False):
+        if r.text:
+            lines.append(wrap_text(f"  {r.population}, {r.question}: {r.text}"))
+    lines.append(f"\n{wrap_text(study.agreement)}")
+    return lines
 
 
 def _games(text: str) -> int | dict[str, int]:
@@ -156,7 +172,8 @@ def add_populations(sub: Subcommands) -> None:
                         "(default greedy,planner)")
     p.add_argument("--questions", default="seats,tips", help="seats and/or tips")
     p.add_argument("--tips", default="actions_first,blocker,network_keys,keep_supply",
-                   help="the tips to test (on each population's evaluation weights)")
+                   help="the tips to test (each carried by the population's player, "
+                        "e.g. strong:tip=actions_first)")
     p.add_argument("--games", type=_games, default=400, metavar="N|NAME=N,...",
                    help="games per seat study: one count, or one per population "
                         "(greedy=800,strong=48); default 400")

@@ -33,11 +33,20 @@ if TYPE_CHECKING:
 
 #: The README's main job: the strategy-tips experiment at a quick size.
 MAIN_EXPERIMENT = "strategy_tips.toml"
-#: 150 deals per arm: 95% intervals within ±1 point on each tip's paired score effect
-#: (measured: ±0.5 to ±1.05 with 140 deals), about two minutes on 2 cores in the core
-MAIN_GAMES = 600
+#: 100 deals per arm: 95% intervals within about ±1 point on each tip's paired score
+#: effect (measured with 150 deals: ±0.4 to ±0.8; ×1.22 at 100), about a minute of play on
+#: 2 cores in the core (measured: 200 s of CPU for 150 deals, logs, report and figures),
+#: leaving the other minute to the same tips among ``strong`` players (MAIN_STRONG_GAMES)
+MAIN_GAMES = 400
 MAIN_CHUNK_SIZE = 40
 MAIN_OUT = "results/strategy_tips_quick"
+#: The players the main job also asks its tips among (``strong:tip=actions_first`` in the
+#: focal seat against three ``strong``; :mod:`hansa_lab.sim.populations`), and their games
+#: per tip arm: 8 deals × 4 seat rotations, the base arm 8 games. Measured: about 0.75 s
+#: of CPU per all-strong 4-player game, 100 s of CPU for the four tips (about 50 s on 2
+#: cores); the intervals are wide (about ±5 points) and the job says how wide.
+MAIN_AMONG = "strong"
+MAIN_STRONG_GAMES = 32
 
 
 def _planned(exp: Any, args: argparse.Namespace, n_jobs: int, engine: str,
@@ -305,13 +314,17 @@ def cmd_main(args: argparse.Namespace) -> int:
 
     path = _find_experiment(args.main_experiment)
     try:
-        design = Design(_experiment(str(path), args.games, None, None).experiment)
+        exp = _experiment(str(path), args.games, None, None).experiment
+        design = Design(exp)
     except Exception as e:
         raise flag_error(e) from e
     workers = (f"all {cpu_count()} cores" if args.jobs == -1 else
                f"{args.jobs} worker process{'es' if args.jobs != 1 else ''}")
+    among = None if args.greedy_only else _main_among(exp)
+    also = (f", then its tips carried by {among.label} players ({args.strong_games} games "
+            "per tip)" if among else "")
     print(wrap_text(f"hansa-lab main: {path.name} at a quick size, "
-                    f"{games_per_arm(design.summary())}, paired seeds, {workers} → "
+                    f"{games_per_arm(design.summary())}, paired seeds{also}, {workers} → "
                     f"{args.out}"), flush=True)
     res = run_guarded(lambda: run_experiment(
         path, games=args.games, chunk_size=MAIN_CHUNK_SIZE, n_jobs=args.jobs, out=args.out,
@@ -321,9 +334,87 @@ def cmd_main(args: argparse.Namespace) -> int:
     print(res.report())
     if write_exports(res, Path(args.out) / "report.html"):
         return 1
+    if among is not None:
+        _print_tips_among(among, exp, res, args)
     print("Next: make lab (JupyterLab on notebooks/; 05_inspect_a_game.ipynb opens a game in "
           f"the viewer), or\n  hansa-lab replay {args.out} --game 0")
     return 0
+
+
+@dataclass(frozen=True)
+class _MainAmong:
+    """The main job's tips asked of two populations: the experiment's own players and
+    :data:`MAIN_AMONG`."""
+
+    #: the experiment's population (its base arm's one strategy), e.g. ``greedy``
+    population: str
+    #: the tips among the experiment's arms
+    tips: tuple[str, ...]
+    label: str = MAIN_AMONG
+
+
+def _main_among(exp: Any) -> _MainAmong | None:
+    """What the main job asks among :data:`MAIN_AMONG` players too: the experiment's tip
+    arms when it is a tips experiment (a base arm of one strategy, arms named after tips,
+    one condition without rule options); None otherwise."""
+    from hansa_lab.strategies.greedy import TIPS
+
+    base = exp.arms.get(exp.base_arm) if exp.base_arm else None
+    tips = tuple(a for a in exp.arms if a != exp.base_arm and a in TIPS)
+    if (not tips or base is None or len(set(base)) != 1 or len(exp.conditions) != 1
+            or exp.conditions[0].options or base[0] == MAIN_AMONG):
+        return None
+    return _MainAmong(base[0], tips)
+
+
+def _print_tips_among(among: _MainAmong, exp: Any, res: Any,
+                      args: argparse.Namespace) -> None:
+    """The main job's last answer: each tip among the experiment's players (its run,
+    ``res``) and among :data:`MAIN_AMONG` players (played here by
+    :func:`~hansa_lab.sim.populations.compare_populations`), with the agreement line and
+    the resolution the sizes give."""
+    import math
+
+    from joblib import cpu_count
+
+    from hansa_lab.sim.populations import PopulationStudy, compare_populations
+    from hansa_lab.stats.terminal import wrap_text
+    from hansa_lab.tools.commands.populations import study_lines
+
+    condition = exp.conditions[0]
+    out = Path(args.out) / "populations"
+    print(wrap_text(f"\nDoes each tip help, and among which players? Each tip carried by "
+                    f"the focal seat against three of the same players: {among.population} "
+                    f"(the run above) and {among.label} ({args.strong_games} games per tip)."),
+          flush=True)
+    study = run_guarded(lambda: compare_populations(
+        {among.population: among.population, among.label: among.label},
+        questions=("tips",), tips=among.tips,
+        games={among.population: args.games, among.label: args.strong_games},
+        players=condition.n_players, board=condition.board, edition=condition.edition,
+        seed=exp.seed, reference=among.population, out=out, n_jobs=args.jobs,
+        progress=not args.no_progress, force=True, tips_results={among.population: res}))
+    assert isinstance(study, PopulationStudy)
+    for line in study_lines(study):
+        print(line)
+    study.answers.to_csv(out / "answers.csv", index=False)
+    (out / "agreement.txt").write_text(study.agreement + "\n", "utf-8")
+    rows = study.answers[study.answers["population"] == among.label]
+    half = [(hi - lo) / 2 for lo, hi in zip(rows["lo"], rows["hi"], strict=True)
+            if math.isfinite(hi - lo)]
+    if half:
+        deals = -(-args.strong_games // condition.n_players)
+        cores = cpu_count() if args.jobs == -1 else args.jobs
+        per_game = float(rows["seconds_per_game"].mean())
+        minutes = (len(among.tips) * 400 + 100) * per_game / max(1, cores) / 60
+        print(wrap_text(
+            f"\nresolution: among {among.label} players {deals} deals per tip give 95% "
+            f"intervals of about ±{sum(half) / len(half):.1f} points, so only a large effect "
+            f"shows here; hansa-lab populations --populations "
+            f"{among.population},{among.label} --questions tips --tip-games 400 asks it "
+            f"closely (about {minutes:.0f} minutes with {cores} "
+            f"worker{'s' if cores != 1 else ''} at this run's pace)."))
+    print(f"answers.csv and agreement.txt in {out}")
 
 
 def games_per_arm(design: dict[str, Any]) -> str:
@@ -347,6 +438,12 @@ def add_main(sub: Subcommands, experiment: str = MAIN_EXPERIMENT) -> None:
                    help=f"games per arm (default {MAIN_GAMES})")
     p.add_argument("--jobs", type=worker_count, default=-1,
                    help="worker processes (default: all cores)")
+    p.add_argument("--strong-games", type=positive_int("--strong-games"),
+                   default=MAIN_STRONG_GAMES,
+                   help=f"games per tip arm among {MAIN_AMONG} players (default "
+                        f"{MAIN_STRONG_GAMES})")
+    p.add_argument("--greedy-only", action="store_true",
+                   help=f"skip asking the tips among {MAIN_AMONG} players")
     p.add_argument("--out", default=MAIN_OUT, help=f"results folder (default {MAIN_OUT})")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_main, main_experiment=experiment)
