@@ -19,7 +19,8 @@ What is here (every name below is importable from ``hansa_lab.stats``):
 - :mod:`~hansa_lab.stats.balance` — a balance objective per variant or group:
   :func:`balance_table` (first-seat advantage with interval, largest seat gap, spread of
   strategy win rates, game length, end-reason mix, lead changes), :func:`most_balanced`
-  (the smallest seat gap with the game length in a band);
+  (which variant is most balanced: the variants that cannot be told apart from the best,
+  with the game length in a band; :mod:`~hansa_lab.stats.best`);
 - :mod:`~hansa_lab.stats.variants` — rule variants of a sweep against the unchanged game,
   paired by deal: :func:`variant_comparison` (score level, first-seat and focal win
   shares, game length, with verdicts), :func:`variant_values`;
