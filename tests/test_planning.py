@@ -3,6 +3,8 @@ runs that stop as soon as the question is decided."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from hansa_lab.errors import ExperimentError
@@ -72,7 +74,11 @@ def test_run_command_line(tmp_path, capsys) -> None:
     assert "quick--lazy--4p" in report and "Verdicts" in report
     assert cli.main(["run", str(path), "--players", "2", "--until-decided", "--effect", "30",
                      "--max-deals", "40", "--batch-deals", "10"]) == 0
-    assert "lazy: base better after" in capsys.readouterr().out  # never establishing hurts
+    decided = " ".join(capsys.readouterr().out.split())  # never establishing hurts
+    assert "each arm against base, whose players are random" in decided
+    assert "the 30 points that matter is not ruled out" in decided or "hurts" in decided
+    assert re.search(r"lazy \(opponents: random\) (hurts: it )?scores less than base", decided)
+    assert "RCI" not in decided and "pairs" not in decided
 
 
 def test_simulate_plans_its_games(capsys) -> None:

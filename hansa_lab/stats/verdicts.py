@@ -432,6 +432,7 @@ def sequential_sentence(result: Any, arm: str, base: str, opponents: Sequence[st
     """
     effect = float(result.effect)
     per = _unit_for(effect, unit)
+    matter = "matters" if per != unit else "matter"
     who = f"{arm} (opponents: {', '.join(opponents)})" if opponents else arm
     lo, hi = float(result.lo), float(result.hi)
     shown = (f"{float(result.estimate):+.2f} {unit}, 95% interval valid at every look "
@@ -442,10 +443,10 @@ def sequential_sentence(result: Any, arm: str, base: str, opponents: Sequence[st
         beyond = lo >= effect if result.decision == "A better" else hi <= -effect
         if beyond:
             return (f"{who} {word}: it scores {more} than {base}, {shown}; the effect is at "
-                    f"least the {effect:g} {per} that matters")
+                    f"least the {effect:g} {per} that {matter}")
         return (f"{who} scores {more} than {base}: {shown}; "
                 f"{'above' if more == 'more' else 'below'} 0, but an effect smaller than "
-                f"the {effect:g} {per} that matters is not ruled out")
+                f"the {effect:g} {per} that {matter} is not ruled out")
     if -effect < lo and hi < effect:
         return (f"{who} against {base}: the effect is smaller than ±{effect:g} {per} "
                 f"(shown): {shown}")

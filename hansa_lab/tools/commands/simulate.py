@@ -238,16 +238,19 @@ def _planned_games(experiment: str, games: int | None, arms: list[Any] | None,
 def _decide(exp: Any, args: argparse.Namespace, n_jobs: int) -> int:
     """``run --until-decided``: the group-sequential test per arm (see sim/planning.py)."""
     from hansa_lab.sim.planning import decide_arms
+    from hansa_lab.stats.answers import plural
     from hansa_lab.stats.terminal import wrap_text
+    from hansa_lab.stats.verdicts import sequential_sentence
 
     if args.effect is None or not 0 < args.effect < float("inf"):
         raise CliError("--effect: --until-decided needs the smallest difference that matters, "
                        "in points (e.g. --effect 1)")
 
     def look(arm: str, row: dict[str, Any]) -> None:
-        print(wrap_text(f"  {arm}: {row['n']} deals ({row['t']:.0%} of the maximum): mean "
-                        f"difference {row['mean']:+.2f} points, repeated 95% interval "
-                        f"[{row['lo']:+.2f}, {row['hi']:+.2f}]"), flush=True)
+        print(wrap_text(f"  {arm}: {plural(int(row['n']), 'deal')} ({row['t']:.0%} of the "
+                        f"maximum): mean difference {row['mean']:+.2f} points, 95% interval "
+                        f"valid at every look [{row['lo']:+.2f}, {row['hi']:+.2f}]"),
+              flush=True)
 
     try:
         results = decide_arms(exp, args.effect, max_deals=args.max_deals,
@@ -256,11 +259,13 @@ def _decide(exp: Any, args: argparse.Namespace, n_jobs: int) -> int:
     except ValueError as e:
         raise CliError(f"--until-decided: {e}") from e
     base = exp.comparison_base
-    print(wrap_text(f"\nDecided (smallest difference that matters: {args.effect:g} points; "
-                    f"each arm against {base}):"))
+    base_players = ", ".join(map(str, exp.arms[base]))
+    print(wrap_text(f"\nDecided on the focal player's final score (smallest difference that "
+                    f"matters: {plural(float(args.effect), 'point')}; each arm against "
+                    f"{base}, whose players are {base_players}):"))
     for arm, res in results.items():
-        text = str(res).replace("A better", f"{arm} better").replace("B better", f"{base} better")
-        print(wrap_text(f"  {arm}: {text}"))
+        opponents = [str(x) for x in exp.arms[arm][1:]] or [str(x) for x in exp.arms[base]]
+        print(wrap_text(f"  {sequential_sentence(res, arm, base, opponents)}"))
     return 0
 
 
