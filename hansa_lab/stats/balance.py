@@ -235,7 +235,9 @@ class BalanceAnswers:
         return out or ["no sweep has two variants to compare"]
 
     def __str__(self) -> str:
-        return "\n".join(self.lines())
+        from hansa_lab.stats.terminal import wrap_text
+
+        return "\n".join(wrap_text(line) for line in self.lines())
 
     def _repr_html_(self) -> str:
         from html import escape
