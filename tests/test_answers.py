@@ -1,5 +1,5 @@
 """One question, one answer (issue 43): the text report (what the CLI prints), the HTML
-report, the figures' markers and ``answers.csv`` all render the same
+report, the figures' markers, notebook displays and ``answers.csv`` all render the same
 :class:`~hansa_lab.stats.answers.Answer` record — the same word and the same filled state —
 for every kind of question, including the issue's two contradictions, small samples and a
 clear effect. And the words themselves stay plain (the wording corpus)."""
@@ -125,6 +125,10 @@ def agree_everywhere(res: Results) -> list[Answer]:
     for a in records:
         assert a.word in WORDS and a.filled == (a.word in ("helps", "hurts", "unbalanced",
                                                            "raises", "lowers"))
+        # a notebook shows the same record: its word, filled state and sentence
+        shown = a._repr_html_()
+        assert f'data-word="{a.word}" data-filled="{str(a.filled).lower()}"' in shown
+        assert str(a) == a.text
     return records
 
 

@@ -193,6 +193,18 @@ class Answer:
         if self.word not in WORDS:
             raise ValueError(f"answer word {self.word!r} is not one of {WORDS}")
 
+    def __str__(self) -> str:
+        """The sentence a person reads (what ``print(answer)`` and a notebook show)."""
+        return self.text
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the sentence with its word in bold, as the report does."""
+        from html import escape
+
+        marker = "&#9679;" if self.filled else "&#9675;"  # filled / hollow, as the figures
+        return (f'<p data-word="{escape(self.word)}" data-filled="{str(self.filled).lower()}">'
+                f"{marker} <b>{escape(self.word)}</b> — {escape(self.text)}</p>")
+
     def with_text(self, text: str) -> Answer:
         """The same answer with another sentence."""
         return replace(self, text=text)
