@@ -144,3 +144,20 @@ def test_the_command_refuses_bad_inputs_in_one_line(tmp_path, capsys, argv, mess
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_against_the_predecessor_one_seat_rotates(monkeypatch):
+    import hansa_lab.sim.audit as sim_audit
+
+    monkeypatch.setitem(sim_audit.PREDECESSORS, "greedy", "random")
+    run = play_audit("greedy", n_players=3, games=6, reference=None,
+                     against_predecessor=True, seed=40)
+    assert run.predecessor == "random" and not run.reference_play
+    match = run.against_predecessor["base"]
+    assert sorted(match.games.rotation) == [0, 0, 1, 1, 2, 2]
+    focal = match.players.merge(match.games[["game_id", "rotation"]], on="game_id")
+    focal = focal[focal.seat == focal.rotation]
+    assert set(focal.strategy) == {"greedy"} and len(focal) == 6
+    table = predecessor_table({"base": (match.players, match.games)})
+    assert table.win_share.iloc[0] == pytest.approx(focal.win_share.mean())
+    assert table.win_share.iloc[0] > 0.5  # greedy against two random players
