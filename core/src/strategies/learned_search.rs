@@ -138,6 +138,31 @@ mod tests {
     }
 
     #[test]
+    fn a_tip_weighted_zero_is_ignored_and_a_weighted_one_is_not() {
+        let plain = player();
+        let carrying = |weight: f64| {
+            let mut p = player();
+            p.learned.tip = Tip::ActionsFirst;
+            p.learned.tip_weight = weight;
+            p
+        };
+        let play = |p: &LearnedRollout| {
+            let mut s = new_game(&Config::printed(3, "base_3p", 31)).unwrap();
+            let mut rng = Rng::new(2);
+            let mut actions = Vec::new();
+            while !s.is_over() && s.turn < 30 {
+                let acts = legal(&s);
+                let a = p.choose(&s, &acts, &mut rng);
+                apply_unchecked(&mut s, &a);
+                actions.push(a);
+            }
+            actions
+        };
+        assert_eq!(play(&carrying(0.0)), play(&plain));
+        assert_ne!(play(&carrying(5.0)), play(&plain));
+    }
+
+    #[test]
     fn a_gap_of_zero_searches_only_ties_of_the_one_ply_values() {
         let searching = player();
         let pruned = LearnedRollout {
