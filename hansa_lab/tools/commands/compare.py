@@ -305,6 +305,10 @@ def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
     and, with ``report``, ``report.html`` there. ``on_look(games, answer)`` is called
     after each round. Returns a :class:`Comparison`; bad arguments raise ``ValueError``
     naming the parameter.
+
+    Each round extends the run folder; the runner numbers a sweep's games variant by
+    variant, so an extension replays the games of every variant but the first (a run to
+    its last of four rounds plays about 2.5 times one full-size round).
     """
     from hansa_lab.sim.exports import export_run
     from hansa_lab.sim.paths import output_folder
