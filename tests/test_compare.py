@@ -184,3 +184,33 @@ def test_a_bad_out_folder_is_refused_before_the_plan(
     captured = capsys.readouterr()
     assert captured.out == ""  # refused before anything is planned or played
     assert captured.err.count("\n") == 1 and message.format(path=path) in captured.err
+
+
+def test_until_decided_stops_at_the_first_look_that_names_a_best(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounds stop as soon as the answer is "best" (here the second look's answer is
+    replaced by a decided one: a tiny run cannot decide by itself)."""
+    from hansa_lab.sim.results import Results
+    from hansa_lab.stats.balance import BalanceAnswers
+    from hansa_lab.stats.best import most_balanced_of
+
+    real = Results.most_balanced
+    looks: list[int] = []
+
+    def answer(self: Results, rounds=None, **kw) -> BalanceAnswers:
+        looks.append(1)
+        if len(looks) < 2:
+            return real(self, rounds, **kw)
+        table = pd.DataFrame({"options": ["default", "start_supply=3"], "games": 900,
+                              "fair": 1 / 3, "first_seat_wins": [300.0, 450.0],
+                              "seat_gap": 0.0, "gap_lo": 0.0, "gap_hi": 0.1})
+        return BalanceAnswers((most_balanced_of(table),))
+
+    monkeypatch.setattr(Results, "most_balanced", answer)
+    seen: list[tuple[int, str]] = []
+    c = hl.compare(players=3, option={"start_supply": [3, 5]}, games=6, until_decided=True,
+                   looks=3, out=tmp_path / "stop", progress=False, report=False,
+                   on_look=lambda n, a: seen.append((n, a.answer.word)))
+    assert seen == [(2, "cannot tell yet"), (4, "best")]
+    assert c.rounds == [2, 4] and c.answer.word == "best" and c.looks == 3
+    assert json.loads((tmp_path / "stop" / "compare.json").read_text())["rounds"] == [2, 4]
