@@ -66,7 +66,8 @@ Word = Literal[
 ]
 WORDS: tuple[str, ...] = Word.__args__  # type: ignore[attr-defined]
 #: The words that state a finding: only these fill a figure's marker.
-FINDINGS: tuple[str, ...] = ("helps", "hurts", "unbalanced", "raises", "lowers")
+FINDINGS: tuple[str, ...] = ("helps", "hurts", "unbalanced", "raises", "lowers", "best",
+                             "worse than the best")
 
 #: The fewest deals (the independent paired units; games for a seat study) any answer
 #: other than "too few games to tell" rests on. With fewer, the t interval over deals has
