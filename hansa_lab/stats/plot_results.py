@@ -65,7 +65,7 @@ def plot_seat_advantage(
     >>> [(a.word, a.filled) for a in fig._hansa_answers]
     [('no clear seat difference', False)]
     """
-    from hansa_lab.stats.answers import p_phrase, seat_name
+    from hansa_lab.stats.answers import p_phrase
     from hansa_lab.stats.verdicts import seat_balance_answers
 
     if "win_rate" not in table.columns:
@@ -118,15 +118,13 @@ def plot_seat_advantage(
             ax.axhline(fair, ls="--", color="grey", lw=1)
             shown_p = (f"win test {p_phrase(answer.p_adjusted)}"
                        if math.isfinite(answer.p_adjusted) else "no test")
-            ax.set_title(f"{col_label}\n{answer.word}\n{shown_p}, "
-                         f"{int(g['games'].iloc[0])} games", fontsize=9)
+            ax.set_title(f"{col_label}\n{answer.word}\n{shown_p}\n"
+                         f"{int(g['games'].iloc[0])} games", fontsize=8.5)
             ax.set_xticks(seats)
             ax.set_xlim(seats.min() - 0.5, seats.max() + 0.5)
             ax.grid(alpha=0.3)
             ax.yaxis.set_major_formatter(percent_axis())
-            ax.set_xticks(seats, [seat_name(int(x)).replace(" (", "\n(") for x in seats],
-                          fontsize=8)
-            ax.set_xlabel("seat")
+            ax.set_xlabel("seat (0 moves first)")
             if j % width == 0:
                 ax.set_ylabel(f"{row_label}\nwin rate" if row_label else "win rate")
     axes[0, 0].set_ylim(0, min(1.0, top * 1.08 + 0.02))
@@ -261,8 +259,8 @@ def plot_comparison(
     ...                            n_deals=30, n_players=2)
     >>> c = stats.compare_arms(t["players"], t["games"])
     >>> fig = plot_comparison(c)
-    >>> fig.axes[0].get_xlabel(), [a.word for a in fig._hansa_answers]
-    ('score difference (arm − base), decides', ['helps'])
+    >>> fig.axes[0].get_xlabel().splitlines(), [a.word for a in fig._hansa_answers]
+    (['score difference, arm − base', '(decides)'], ['helps'])
     """
     from hansa_lab.stats.verdicts import tip_effect_answers
 
@@ -280,9 +278,10 @@ def plot_comparison(
     axes = fig.subplots(1, 2, sharey=True)
     filled = np.array([a.filled for a in answers], dtype=bool)
     for ax, (v, lo, hi, xl, primary) in zip(axes, [
-            ("diff", "diff_lo", "diff_hi", "score difference (arm − base), decides", True),
+            ("diff", "diff_lo", "diff_hi", "score difference, arm − base\n(decides)", True),
             ("win_diff", "win_diff_lo", "win_diff_hi",
-             "win-share difference (arm − base), secondary", False)], strict=True):
+             "win-share difference, arm − base\n(secondary, never filled)", False)],
+            strict=True):
         e = cmp[v].to_numpy(float)
         a, b = cmp[lo].to_numpy(float), cmp[hi].to_numpy(float)
         err = [e - a, b - e]
@@ -299,8 +298,7 @@ def plot_comparison(
     axes[0].set_yticks(y, labels)
     axes[0].set_ylim(len(cmp) - 0.5, -0.5)
     fig.suptitle("Paired comparisons, 95% t intervals over deals\nfilled: the score test "
-                 f"finds an effect (helps / hurts, Holm p ≤ {alpha:g}); the win share is "
-                 "secondary", fontweight="bold")
+                 f"finds an effect\n(helps / hurts, Holm p ≤ {alpha:g})", fontweight="bold")
     fig._hansa_answers = list(answers)  # type: ignore[attr-defined]
     return finish_figure(fig, save)
 
