@@ -163,3 +163,15 @@ def test_most_balanced_over_synthetic_games_per_player_count() -> None:
     assert len(answer.frame()) == 2 + 4 and set(answer.frame()["kind"]) == {"best_variant"}
     assert "seat gap" in answer._repr_html_()
     assert "the other variant is worse" in answer.sweeps[0].answer.text
+
+
+def test_fewer_games_than_the_minimum_tell_nothing() -> None:
+    """Five games each, one variant never won by seat 0 and one always: still no answer
+    (answers.MIN_DEALS), no p-value, no filled marker."""
+    m = most_balanced_of(_table([0, 5, 2], 5))
+    assert m.answer.word == "too few games to tell" and m.answer.more_games >= 1
+    assert {a.word for a in m.variants} == {"too few games to tell"}
+    assert all(math.isnan(a.p_adjusted) and not a.filled for a in m.variants)
+    assert m.answer.text.startswith("Too few games to tell which variant is most balanced")
+    # from six games on, the words are the method's
+    assert most_balanced_of(_table([0, 6, 2], 6)).answer.word != "too few games to tell"

@@ -100,7 +100,7 @@ def test_until_decided_plays_in_rounds_and_splits_the_error_over_the_looks(
                  "--no-progress"]) == 0
     text = capsys.readouterr().out
     assert "the 5% error split over 2 looks" in text.replace("\n  ", " ")
-    assert "after 4 games per variant: cannot tell yet" in text
+    assert "after 4 games per variant: too few games to tell" in text
     assert "after 8 games per variant: cannot tell yet" in text
     saved = json.loads((out / "compare.json").read_text())
     assert saved["looks"] == 2 and saved["rounds"] == [4, 8]
@@ -211,6 +211,6 @@ def test_until_decided_stops_at_the_first_look_that_names_a_best(
     c = hl.compare(players=3, option={"start_supply": [3, 5]}, games=6, until_decided=True,
                    looks=3, out=tmp_path / "stop", progress=False, report=False,
                    on_look=lambda n, a: seen.append((n, a.answer.word)))
-    assert seen == [(2, "cannot tell yet"), (4, "best")]
+    assert seen == [(2, "too few games to tell"), (4, "best")]
     assert c.rounds == [2, 4] and c.answer.word == "best" and c.looks == 3
     assert json.loads((tmp_path / "stop" / "compare.json").read_text())["rounds"] == [2, 4]

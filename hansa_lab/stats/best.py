@@ -30,11 +30,13 @@ The method: multiple comparisons with the best
 
 The words (:data:`~hansa_lab.stats.answers.WORDS`): a set of one variant is **best**; the
 members of a larger set **cannot be told apart from the best**; the others are **worse
-than the best**. The sweep's answer line abstains — **cannot tell yet** — when the set
-holds every variant, and says how many more games per variant would separate the
-estimated best from the runner-up: the games at which the two simultaneous intervals of
-``|a|`` would stop overlapping with 80% power, if the true advantages were the estimated
-ones (no number when the two estimates are equal).
+than the best**; with fewer than :data:`~hansa_lab.stats.answers.MIN_DEALS` games in a
+variant every word is **too few games to tell**. The sweep's answer line abstains —
+**cannot tell yet** — when the set holds every variant, and says how many more games per
+variant would separate the estimated best from the runner-up: the games at which the two
+simultaneous intervals of ``|a|`` would stop overlapping with 80% power, if the true
+advantages were the estimated ones (no number when the two estimates are equal; then the
+games that would tell whether the next member is worse).
 
 Games are treated as independent (each deal is one game in a table of one strategy; a
 mixed line-up's rotations of one deal are not, and its intervals are then somewhat
@@ -46,13 +48,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from hansa_lab.stats.answers import PRIMARY, Answer, answers_frame, seat_name
+from hansa_lab.stats.answers import (
+    FINDINGS,
+    MIN_DEALS,
+    PRIMARY,
+    Answer,
+    answers_frame,
+    seat_name,
+)
 from hansa_lab.stats.intervals import wilson_interval, z_quantile
 
 __all__ = ["BestSet", "MostBalanced", "best_set", "games_to_separate", "group_rows",
@@ -260,9 +269,12 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
     leader, runner = int(order[0]), int(order[1])
     n_players = (int(rows["n_players"].iloc[0]) if "n_players" in rows
                  else round(1 / fair[0]) if len(set(fair)) == 1 else None)
+    n_now = int(games.min())
+    too_few = n_now < MIN_DEALS  # no answer rests on fewer games (answers.MIN_DEALS)
+    if too_few:
+        s = replace(s, in_set=np.ones_like(s.in_set))
     decided = int(s.in_set.sum()) == 1
     everyone = bool(s.in_set.all())
-    n_now = int(games.min())
     needed = games_to_separate(float(sizes[runner] - sizes[leader]),
                                _spread(float(wins[leader] / games[leader])),
                                _spread(float(wins[runner] / games[runner])), k, ci, looks)
@@ -291,9 +303,10 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
     first = seat_name(0)
     answers = []
     for i, name in enumerate(names):
-        word = ("best" if decided and s.in_set[i] else
+        word = ("too few games to tell" if too_few else
+                "best" if decided and s.in_set[i] else
                 "cannot be told apart from the best" if s.in_set[i] else "worse than the best")
-        p_raw = math.nan if (decided and s.in_set[i]) else _leave_level(
+        p_raw = math.nan if (decided and s.in_set[i]) or too_few else _leave_level(
             i, wins, games, fair)
         p_adj = min(1.0, p_raw * k * looks) if math.isfinite(p_raw) else math.nan
         gap_lo, gap_hi = float(rows["gap_lo"].iloc[i]), float(rows["gap_hi"].iloc[i])
@@ -307,7 +320,7 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
             test=test_text, p_raw=p_raw, p_adjusted=p_adj, family=family, word=word,  # type: ignore[arg-type]
             detectable=detectable, more_games=more, games=int(games[i]),
             deals=int(rows["deals"].iloc[i]) if "deals" in rows else int(games[i]),
-            filled=word in ("best", "worse than the best"), text=text,
+            filled=word in FINDINGS, text=text,
             details={"variant": name, "in_best_set": bool(s.in_set[i]),
                      "size_lo": float(s.size_lo[i]), "size_hi": float(s.size_hi[i]),
                      "first_seat_win": float(wins[i] / games[i]), "fair": float(fair[i]),
@@ -329,7 +342,12 @@ def most_balanced_of(table: pd.DataFrame, *, variant: str = "options", ci: float
         if nearest is not None:
             more_text += (f"; about {nearest[1]:,} more games per variant would tell whether "
                           f"{nearest[0]} is worse (if the advantages are as estimated)")
-    if decided:
+    if too_few:
+        more = max(more, MIN_DEALS - n_now)
+        word = "too few games to tell"
+        text = (f"Too few games to tell which variant is most balanced: {_games(n_now)} per "
+                f"variant, and no answer rests on fewer than {MIN_DEALS} ({how}).")
+    elif decided:
         word, text = "best", (
             f"Most balanced: {names[leader]} — {first} advantage {_pct(s.advantage[leader])} "
             f"[{_pct(s.lo[leader])}, {_pct(s.hi[leader])}]; "
