@@ -33,11 +33,12 @@ if TYPE_CHECKING:
 
 #: The README's main job: the strategy-tips experiment at a quick size.
 MAIN_EXPERIMENT = "strategy_tips.toml"
-#: 100 deals per arm: 95% intervals within about ±1 point on each tip's paired score
-#: effect (measured with 150 deals: ±0.4 to ±0.8; ×1.22 at 100), about a minute of play on
-#: 2 cores in the core (measured: 200 s of CPU for 150 deals, logs, report and figures),
-#: leaving the other minute to the same tips among ``strong`` players (MAIN_STRONG_GAMES)
-MAIN_GAMES = 400
+#: 75 deals per arm: 95% intervals within about ±1.2 points on each tip's paired score
+#: effect (measured with 100 deals: ±0.5 to ±1.0), about a minute of play on 2 cores in
+#: the core, leaving the other minute to the same tips among ``strong`` players
+#: (MAIN_STRONG_GAMES). Measured 2026-12-04, whole job on 2 workers: 258 s of CPU with 100
+#: deals here, 300 s with 150 (so about 0.05 s of CPU per greedy game with its logs)
+MAIN_GAMES = 300
 MAIN_CHUNK_SIZE = 40
 MAIN_OUT = "results/strategy_tips_quick"
 #: The players the main job also asks its tips among (``strong:tip=actions_first`` in the
