@@ -463,10 +463,11 @@ def add_compare(sub: Subcommands) -> None:
                    help="games per variant (default: the plan's; with --until-decided "
                         "the most to play)")
     p.add_argument("--difference", type=_difference, default=DEFAULT_DIFFERENCE,
-                   metavar="POINTS", help="the smallest difference in seat 0's advantage "
-                   "worth telling, in percentage points of win share (default 5)")
+                   metavar="POINTS", help="the smallest difference in seat 0 (first "
+                   "player)'s advantage worth telling, in percentage points of win share "
+                   "(default 5)")
     p.add_argument("--plan", action="store_true",
-                   help="print the games the question needs and stop")
+                   help="print the games per variant the question needs and stop")
     p.add_argument("--until-decided", action="store_true",
                    help="play in rounds; stop as soon as one variant is the best")
     p.add_argument("--looks", type=positive_int("--looks", 20), default=DEFAULT_LOOKS,
