@@ -1,33 +1,41 @@
 """Verdicts: the plain answer to a question, with its interval and what more data would buy.
 
-Two questions a designer asks first:
+Every answer is an :class:`~hansa_lab.stats.answers.Answer` record built here, once, and
+rendered by every surface (text report, HTML report, figures, ``answers.csv``, notebooks):
 
-- *does this arm (a tip, a rule change) help its focal player?* —
-  :func:`comparison_verdicts` turns the rows of a paired comparison
-  (:func:`hansa_lab.stats.paired.compare_arms` or ``Results.compare``) into lines like
-  ``helps: +5.0 points [+1.2, +8.8] vs base, Holm p = 0.012 (12 deals); about 129 more
-  deals for ±1 point``;
-- *are the seats balanced?* — :func:`seat_verdicts` reads a per-seat table
-  (:func:`hansa_lab.stats.seats.seat_advantage`).
+- *does this arm (a tip) help its focal player?* — :func:`tip_effect_answers` (primary: the
+  focal player's score difference, paired t-test over deals, Holm over the arms; win share
+  secondary), as a table by :func:`comparison_verdicts`, e.g. ``helps: +5.0 points [+1.2,
+  +8.8] vs base, Holm p = 0.012 (12 deals)``;
+- *does a rule variant change a measure?* — :func:`paired_answers` with the words
+  ``raises``/``lowers`` (:func:`hansa_lab.stats.variants.variant_comparison`);
+- *are the seats balanced?* — :func:`seat_balance_answers` (primary: the win share by
+  seat and the test of equal win counts, Holm over the groups; Friedman's score test
+  secondary), as sentences by :func:`seat_verdicts`;
+- *what did a group-sequential run decide?* — :func:`sequential_sentence`.
 
 A verdict never says more than its test and its data:
 
-- "helps"/"hurts" (or "unbalanced") needs the family-wise (Holm) adjusted p-value at
-  most ``alpha`` and an interval of non-zero width that excludes 0;
+- a finding ("helps"/"hurts", "raises"/"lowers", "unbalanced") needs the Holm-adjusted
+  p-value of the primary test at most ``alpha`` and, for a difference, an interval of
+  non-zero width that excludes 0; only a finding fills a figure's marker;
+- "the effect is smaller than ±1 point (shown)" (word: ``smaller than the margin``) needs
+  the whole interval inside the margin;
 - "balanced" needs, besides no rejection, a run that *could* have seen an imbalance that
   matters: a seat gap of ``matters`` (5 percentage points of wins by default) detected
-  with 80% power. Otherwise the sentence is "no clear seat difference — this run would
-  detect a gap of ±X% wins with 80% power" (:func:`detectable_seat_gap`);
+  with 80% power. Otherwise "no clear seat difference", with the gap the run could
+  detect (:func:`detectable_seat_gap`) and the games that would see ``matters``;
 - "no clear effect" says the same for a comparison: the difference this run would detect
-  with 80% power (:func:`detectable_difference`);
-- "too few games to tell" when there is no interval to speak of: fewer than 2 deals,
-  every deal giving the same difference (an interval of zero width), or a detectable
-  seat gap as large as the fair share itself.
+  with 80% power (:func:`detectable_difference`) and the deals that would narrow the
+  interval to the margin;
+- "too few games to tell" with fewer than :data:`~hansa_lab.stats.answers.MIN_DEALS`
+  deals (no p-value is shown then), an interval of zero width, or a run that could not
+  detect even the largest plausible difference
+  (:data:`~hansa_lab.stats.answers.LARGEST_EFFECT`) or a seat gap as large as the fair
+  share.
 
-Every p-value a person reads goes through :func:`format_p` (three decimals, ``<0.001``)
-and says whether it is raw or Holm-adjusted. The planning figure uses the spread of the
-deal-level differences seen so far: the number of deals whose t interval would have
-half-width ``half_width``.
+Tables show p-values through :func:`format_p` (three decimals, ``<0.001``); sentences through
+:func:`~hansa_lab.stats.answers.p_phrase` ("Holm p = 0.012", "Holm p < 0.001").
 """
 
 from __future__ import annotations
