@@ -16,18 +16,27 @@ The kinds (:class:`QuestionKind`) and their primary measures (:data:`PRIMARY`):
 
 - ``seat_balance`` — *is any seat favoured?* Win share by seat; the equal-seats
   chi-square test on the win counts; family: the groups (player counts, boards) asked
-  together.
+  together. Friedman's test on the scores is secondary.
 - ``tip_effect`` — *does a tip (a strategy bias) help the player who follows it?* Mean
   score difference of the focal seat against the base arm on the same deals (paired t
   over deals); family: the tips asked together. Win share is secondary.
 - ``variant_effect`` — *does a rule variant change the first seat's advantage?* The
   first seat's win share minus its fair share, the variant against the printed rules on
-  the same deals; family: the variants asked together. Score gaps are secondary.
+  the same deals (paired t-test over deals); family: the variants asked together. Score
+  and length changes are secondary.
 - ``best_variant`` — *which of these variants is most balanced?* The size of the first
   seat's advantage; the set of variants that cannot be told apart from the best
   (multiple comparisons with the best); family: the variants in the sweep.
 - ``populations`` — *do the answers hold for other players?* Each population's answer
   to one of the questions above, and whether their intervals agree.
+
+Below :data:`MIN_DEALS` deals an answer is "too few games to tell", without a p-value; a
+power statement is made only below :data:`LARGEST_EFFECT`. The builders live in
+:mod:`hansa_lab.stats.verdicts` (:func:`~hansa_lab.stats.verdicts.tip_effect_answers`,
+:func:`~hansa_lab.stats.verdicts.seat_balance_answers`,
+:func:`~hansa_lab.stats.verdicts.paired_answers`) and
+:func:`hansa_lab.stats.variants.variant_answers`; a run's records:
+:meth:`hansa_lab.sim.results.Results.answer_records`.
 """
 
 from __future__ import annotations
@@ -89,7 +98,7 @@ PRIMARY: dict[str, tuple[str, str]] = {
     "seat_balance": ("win share by seat", "chi-square test of equal win counts"),
     "tip_effect": ("focal seat's score difference (points)", "paired t-test over deals"),
     "variant_effect": ("first seat's win share minus its fair share",
-                       "paired difference over deals"),
+                       "paired t-test over deals"),
     "best_variant": ("size of the first seat's advantage",
                      "multiple comparisons with the best"),
     "populations": ("each population's primary measure", "overlap of the 95% intervals"),
