@@ -122,7 +122,6 @@ _NUMBERS: dict[str, _Column] = {
     "p_wins": ("p_wins", 1.0),
     "p_wins_holm": ("p_wins_holm", 1.0),
     "p_score": ("p_score", 1.0),
-    "p_score_holm": ("p_score_holm", 1.0),
 }
 
 #: Per table: the columns whose meaning depends on the table.
