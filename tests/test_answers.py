@@ -209,7 +209,11 @@ def test_a_seat_study_the_score_test_alone_rejects_is_not_unbalanced() -> None:
 # --------------------------------------------------------------------------- sizes and effects
 
 
-def test_a_clear_tip_and_a_clear_seat_advantage_are_filled_everywhere() -> None:
+def test_a_clear_tip_and_a_clear_seat_advantage_are_filled_everywhere(tmp_path) -> None:
+    from PIL import Image
+
+    from hansa_lab.sim.exports import save_figure
+
     t = synthetic_tables({"tip": ["plus3", "base", "base"], "base": ["base"]}, n_deals=60,
                          n_players=3, seat_bonus=[6, 0, 0], detail=False)
     res = in_memory(t, {"tip": ["plus3", "base", "base"], "base": ["base"] * 3})
@@ -217,6 +221,14 @@ def test_a_clear_tip_and_a_clear_seat_advantage_are_filled_everywhere() -> None:
     words = {(a.kind, a.word) for a in records}
     assert ("tip_effect", "helps") in words and ("seat_balance", "unbalanced") in words
     assert all(a.filled for a in records if a.word in ("helps", "unbalanced"))
+    # the exported files carry the answers they draw as metadata
+    fig = report_figures(res)["comparison"]
+    said = figure_answers(fig)
+    png, svg = save_figure(fig, tmp_path, "comparison")
+    assert json.loads(Image.open(png).text["Description"]) == json.loads(said)
+    assert json.loads(said)[0] == {"question": records[0].question, "word": "helps",
+                                   "filled": True}
+    assert "helps" in svg.read_text(encoding="utf-8").split("<dc:description>")[1][:400]
 
 
 def test_two_deals_give_no_finding_no_p_and_no_filled_marker() -> None:
