@@ -290,3 +290,11 @@ def test_a_file_strategy_runs_in_loky_workers_through_simulate_and_an_experiment
                      "2", "--games", "2", "--jobs", "2", "--no-progress", "--log",
                      "summary"]) == 0
     assert "in_workers" in capsys.readouterr().out
+
+
+def test_a_tip_weight_is_not_tuned_by_default() -> None:
+    from hansa_lab.sim.tune import search_space
+
+    for base in ("learned", "strong"):
+        names = [p.name for p in search_space(base)]
+        assert "tip_weight" not in names and "explore" not in names, (base, names)

@@ -14,7 +14,8 @@ The search space
     every candidate inside the box; integer parameters are rounded, floats kept to 4
     significant digits. The default parameters are every float parameter of the base
     but ``score`` (the unit the evaluation weights are measured in: scaling every weight
-    together changes nothing) and ``explore`` (not a weight) — for greedy the evaluation
+    together changes nothing), ``explore`` (not a weight) and ``tip_weight`` (a tip's
+    weight, meaningless without a tip) — for greedy the evaluation
     weights, new ones included as the strategy gains them.
 
 Fitness (common random numbers)
@@ -106,7 +107,7 @@ FITNESS = ("margin", "win")
 HELDOUT_OFFSET = 2**40
 FORMAT = "hansa-lab tune v1"
 #: parameters never tuned by default (see the module doc)
-NOT_WEIGHTS = ("score", "explore")
+NOT_WEIGHTS = ("score", "explore", "tip_weight")
 
 
 @dataclass(frozen=True)

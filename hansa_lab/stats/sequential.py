@@ -238,10 +238,12 @@ class SequentialResult:
     differences: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))
 
     def __str__(self) -> str:
-        return (f"{self.decision} after {self.n_pairs} pairs ({len(self.looks)} looks): "
-                f"mean difference {self.estimate:.3g}, "
-                f"{100 * (1 - self.alpha):.0f}% RCI [{self.lo:.3g}, {self.hi:.3g}]; "
-                f"{self.reason}")
+        deals = "deal" if self.n_pairs == 1 else "deals"
+        looks = "look" if len(self.looks) == 1 else "looks"
+        return (f"{self.decision} after {self.n_pairs} {deals} ({len(self.looks)} {looks}): "
+                f"mean difference {self.estimate:+.3g}, "
+                f"{100 * (1 - self.alpha):.0f}% interval valid at every look "
+                f"[{self.lo:+.3g}, {self.hi:+.3g}]; {self.reason}")
 
 
 def _as_differences(obj: Any, arm_a: str | None, arm_b: str | None,
