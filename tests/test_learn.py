@@ -180,7 +180,8 @@ def test_the_shipped_models_are_found_by_name_and_match_the_core():
         core.learned_policy(*m.core_args())  # accepted by the core
     s = make_strategy("learned")
     assert s.params == {"model": "auto", "model_weight": 1.5, "greedy_weight": 1.0,
-                        "explore": 0.5, "evaluation": "greedy"}
+                        "explore": 0.5, "evaluation": "greedy", "tip": "none",
+                        "tip_weight": 1.0, "reply": 0}
 
 
 def test_evaluation_hands_another_greedy_players_weights_to_the_blend():

@@ -52,6 +52,7 @@ fn main() {
             explore: 0.5,
             tip: Tip::Plain,
             tip_weight: 0.0,
+            reply: 0,
         },
         candidates: 4,
         samples: 2,

@@ -175,11 +175,12 @@ fn check_knobs(group: &str, knobs: &[(&str, f64)]) -> PyResult<()> {
 /// `evaluation` ((name, value) pairs: another greedy-family player's weights);
 /// `explore`: the chance of a random active action when nothing improves the position;
 /// `tip`: a tip the player carries (`"none"`, or a name of `TIP_NAMES`), weighted
-/// `tip_weight` (`tip_threshold`: `keep_supply`'s threshold).
+/// `tip_weight` (`tip_threshold`: `keep_supply`'s threshold); `reply`: how many of the
+/// following seats' turns each decision looks at (0: the one-ply choice).
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
     explore=0.0, evaluation=Vec::new(), hidden=None, tip="none", tip_weight=1.0,
-    tip_threshold=3))]
+    tip_threshold=3, reply=0.0))]
 #[allow(clippy::too_many_arguments)]
 fn learned_policy(
     names: &Bound<'_, PyAny>,
@@ -195,6 +196,7 @@ fn learned_policy(
     tip: &str,
     tip_weight: f64,
     tip_threshold: i64,
+    reply: f64,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned",
@@ -203,6 +205,7 @@ fn learned_policy(
             ("greedy_weight", greedy_weight),
             ("explore", explore),
             ("tip_weight", tip_weight),
+            ("reply", reply),
         ],
     )?;
     check_knobs("keep_supply", &[("threshold", tip_threshold as f64)])?;
@@ -220,6 +223,7 @@ fn learned_policy(
             explore,
             tip,
             tip_weight,
+            reply: reply as u8,
         }),
     })
 }
@@ -276,6 +280,7 @@ fn learned_rollout_policy(
         tip,
         tip_weight,
         tip_threshold,
+        0.0,
     )?;
     let Policy::Learned(learned) = one_ply.p else {
         unreachable!("learned_policy builds a Learned policy")

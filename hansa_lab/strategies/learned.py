@@ -25,6 +25,15 @@ its newest self-play generation ``_g<k>`` when one is shipped (``learned_base4p_
 ``learned_east4p_g1``, ``learned_britannia4p_g1``: trained on ``strong``'s games;
 :func:`model_for`; rule options do not change the choice).
 
+``reply`` (0 by default: the one-ply decision above) makes it look at the other seats'
+answers, an experiment on the seat defect the audit finds (``docs/results.md``, "Player
+audits": neither level removes it, the race for the one Actions city then costs another
+seat): 1 values a displacement after the displaced seat has placed its pieces (``greedy``
+places them) instead of while they are off the board; 2 also plays each of the 3 best
+improving candidates on through the turn in progress and the next seat's turn (every seat
+``greedy``, the bonus-marker bag re-dealt) and plays the one whose position there is worth
+most. ``learned_rollout`` and ``strong`` decide on the one-ply values and have no ``reply``.
+
 ``tip`` (a strategy tip's name, default ``none``) and ``tip_weight`` make the player
 carry a tip: ``greedy_weight`` × the tip's term joins greedy's evaluation in the blend (see
 :mod:`~hansa_lab.strategies.greedy`, "a tip is a bias any evaluating player can carry").
@@ -167,10 +176,11 @@ class Learned(Strategy):
     defaults: ClassVar[dict[str, Any]] = {"model": AUTO_MODEL, "model_weight": 1.5,
                                           "greedy_weight": 1.0, "explore": 0.5,
                                           "evaluation": "greedy", "tip": NO_TIP,
-                                          "tip_weight": 1.0}
+                                          "tip_weight": 1.0, "reply": 0}
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"model_weight": (0.0, 100.0),
                                                        "greedy_weight": (0.0, 100.0),
-                                                       "explore": (0.0, 1.0)}
+                                                       "explore": (0.0, 1.0),
+                                                       "reply": (0, 2)}
     limits: ClassVar[dict[str, Limit]] = parameter_limits("learned")
     model: str
     model_weight: float
@@ -179,6 +189,7 @@ class Learned(Strategy):
     evaluation: str
     tip: str
     tip_weight: float
+    reply: int
 
     def setup(self) -> None:
         if self.tip != NO_TIP and self.tip not in TIPS:
@@ -208,7 +219,7 @@ class Learned(Strategy):
         return core_module().learned_policy(*m.core_args(), self.model_weight,
                                             self.greedy_weight, self.explore,
                                             self._evaluation, hidden=m.core_hidden(),
-                                            **self.core_tip())
+                                            reply=self.reply, **self.core_tip())
 
     def core_tip(self) -> dict[str, Any]:
         """The tip this player carries, as the core's ``learned_policy`` takes it."""

@@ -48,9 +48,15 @@ __all__ = ["LearnedRollout", "Strong", "StrongV2", "make_strategy"]
 class LearnedRollout(Learned):
     """The rollout with learned leaves (see the module doc)."""
 
-    defaults: ClassVar[dict[str, Any]] = {**Learned.defaults, "candidates": 4, "samples": 2,
-                                          "horizon": 0, "gap": 1e9}
-    ranges: ClassVar[dict[str, tuple[float, float]]] = {**Learned.ranges,
+    # the search picks among the one-ply candidates itself: ``learned``'s look-ahead at the
+    # replies (``reply``) is not one of its knobs
+    defaults: ClassVar[dict[str, Any]] = {**{k: v for k, v in Learned.defaults.items()
+                                             if k != "reply"},
+                                          "candidates": 4, "samples": 2, "horizon": 0,
+                                          "gap": 1e9}
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {**{k: v for k, v in
+                                                          Learned.ranges.items()
+                                                          if k != "reply"},
                                                        "candidates": (1, 64),
                                                        "samples": (1, 64),
                                                        "horizon": (0, 200),

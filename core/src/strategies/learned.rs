@@ -5,7 +5,8 @@
 //! candidate action the player values the resulting position the way `greedy` does (a
 //! Move or move/remove marker by its best first step, a filled route by its best
 //! establishment), with the model instead of the hand-made evaluation, and plays the
-//! best; ties are broken from the seat's stream.
+//! best; ties are broken from the seat's stream. `reply` (0: none) makes it look at the
+//! other seats' answers: the displaced seat's placements, then the next seat's turn.
 
 use std::sync::Arc;
 
@@ -23,6 +24,7 @@ use super::features::{
 };
 use super::greedy::{best_of, worth, Greedy, Tip};
 use super::lookahead::{opens_decision, py_max, EstablishBuffers};
+use super::rollout::best_by_playouts;
 
 /// `value = bias + Σ weight_i · z_i (+ the hidden layer's output)` with `z_i = (x_i −
 /// mean_i) / scale_i`, the standardised features; for a model of the win (logistic) this
@@ -243,7 +245,16 @@ pub struct Learned {
     pub explore: f64,
     pub tip: Tip,
     pub tip_weight: f64,
+    /// how far a decision looks at the other seats' answers: 0, the one-ply choice; 1, a
+    /// displacement valued after the displaced seat has placed its pieces (`answers`);
+    /// 2, also the best candidates played through the next seat's turn
+    /// (`choose_by_replies`)
+    pub reply: u8,
 }
+
+/// How many of the one-ply player's best candidates the look-ahead at the replies plays
+/// out.
+pub const REPLY_CANDIDATES: usize = 3;
 
 impl Learned {
     /// The model alone.
@@ -256,6 +267,7 @@ impl Learned {
             explore: 0.0,
             tip: Tip::Plain,
             tip_weight: 0.0,
+            reply: 0,
         }
     }
 
@@ -321,6 +333,10 @@ impl Learned {
         let mut establish = EstablishBuffers::default();
         let mut nxt = s.clone();
         let mut after = s.clone();
+        let answerer = Greedy {
+            explore: 0.0,
+            ..self.playout_greedy()
+        };
         for a in legal {
             nxt.clone_from(s);
             apply_unchecked(&mut nxt, a);
@@ -350,6 +366,11 @@ impl Learned {
                 }
                 v
             } else {
+                if self.reply > 0 {
+                    // a displacement is valued after the displaced seat has placed its
+                    // pieces, not while they are off the board
+                    answers(&mut nxt, player, &answerer, &mut follow);
+                }
                 worth(&nxt, a, player, &mut value, &mut establish)
             };
             out.push(v);
@@ -370,7 +391,52 @@ impl Learned {
             return self.fallback().choose(s, legal, rng);
         }
         let values = self.candidate_values(s, legal, player);
+        if self.reply > 1 {
+            return self.choose_by_replies(s, legal, &values, rng);
+        }
         self.choose_by(s, legal, &values, rng)
+    }
+
+    /// The choice among `legal` (non-empty, outside a Move) that looks at the replies:
+    /// the `REPLY_CANDIDATES` candidates of the best one-ply `values` among those that
+    /// improve the position (never `end`) are each played on — the hidden bonus-marker
+    /// bag re-dealt, every seat playing `greedy` (no exploration) through the turn in
+    /// progress and `reply` − 1 following turns — and the one whose position there the
+    /// player values most is played. Every candidate is valued at the same point, after
+    /// the next seats have answered it, so a piece the next seat will displace at once is
+    /// no longer worth its one-ply value. With fewer than two such candidates it is the
+    /// one-ply choice (`choose_by`: greedy's choice when nothing improves the position).
+    /// One draw from `rng` per searched decision.
+    fn choose_by_replies(
+        &self,
+        s: &State,
+        legal: &[Action],
+        values: &[f64],
+        rng: &mut Rng,
+    ) -> Action {
+        let player = s.current_player();
+        let here = self.value(s, player, &mut Scratch::default());
+        let mut order: Vec<usize> = (0..legal.len())
+            .filter(|&i| values[i] > here + 1e-9 && legal[i].kind != K_END)
+            .collect();
+        order.sort_by(|&i, &j| values[j].total_cmp(&values[i]).then(i.cmp(&j)));
+        order.truncate(REPLY_CANDIDATES);
+        if order.len() < 2 {
+            return self.choose_by(s, legal, values, rng);
+        }
+        let seed = rng.next_u64();
+        let replies = Greedy {
+            explore: 0.0,
+            ..self.playout_greedy()
+        };
+        let end_turn = s.turn + i32::from(self.reply) - 1;
+        let mut scratch = Scratch::default();
+        let mut buf = Vec::with_capacity(128);
+        let best = best_by_playouts(s, legal, &order, 1, seed, |t, stream| {
+            replies.play_out(t, stream, end_turn, &mut buf);
+            self.value(t, player, &mut scratch)
+        });
+        legal[best]
     }
 
     /// The one-ply choice among `legal` (non-empty, outside a Move) given its
@@ -392,6 +458,30 @@ impl Learned {
             best[rng.choice_index(best.len())]
         }
     }
+}
+
+/// Play the decisions `t` hands to other seats in the middle of `player`'s turn (a
+/// displaced seat placing its pieces), each seat playing `answerer`, until the decision is
+/// `player`'s again or the turn is over; whether there was any. Its draws come from a
+/// fixed stream (`answerer` explores not at all; a tie is rare), so the player's own
+/// stream is not touched.
+fn answers(t: &mut State, player: usize, answerer: &Greedy, buf: &mut Vec<Action>) -> bool {
+    if t.pending.is_empty() || t.is_over() || t.current_player() == player {
+        return false;
+    }
+    let turn = t.turn;
+    let mut rng = Rng::new(0x5eed_a25e);
+    let mut steps = 0;
+    while !t.is_over() && t.turn == turn && t.current_player() != player && steps < 64 {
+        legal_actions(t, buf);
+        if buf.is_empty() {
+            break;
+        }
+        let a = answerer.choose(t, buf, &mut rng);
+        apply_unchecked(t, &a);
+        steps += 1;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -514,6 +604,65 @@ mod tests {
             steps += 1;
         }
         assert!(steps > 100);
+    }
+
+    #[test]
+    fn a_displacement_is_valued_after_the_displaced_seat_answers() {
+        use crate::strategies::random_policy;
+        let answerer = Learned::model_only(model()).playout_greedy();
+        let mut s = new_game(&Config::printed(4, "base_45p", 5)).unwrap();
+        let mut rng = Rng::new(11);
+        let (mut checked, mut steps) = (0, 0);
+        let mut buf = Vec::new();
+        while !s.is_over() && steps < 3000 && checked < 20 {
+            let acts = legal(&s);
+            let player = s.current_player();
+            for d in acts.iter().filter(|a| a.kind == K_DISPLACE) {
+                let mut t = s.clone();
+                apply_unchecked(&mut t, d);
+                assert!(answers(&mut t, player, &answerer, &mut buf), "{d:?}");
+                // the displaced seat's pieces are placed: the decision is the player's
+                // again (or its turn is over)
+                assert!(t.is_over() || t.turn != s.turn || t.current_player() == player);
+                assert!(!t
+                    .pending
+                    .iter()
+                    .any(|p| matches!(p, Decision::Relocate { player: q, .. } if *q != player)));
+                checked += 1;
+            }
+            let mut t = s.clone();
+            if let Some(a) = acts.iter().find(|a| a.kind != K_DISPLACE) {
+                apply_unchecked(&mut t, a);
+                // an action that hands no decision to another seat has no answers
+                if t.pending.is_empty() || t.current_player() == player {
+                    assert!(!answers(&mut t, player, &answerer, &mut buf));
+                }
+            }
+            let a = random_policy::choose(&s, &acts, &mut rng);
+            apply_unchecked(&mut s, &a);
+            steps += 1;
+        }
+        assert!(checked >= 20, "only {checked} displacements met");
+    }
+
+    #[test]
+    fn looking_at_the_replies_plays_legal_actions_to_the_end() {
+        for reply in [1, 2] {
+            let mut p = Learned::model_only(model());
+            p.greedy_weight = 1.0;
+            p.reply = reply;
+            let mut s = new_game(&Config::printed(4, "base_45p", 17)).unwrap();
+            let mut rng = Rng::new(6);
+            let mut n = 0;
+            while !s.is_over() && n < 3000 {
+                let acts = legal(&s);
+                let a = p.choose(&s, &acts, &mut rng);
+                assert!(acts.contains(&a));
+                apply_unchecked(&mut s, &a);
+                n += 1;
+            }
+            assert!(s.is_over(), "reply {reply}: {n} actions");
+        }
     }
 
     #[test]

@@ -107,6 +107,7 @@ mod tests {
                 explore: 0.5,
                 tip: Tip::Plain,
                 tip_weight: 0.0,
+                reply: 0,
             },
             candidates: 3,
             samples: 2,
