@@ -33,7 +33,7 @@ from hansa_lab.stats.paired import paired_differences, summarize_pairs
 from hansa_lab.stats.seats import seat_advantage
 from hansa_lab.stats.summaries import mean_scores, win_rates
 from hansa_lab.stats.terminal import TERMINAL_WIDTH, aligned_table, row_keys, wrap_text
-from hansa_lab.stats.variants import variant_answers, variant_comparison
+from hansa_lab.stats.variants import variant_answers, variant_comparison, variant_sentence
 from hansa_lab.stats.verdicts import (
     format_p,
     seat_balance_answers,
@@ -525,7 +525,7 @@ class Results:
         lines = [f"Rule variants vs {base!r} (same deals and rotations; paired, 95% "
                  "intervals over deals; win shares in percentage points):",
                  _Table(format_table(shown)), "", "Verdicts (Holm-adjusted per measure):"]
-        lines += [f"  {_where(r)}{r.arm}, {r.measure}, {r.variant}: {r.text}"
+        lines += [f"  {_where(r)}{r.arm}, {r.measure}, {r.variant}: {variant_sentence(r)}"
                   for r in table.itertuples(index=False)]
         balance = self.balance().rename(columns={"options": "variant"})
         cols = [c for c in ("variant", "arm", "n_players", "games", "first_seat_adv",

@@ -18,19 +18,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from hansa_lab.stats.answers import PRIMARY, Answer, Secondary
+from hansa_lab.stats.answers import PRIMARY, Answer, Secondary, amount, p_phrase, plural
 from hansa_lab.stats.display import View, readable
 from hansa_lab.stats.intervals import t_quantile
 from hansa_lab.stats.paired import deal_t_test
 from hansa_lab.stats.tables import GAME_KEYS, varying
 from hansa_lab.stats.verdicts import PairedQuestion, paired_answers
 
-__all__ = ["MEASURES", "NEVER_IN_PLAY", "NEVER_IN_PLAY_TEXT", "variant_answers",
-           "variant_comparison", "variant_values"]
+__all__ = ["MEASURES", "NEVER_IN_PLAY", "NEVER_IN_PLAY_TEXT", "PRIMARY_MEASURE",
+           "variant_answers", "variant_comparison", "variant_sentence", "variant_values"]
 
 #: measure -> (unit of its difference, half-width the planning figure aims at)
 MEASURES: dict[str, tuple[str, float]] = {
@@ -194,6 +195,35 @@ def variant_comparison(
         columns=(*conds, "arm", "measure", "variant", "deals", "diff", "p_holm",
                  "verdict"), unit="unit", per_unit=("diff",),
         percent_units=(("pct points", 1.0),)))
+
+
+#: the measure that decides a variant's effect; the others are secondary to it
+PRIMARY_MEASURE = "first_seat_win"
+
+
+def variant_sentence(row: Any) -> str:
+    """The line a person reads for one row of :func:`variant_comparison`: the answer's
+    sentence for the primary measure (:data:`PRIMARY_MEASURE`) and for a rule that never
+    came into play; for a secondary measure its estimate, interval and raw p, labelled
+    secondary and without a decision word.
+
+    >>> row = {"measure": "rounds", "unit": "rounds", "diff": 0.46, "diff_lo": 0.1,
+    ...        "diff_hi": 0.8, "p_value": 0.003, "deals": 40, "base_variant": "default",
+    ...        "verdict": "raises", "text": "raises: ..."}
+    >>> variant_sentence(row)
+    'secondary, does not decide: +0.5 rounds [+0.1, +0.8] vs default, p = 0.003 (40 deals)'
+    """
+    fields: dict[str, Any] = row if isinstance(row, dict) else row._asdict()
+    get = fields.__getitem__
+    if get("measure") == PRIMARY_MEASURE or get("verdict") == NEVER_IN_PLAY:
+        return str(get("text"))
+    lo, hi = float(get("diff_lo")), float(get("diff_hi"))
+    interval = (f" [{lo:+.1f}, {hi:+.1f}]" if math.isfinite(lo) and math.isfinite(hi)
+                else "")
+    return ("secondary, does not decide: "
+            f"{amount(float(get('diff')), str(get('unit')))}{interval} vs "
+            f"{get('base_variant')}, {p_phrase(float(get('p_value')), '')} "
+            f"({plural(int(get('deals')), 'deal')})")
 
 
 def variant_answers(table: pd.DataFrame) -> list[Answer]:

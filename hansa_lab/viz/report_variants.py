@@ -14,6 +14,7 @@ from typing import Any
 from hansa_lab.sim.results import HIDDEN_VERDICT_COLUMNS, Results
 from hansa_lab.stats.balance import BalanceAnswers, variant_view
 from hansa_lab.stats.display import table_html
+from hansa_lab.stats.variants import variant_sentence
 
 __all__ = ["COMPARE_FILE", "FIGURE_NAME", "compare_looks", "variant_sections"]
 
@@ -77,7 +78,7 @@ def variant_sections(results: Results, folder: Path | None = None,
             "base_variant", *HIDDEN_VERDICT_COLUMNS, "identical")]]
         parts.append(table_html(shown))
         parts += [f'<p class="verdict unclear">{escape(str(r.variant))}, '
-                  f"{escape(str(r.measure))}: {escape(str(r.text))}</p>"
+                  f"{escape(str(r.measure))}: {escape(variant_sentence(r))}</p>"
                   for r in table.itertuples(index=False)]
     answer = answer if answer is not None else results.most_balanced(
         looks=compare_looks(results))
