@@ -145,8 +145,8 @@ def test_bench_defaults_to_the_core(monkeypatch: pytest.MonkeyPatch,
 def test_main_names_its_report_and_the_next_command(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "quick"
-    assert cli.main(["main", "--games", "4", "--jobs", "1", "--out", str(out),
-                     "--no-progress"]) == 0
+    assert cli.main(["main", "--games", "4", "--strong-games", "4", "--jobs", "1",
+                     "--out", str(out), "--no-progress"]) == 0
     text = capsys.readouterr().out
     report = (out / "report.html").resolve()
     assert report.exists() and report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
