@@ -370,18 +370,7 @@ mod tests {
     use super::*;
     use crate::board::{A_KEYS, A_PRIVILEGE};
     use crate::state::{new_game, Config, F_EXTRA_ACTION};
-
-    fn game(n: usize, side: &str) -> State {
-        new_game(&Config::printed(n, side, 1)).unwrap()
-    }
-
-    fn city(s: &State, name: &str) -> usize {
-        s.board
-            .city_ascii
-            .iter()
-            .position(|c| c == name)
-            .unwrap_or_else(|| panic!("no city {name}"))
-    }
+    use crate::test_support::{city, game};
 
     fn office(s: &State, name: &str, k: usize) -> usize {
         s.board.office_start[city(s, name)] + k

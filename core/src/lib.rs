@@ -25,6 +25,8 @@ pub mod rules;
 pub mod scoring;
 pub mod state;
 pub mod strategies;
+#[cfg(test)]
+mod test_support;
 pub mod variants;
 pub mod vocabulary;
 

@@ -605,28 +605,11 @@ mod tests {
     //! The turn's actions against /work/shared/RULES.md ("A turn", "Bonus markers", "End
     //! of game"), on positions built from a printed new game (base board, 3 players).
     use super::*;
-    use crate::state::{new_game, Config, MK_SWAP};
+    use crate::state::MK_SWAP;
+    use crate::test_support::{self, city, route};
 
     fn game() -> State {
-        new_game(&Config::printed(3, "base_3p", 1)).unwrap()
-    }
-
-    fn city(s: &State, name: &str) -> usize {
-        s.board
-            .city_ascii
-            .iter()
-            .position(|c| c == name)
-            .unwrap_or_else(|| panic!("no city {name}"))
-    }
-
-    fn route(s: &State, a: &str, z: &str) -> usize {
-        let (a, z) = (city(s, a), city(s, z));
-        (0..s.board.n_routes)
-            .find(|&r| {
-                let ends = s.board.route_cities[r];
-                ends == [a, z] || ends == [z, a]
-            })
-            .expect("a route between the two cities")
+        test_support::game(3, "base_3p")
     }
 
     /// Every post of route `r` to `player`'s pieces (`pieces`, one per post).

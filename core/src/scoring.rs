@@ -270,18 +270,7 @@ mod tests {
     use super::*;
     use crate::board::{A_ACTIONS, A_BANK, A_BOOK, MERCHANT, TRADER};
     use crate::state::{new_game, Config, F_ABILITIES_7, F_CONTROL_4};
-
-    fn game(n: usize, side: &str) -> State {
-        new_game(&Config::printed(n, side, 1)).unwrap()
-    }
-
-    fn city(s: &State, name: &str) -> usize {
-        s.board
-            .city_ascii
-            .iter()
-            .position(|c| c == name)
-            .unwrap_or_else(|| panic!("no city {name}"))
-    }
+    use crate::test_support::{city, game};
 
     /// Office `k` (from the left) of the city `name` to `player`'s `piece`.
     fn kontor(s: &mut State, name: &str, k: usize, player: i32, piece: i32) {
