@@ -651,25 +651,16 @@ mod tests {
             let mut p = Learned::model_only(model());
             p.greedy_weight = 1.0;
             p.reply = reply;
-            let mut s = new_game(&Config::printed(4, "base_45p", 17)).unwrap();
-            let mut rng = Rng::new(6);
-            let mut n = 0;
-            while !s.is_over() && n < 3000 {
-                let acts = legal(&s);
-                let a = p.choose(&s, &acts, &mut rng);
-                assert!(acts.contains(&a));
-                apply_unchecked(&mut s, &a);
-                n += 1;
-            }
-            assert!(s.is_over(), "reply {reply}: {n} actions");
+            let n = play_to_the_end(&p, Config::printed(4, "base_45p", 17), 6);
+            assert!(n.is_some(), "reply {reply}: not over after 3000 actions");
         }
     }
 
-    #[test]
-    fn plays_legal_actions_to_the_end() {
-        let p = Learned::model_only(model());
-        let mut s = new_game(&Config::printed(3, "base_3p", 9)).unwrap();
-        let mut rng = Rng::new(4);
+    /// Plays a game with `p` in every seat, checking each choice is legal; the number of
+    /// actions to the end, or None when it is not over after 3000.
+    fn play_to_the_end(p: &Learned, config: Config, seed: u64) -> Option<usize> {
+        let mut s = new_game(&config).unwrap();
+        let mut rng = Rng::new(seed);
         let mut n = 0;
         while !s.is_over() && n < 3000 {
             let acts = legal(&s);
@@ -678,6 +669,12 @@ mod tests {
             apply_unchecked(&mut s, &a);
             n += 1;
         }
-        assert!(s.is_over());
+        s.is_over().then_some(n)
+    }
+
+    #[test]
+    fn plays_legal_actions_to_the_end() {
+        let p = Learned::model_only(model());
+        assert!(play_to_the_end(&p, Config::printed(3, "base_3p", 9), 4).is_some());
     }
 }
