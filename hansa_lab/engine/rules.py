@@ -5,7 +5,7 @@
   the pieces of a Move, moving/removing opponents with a marker, placing replacement
   markers at the end of a turn.
 * :func:`apply` returns a new state; an illegal action raises
-  :class:`~hansa_lab.engine.actions.IllegalActionError` saying why, and the given state is
+  :class:`~hansa_lab.errors.IllegalActionError` saying why, and the given state is
   untouched.
 
 Pending decisions are a stack of typed records inside the state (``state.pending``), each
