@@ -10,7 +10,7 @@ too): the model judges who is ahead in the long run, greedy's terms tell apart t
 steps inside a turn that the model, fitted to final outcomes, barely separates
 (measured: the model alone won none of 16 games against three greedy; with
 greedy_weight 1 and model_weight 1.5 it won 40 of 40; see
-``docs/guides/learned_players.md``). A Move or a move/remove marker is worth its best first
+``docs/results/learned_players.md``). A Move or a move/remove marker is worth its best first
 step, an action that fills a route is worth its best establishment. When no action is
 worth more than the position itself, it plays what ``greedy`` (on the ``evaluation``
 weights, its ``explore``) plays there: the blend values a pass (a Move that moves nothing) at the
