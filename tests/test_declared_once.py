@@ -1,0 +1,159 @@
+"""Names and numbers declared once, read by both engines (issue 42, item 2).
+
+The rule options (name, default, range, which ``Tuning`` field a plain integer option
+fills) are declared in ``hansa_lab/engine/data/vocabulary.json``; the groups of parameters
+each strategy takes in ``hansa_lab/engine/data/limits.json``. Every table derived from
+them (the option table, ``Tuning``, ``bridge.core_options``, the core's
+``RULE_OPTION_NAMES``, the strategies' ``limits``) is checked against the declaration
+here, so an edit by hand in one place fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+
+from hansa_lab.compiled import bridge
+from hansa_lab.engine import options
+from hansa_lab.engine.limits import (
+    LIMITS_FILE,
+    option_limit,
+    option_limits,
+    parameter_limits,
+    strategy_groups,
+    strategy_limits,
+)
+from hansa_lab.engine.state import GameConfig
+from hansa_lab.engine.vocabulary import PLAIN_INT_OPTIONS, VOCABULARY_FILE
+
+_core = pytest.mark.skipif(not bridge.available(), reason="compiled core not built")
+
+
+def declared() -> list[dict[str, Any]]:
+    """The rule options as the file declares them (read here, not through the package)."""
+    entries: list[dict[str, Any]] = json.loads(VOCABULARY_FILE.read_text())["rule_options"]
+    return entries
+
+
+def plain() -> list[dict[str, Any]]:
+    return [e for e in declared() if "tuning" in e]
+
+
+def core_receives() -> list[str]:
+    return [e["name"] for e in declared() if "core_receives" not in e]
+
+
+# --------------------------------------------------------------------------- rule options
+def test_each_plain_integer_option_is_declared_whole() -> None:
+    tuning = {f.name: f.type for f in dataclasses.fields(options.Tuning)}
+    assert plain(), "no plain integer option declared"
+    for e in plain():
+        name = e["name"]
+        assert isinstance(e["default"], int) and not isinstance(e["default"], bool), name
+        low, high = e["range"]
+        assert low <= e["default"] <= high, name
+        assert e["changes"].strip(), name
+        assert tuning.get(e["tuning"]) == "int", f"{name}: Tuning has no int {e['tuning']}"
+    assert {e["name"]: e["tuning"] for e in plain()} == PLAIN_INT_OPTIONS
+
+
+def test_the_option_table_follows_the_declaration() -> None:
+    assert [o.name for o in options.OPTIONS] == [e["name"] for e in declared()]
+    by_name = {o.name: o for o in options.OPTIONS}
+    for e in plain():
+        o = by_name[e["name"]]
+        assert (o.default, o.changes) == (e["default"], e["changes"]), e["name"]
+        assert o.allowed == f"an integer {e['range'][0]}-{e['range'][1]}", e["name"]
+    for e in declared():
+        if "default" in e:
+            want = e["default"]
+            got = options.RULE_OPTIONS[e["name"]]
+            assert (list(got) if isinstance(got, tuple) else got) == want, e["name"]
+
+
+def test_the_ranges_are_the_declared_ones_and_only_there() -> None:
+    want = {e["name"]: (e["range"][0], e["range"][1]) for e in declared() if "range" in e}
+    assert {k: (v.low, v.high) for k, v in option_limits().items()} == want
+    assert list(option_limits()) == list(want)
+    assert all(v.kind == "int" for v in option_limits().values())
+    assert "rule_options" not in json.loads(LIMITS_FILE.read_text()), \
+        "rule options' ranges belong to their entries in vocabulary.json"
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN_INT_OPTIONS))
+def test_each_plain_option_is_validated_resolved_and_sent_from_its_entry(name: str) -> None:
+    entry = next(e for e in plain() if e["name"] == name)
+    field = entry["tuning"]
+    low, high = entry["range"]
+    for value in {low, high}:
+        config = GameConfig(3, options={name: value})
+        assert getattr(config.tuning, field) == value
+        sent = bridge.core_options(config)
+        assert sent[name] == value and type(sent[name]) is int
+        printed = GameConfig(3).tuning
+        others = {f.name for f in dataclasses.fields(options.Tuning)} - {field}
+        assert all(getattr(config.tuning, f) == getattr(printed, f) for f in others)
+    assert getattr(GameConfig(3).tuning, field) == entry["default"]
+    for bad in (low - 1, high + 1, 1.5, True):
+        with pytest.raises(ValueError, match=f"rule option {name} must be an integer"):
+            GameConfig(3, options={name: bad})
+
+
+def test_core_options_send_what_the_declaration_lists() -> None:
+    for config in (GameConfig(3), GameConfig(5, board="east",
+                                             options={"east_alternative": True,
+                                                      "control_points": 7,
+                                                      "start_supply": 3})):
+        sent = bridge.core_options(config)
+        assert list(sent) == core_receives()
+        for name, field in PLAIN_INT_OPTIONS.items():
+            assert sent[name] == getattr(config.tuning, field)
+    for e in declared():
+        if "core_receives" in e:
+            assert e["core_receives"] in core_receives(), e["name"]
+
+
+@_core
+def test_the_cores_names_and_checks_follow_the_declaration() -> None:
+    core = bridge.core_module()
+    assert list(core.RULE_OPTION_NAMES) == core_receives()
+    config = GameConfig(3)
+    sent, side = bridge.core_options(config), config.side
+    for name in PLAIN_INT_OPTIONS:
+        lim = option_limit(name)
+        core.CoreConfig(3, side, "bigbox", 0, {**sent, name: int(lim.high)})
+        with pytest.raises(ValueError, match=f"rule option {name} must be an integer"):
+            core.CoreConfig(3, side, "bigbox", 0, {**sent, name: int(lim.high) + 1})
+        missing = {k: v for k, v in sent.items() if k != name}
+        with pytest.raises(ValueError, match=f"rule option {name} is missing"):
+            core.CoreConfig(3, side, "bigbox", 0, missing)
+
+
+# --------------------------------------------------------------------------- strategies
+def test_each_strategy_takes_its_declared_groups() -> None:
+    from hansa_lab.strategies.base import _REGISTRY
+
+    groups = strategy_groups()
+    for name, gs in groups.items():
+        assert name in _REGISTRY, f"strategy_groups names an unknown strategy {name!r}"
+        assert _REGISTRY[name].limits == parameter_limits(*gs), name
+        assert _REGISTRY[name].limits == strategy_limits(name)
+    for name, cls in _REGISTRY.items():
+        for key, (low, high) in cls.ranges.items():
+            lim = cls.limits[key]
+            assert lim.low <= low <= high <= lim.high, f"{name}: {key}"
+
+
+def test_every_core_strategy_declares_its_groups() -> None:
+    from hansa_lab.compiled.games import CORE_STRATEGIES
+    from hansa_lab.engine.vocabulary import CORE_POLICIES
+
+    groups = strategy_groups()
+    assert set(CORE_POLICIES) <= set(groups)
+    for cls in CORE_STRATEGIES.values():
+        name = getattr(cls, "core_name", cls.name)
+        if name in groups:
+            assert cls.limits == strategy_limits(name), cls.__name__
