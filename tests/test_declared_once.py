@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+import tokenize
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hansa_lab.compiled import bridge
-from hansa_lab.engine import options
+from hansa_lab.engine import options, rng
 from hansa_lab.engine.limits import (
     LIMITS_FILE,
     option_limit,
@@ -157,3 +160,46 @@ def test_every_core_strategy_declares_its_groups() -> None:
         name = getattr(cls, "core_name", cls.name)
         if name in groups:
             assert cls.limits == strategy_limits(name), cls.__name__
+
+
+# --------------------------------------------------------------------------- seeds
+def _code_tokens(path: Path) -> list[str]:
+    """The code of a module without its strings and comments, one string per line."""
+    lines: dict[int, list[str]] = {}
+    with path.open("rb") as f:
+        for tok in tokenize.tokenize(f.readline):
+            if tok.type not in (tokenize.STRING, tokenize.COMMENT, tokenize.ENCODING):
+                lines.setdefault(tok.start[0], []).append(tok.string)
+    return ["".join(parts) for parts in lines.values()]
+
+
+#: Code allowed to write the seed bound itself: the one check, and the position parser's
+#: digit range (it reads a seed as written; the GameConfig it builds checks it again).
+_SEED_BOUND_AT = {"engine/rng.py", "engine/position.py"}
+
+
+def test_the_seed_range_is_written_and_checked_in_one_place() -> None:
+    root = Path(rng.__file__).resolve().parents[1]
+    bound = re.compile(r"2\*\*6[34]-1|1<<63|\(1<<63\)-1|2\*\*63")
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in _SEED_BOUND_AT:
+            continue
+        found += [f"{rel}: {line.strip()}" for line in _code_tokens(path) if bound.search(line)]
+    assert not found, "the seed range belongs to engine/rng.py (MAX_SEED, check_seed):\n" + \
+        "\n".join(found)
+
+
+@pytest.mark.parametrize("seed", [-1, rng.MAX_SEED + 1, 1.0, "1", True])
+def test_every_seed_door_refuses_with_the_one_check(seed: Any) -> None:
+    from hansa_lab.env.inputs import seed_integer
+    from hansa_lab.play import checked_seed
+
+    with pytest.raises(ValueError) as want:
+        rng.check_seed(seed)
+    for door in (checked_seed, seed_integer, lambda s: GameConfig(3, seed=s)):
+        with pytest.raises(ValueError) as got:
+            door(seed)
+        assert str(want.value).split(", got ")[0].split("seed must")[1] in str(got.value)
+    assert rng.check_seed(rng.MAX_SEED) == GameConfig(3, seed=rng.MAX_SEED).seed
