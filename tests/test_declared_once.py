@@ -203,3 +203,67 @@ def test_every_seed_door_refuses_with_the_one_check(seed: Any) -> None:
             door(seed)
         assert str(want.value).split(", got ")[0].split("seed must")[1] in str(got.value)
     assert rng.check_seed(rng.MAX_SEED) == GameConfig(3, seed=rng.MAX_SEED).seed
+
+
+# --------------------------------------------------------------------------- final scoring
+#: A sample covering the variants the logs score: every board and player count, the
+#: East's alternative side, the Emperor's Favour (its two scoring tiles) and tuned scoring.
+_SCORED = [
+    GameConfig(3, seed=11),
+    GameConfig(4, seed=12, options={"emperor": True}),
+    GameConfig(5, seed=13),
+    GameConfig(3, board="east", seed=14),
+    GameConfig(4, board="east", seed=15, options={"east_alternative": True, "emperor": True}),
+    GameConfig(5, board="britannia", seed=16),
+    GameConfig(3, board="britannia", seed=17, options={"region_points": [9, 5, 1, 1]}),
+    GameConfig(4, seed=18, edition="original", options={
+        "control_points": 5, "favour_control_bonus": 1, "ability_points": 9,
+        "favour_abilities_bonus": 0, "marker_points": [2, 4, 8], "keys_track": [1, 3, 5, 7, 9],
+        "emperor": True}),
+]
+
+
+def test_the_logs_numpy_scoring_is_the_engines() -> None:
+    """The logs score every turn in one numpy pass (``sim.logs.score_columns``): on every
+    turn of every game of the sample it equals the engine's own ``score_breakdown`` of
+    that turn; the sample scores every category and both scoring favour tiles."""
+    from hansa_lab.engine.scoring import CATEGORIES, score_breakdown
+    from hansa_lab.play import play_game
+    from hansa_lab.sim.logs import GameRecorder
+
+    class Checked(GameRecorder):
+        breakdowns: list[list[dict[str, int]]]
+
+        def snapshot(self, s: Any) -> None:
+            super().snapshot(s)
+            self.breakdowns.append(score_breakdown(s))
+
+    scored: set[str] = set()
+    tiles: set[str] = set()
+    for config in _SCORED:
+        recorder = Checked(("", "", 0))
+        recorder.breakdowns = []
+        record = play_game(config, ["greedy"] * config.n_players, observer=recorder.observe)
+        recorder.finish(record.final)
+        assert record.final.end_reason, "the game ends by a rule"
+        columns = recorder.turn_columns(config.n_players, config.tuning)
+        want = [row for turn in recorder.breakdowns for row in turn]
+        assert len(want) == len(columns["seat"]) > config.n_players
+        for c in CATEGORIES:
+            assert columns[f"proj_{c}"].tolist() == [row[c] for row in want], (config, c)
+        scored |= {c for row in want for c in CATEGORIES if row[c]}
+        # the Emperor's Favour tiles that change the final scoring, held (few games
+        # take them): seat 0 abilities_7, seat 1 control_4, seat 2 both
+        held = (("abilities_7",), ("control_4",), ("abilities_7", "control_4"))
+        tiled = dataclasses.replace(record.final, favours=tuple(
+            held[p] if p < len(held) else () for p in range(config.n_players)))
+        recorder = Checked(("", "", 0))
+        recorder.breakdowns = []
+        recorder.finish(tiled)
+        columns = recorder.turn_columns(config.n_players, config.tuning)
+        for c in CATEGORIES:
+            assert columns[f"proj_{c}"].tolist() == [row[c] for row in recorder.breakdowns[0]]
+        tiles |= {c for row, base in zip(recorder.breakdowns[0], want[-config.n_players:],
+                                         strict=True) for c in CATEGORIES if row[c] != base[c]}
+    assert scored == set(CATEGORIES), f"the sample never scores {set(CATEGORIES) - scored}"
+    assert {"abilities", "control"} <= tiles, "the favour tiles never changed a score"
