@@ -267,3 +267,21 @@ def test_the_logs_numpy_scoring_is_the_engines() -> None:
                                          strict=True) for c in CATEGORIES if row[c] != base[c]}
     assert scored == set(CATEGORIES), f"the sample never scores {set(CATEGORIES) - scored}"
     assert {"abilities", "control"} <= tiles, "the favour tiles never changed a score"
+
+
+def test_every_declared_strategy_is_registered_played_and_documented() -> None:
+    """The strategy names: declared with their groups (``limits.json``) and, for the
+    core's, in the vocabulary (``core_policies``, which the core's ``POLICY_NAMES`` is
+    checked against by cargo test); the rest is checked here: the registry, the table of
+    the core's strategy classes and the README's players table name each one."""
+    from hansa_lab.compiled.games import CORE_STRATEGIES
+    from hansa_lab.engine.vocabulary import CORE_POLICIES
+    from hansa_lab.strategies.base import _REGISTRY
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for name in strategy_groups():
+        assert name in _REGISTRY, name
+        assert f"`{name}`" in readme, f"README's players table lacks {name}"
+    for name in CORE_POLICIES:
+        assert name in CORE_STRATEGIES, f"CORE_STRATEGIES lacks the core's {name}"
+        assert CORE_STRATEGIES[name] is _REGISTRY[name], name
