@@ -144,10 +144,12 @@ def check_number(value: Any, limit: Limit) -> int | float:
 
 
 def limits_markdown() -> str:
-    """The table as Markdown (the ranges section of ``docs/guides/errors_and_limits.md``)."""
-    lines = ["| rule option | type | range (each number) |", "|---|---|---|"]
-    for lim in option_limits().values():
-        lines.append(f"| `{lim.name}` | {lim.kind} | {lim.low:g} – {lim.high:g} |")
+    """The table as Markdown (the ranges section of ``docs/guides/errors_and_limits.md``):
+    each strategy's groups, then each group's parameters (the rule options' ranges are on
+    the option table's page, ``docs/rule_options.md``)."""
+    lines = ["| strategy | groups |", "|---|---|"]
+    for name, groups in strategy_groups().items():
+        lines.append(f"| `{name}` | {', '.join(groups) or 'none'} |")
     lines += ["", "| group | parameter | type | range |", "|---|---|---|---|"]
     for g in parameter_groups():
         for lim in parameter_limits(g).values():
