@@ -285,3 +285,24 @@ def test_every_declared_strategy_is_registered_played_and_documented() -> None:
     for name in CORE_POLICIES:
         assert name in CORE_STRATEGIES, f"CORE_STRATEGIES lacks the core's {name}"
         assert CORE_STRATEGIES[name] is _REGISTRY[name], name
+
+
+def test_the_example_plain_option_changes_its_rule_in_both_engines() -> None:
+    """``control_prestige`` (added as the recipe shows: its vocabulary entry, a field of
+    each ``Tuning``, the rule): its golden game (replayed by both engines in
+    tests/test_golden.py, prestige shown at every step) scores each city's control with
+    the option's value, not the printed 1."""
+    from hansa_lab.engine.rules import apply
+    from hansa_lab.engine.state import new_game
+    from hansa_lab.golden import GOLDEN_GAMES, recorded_actions
+
+    name, config, _ = next(g for g in GOLDEN_GAMES if dict(g[1].options).get("control_prestige"))
+    value = dict(config.options)["control_prestige"]
+    assert value != options.RULE_OPTIONS["control_prestige"]
+    golden = Path(__file__).parent / "data" / "golden" / f"{name}.txt"
+    state = new_game(config)
+    awards = []
+    for action in recorded_actions(config.load_board(), golden.read_text().splitlines()):
+        state = apply(state, action)
+        awards += [e.value for e in state.events if e.kind == "prestige" and e.detail == "control"]
+    assert awards and set(awards) == {value}

@@ -94,6 +94,7 @@ impl Points {
 pub struct Tuning {
     pub east_west_points: Option<Points>,
     pub region_points: Points,
+    pub control_prestige: i32,
     pub control_points: i32,
     pub favour_control_bonus: i32,
     pub ability_points: i32,
@@ -136,6 +137,7 @@ impl Tuning {
         let mut t = Tuning {
             east_west_points: None,
             region_points: Points::new(&v.option_ints("region_points")).unwrap_or_default(),
+            control_prestige: 0,
             control_points: 0,
             favour_control_bonus: 0,
             ability_points: 0,
@@ -168,6 +170,7 @@ impl Tuning {
     /// error for a name that is no such field.
     pub fn set_int(&mut self, field: &str, v: i32) -> Result<(), String> {
         let slot = match field {
+            "control_prestige" => &mut self.control_prestige,
             "control_points" => &mut self.control_points,
             "favour_control_bonus" => &mut self.favour_control_bonus,
             "ability_points" => &mut self.ability_points,

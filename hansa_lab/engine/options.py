@@ -372,6 +372,7 @@ class Tuning:
 
     east_west_points: tuple[int, ...]
     region_points: tuple[int, ...]
+    control_prestige: int
     control_points: int
     favour_control_bonus: int
     ability_points: int
