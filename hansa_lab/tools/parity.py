@@ -106,14 +106,14 @@ def random_tuning(config: GameConfig) -> tuple[tuple[str, Any], ...]:
     if "marker_set" in names and "start_markers" not in names:
         names.append("start_markers")
     # a plain integer option the table above lacks (declared in the vocabulary alone) is
-    # drawn from its declared range, off its default, half the time, by a stream of its
-    # own: the draws above stay those of the same seed
+    # drawn within 2 of its default (games of a usual length), within its declared range,
+    # half the time, by a stream of its own: the draws above stay those of the same seed
     for name in sorted(set(PLAIN_INT_OPTIONS) - set(draws)):
         own = random.Random(f"{config.seed}/{name}")
         if own.random() < 0.5:
-            lim = option_limit(name)
-            values = [v for v in range(int(lim.low), int(lim.high) + 1)
-                      if v != RULE_OPTIONS[name]]
+            lim, default = option_limit(name), RULE_OPTIONS[name]
+            values = [v for v in range(default - 2, default + 3)
+                      if v != default and lim.low <= v <= lim.high]
             draws[name] = own.choice(values)
             names.append(name)
     return tuple((k, draws[k]) for k in sorted(names))
