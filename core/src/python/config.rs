@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
-use super::{check_sizes, guard};
+use super::boundary::{check_sizes, guard};
 use crate::limits::Limit;
 use crate::state::{covered, Config, Points, Tuning, MARKER_KINDS, RULE_OPTION_NAMES};
 use crate::vocabulary::VOCABULARY;

@@ -34,10 +34,6 @@ mod position;
 mod text;
 mod validate;
 
-// `config.rs` reaches these two through `super::` (the one binding module that still
-// imports from this file rather than from `boundary`).
-use boundary::{check_sizes, guard};
-
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<config::PyConfig>()?;
