@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 #: pip's and cargo's output during set-up (named when a step fails)
 SETUP_LOG := $(VENV)/setup.log
 
-.PHONY: run test test-full bench clean browser core-build lab docs
+.PHONY: run check test test-full bench clean browser core-build lab docs
 
 # Set-up: create the venv and install the package (editable) with the dev, dask, lab
 # (JupyterLab) and docs (MkDocs) extras; the
@@ -62,6 +62,15 @@ docs: $(STAMP)
 # apt when it is missing (needs root, as on CI; Playwright's own browser download is never used).
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+# Before every commit (under 3 minutes on 2 idle cores): lint, type check, the crate's
+# formatting, and the fast tier of the tests: neither slow, browser nor notebook tests, nor
+# the default tier's heavy ones (tests/conftest.py HEAVY). make test runs all of them.
+check: $(STAMP) core-build
+	$(VENV)/bin/ruff check hansa_lab tests
+	$(VENV)/bin/mypy
+	cd core && cargo fmt --check
+	$(PY) -m pytest -n 2 -q -m "not slow and not browser and not notebooks and not heavy" tests
 
 # Lint, type check, the crate's own checks (format, clippy with and without the Python
 # bindings, cargo test), then the whole test suite (2 xdist workers) with the slow tier in
