@@ -58,6 +58,8 @@ GOLDEN_GAMES: list[tuple[str, GameConfig, list[str]]] = [
     ("tuned3_bigbox_seed4", GameConfig(3, "base", "bigbox", 4, _TUNED), ["random"] * 3),
     ("tuned_britannia4_original_seed6",
      GameConfig(4, "britannia", "original", 6, _TUNED_BRITANNIA), ["random"] * 4),
+    ("control_prestige3_bigbox_seed7",
+     GameConfig(3, "base", "bigbox", 7, (("control_prestige", 3),)), ["random"] * 3),
 ]
 
 BOARD_EVERY = 10  # full board picture every this many steps

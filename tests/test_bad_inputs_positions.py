@@ -1,7 +1,7 @@
 """Bad position texts and the ``perft`` command (issue 40).
 
 * One grammar, one validator: the Python reader (``engine/position.py``) and the core's
-  (``core/src/position_read.rs``, then the same ``check_position``) accept exactly the
+  (``core/src/position/read.rs``, then the same ``check_position``) accept exactly the
   same texts — a corpus of bad texts that each engine once read differently or crashed on,
   and a differential fuzz over mutations of real positions (``tests/data/perft.txt``).
 * ``hansa-lab perft "<text>"`` refuses each bad text with exit 2 and one line, in every

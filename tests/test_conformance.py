@@ -15,7 +15,7 @@ import random
 from collections import Counter
 
 import pytest
-from tiers import sample, size
+from tiers import full_only, sample, size
 
 from hansa_lab.engine.invariants import check_state, check_transition
 from hansa_lab.engine.rules import apply, legal_actions
@@ -74,9 +74,13 @@ def _conformance_game(config: GameConfig, all_legal: bool, sample: int) -> str:
 
 
 @pytest.mark.parametrize(
-    "i", [0, 1, *(pytest.param(i, marks=pytest.mark.slow) for i in range(2, 8))]
+    "i", [0, 1, *(pytest.param(i, marks=pytest.mark.slow) for i in range(2, 6)),
+          # games 6 and 7 repeat the first two combinations: the full tier only
+          *(pytest.param(i, marks=[pytest.mark.slow, full_only]) for i in (6, 7))]
 )
 def test_every_legal_action_applies(i):
+    """One whole game per player count and edition (:data:`COMBOS`), every listed legal
+    action applied at every step."""
     assert _conformance_game(_config(i, 100), all_legal=True, sample=0) in (
         "prestige", "markers", "cities"
     )
@@ -88,11 +92,11 @@ def test_random_play_invariants(i):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("chunk", sample(range(20), keep=2))
+@pytest.mark.parametrize("chunk", sample(range(20), keep=1))
 def test_random_play_2000_games(chunk):
     """2,000 seeded games over 3-5 players and both editions (100 per chunk; the bounded
-    tier plays 2 chunks); at least 99% must end by a rule end condition; capped games are
-    counted, not dropped."""
+    tier plays the first chunk); at least 99% of each chunk must end by a rule end
+    condition; capped games are counted, not dropped."""
     reasons: Counter[str] = Counter()
     for i in range(100):
         cfg = _config(chunk * 100 + i, 10_000)

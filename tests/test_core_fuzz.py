@@ -31,17 +31,17 @@ BINDINGS = {
     "CorePolicy.choose", "CorePolicy.search", "CoreMatch", "CoreMatch.advance",
     "CoreMatch.apply", "CoreMatch.finish", "CoreMatch.state", "CoreMatch.actions",
     "CoreMatch.turn_rows", "CoreMatch.events", "CoreMatch.is_done",
-    # the environment for learning agents (core/src/python_env.rs)
+    # the environment for learning agents (core/src/python/env.rs)
     "CoreActionIndex", "CoreActionIndex.size", "CoreActionIndex.ranges",
     "CoreActionIndex.index", "CoreActionIndex.action", "observation_fields", "env_observe",
     "env_legal_indices", "env_mask", "env_apply_index", "env_rank_rewards", "CoreVectorEnv",
     "CoreVectorEnv.n_envs", "CoreVectorEnv.n_players", "CoreVectorEnv.obs_size",
     "CoreVectorEnv.n_actions", "CoreVectorEnv.game_seeds", "CoreVectorEnv.games",
     "CoreVectorEnv.reset", "CoreVectorEnv.step",
-    # the learned evaluation (core/src/python_learned.rs)
+    # the learned evaluation (core/src/python/learned.rs)
     "position_features", "sample_games", "model_forward", "learned_policy",
     "learned_rollout_policy",
-    # position text and perft (core/src/python_position.rs)
+    # position text and perft (core/src/python/text.rs)
     "position_from_text", "position_to_text", "position_perft", "position_divide",
 }
 

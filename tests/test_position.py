@@ -1,4 +1,4 @@
-"""The position text format (hansa_lab/engine/position.py, core/src/position.rs): states
+"""The position text format (hansa_lab/engine/position.py, core/src/position/): states
 of games on every board and player count round-trip in each engine and across them,
 and malformed text is refused naming the field and its column."""
 

@@ -252,11 +252,14 @@ pub fn score(s: &mut State, p: i32, points: i32, cause: u8) {
     }
 }
 
+/// Establishing route `r`: each endpoint city's controller scores prestige (printed 1:
+/// the option `control_prestige`).
 pub fn score_control(s: &mut State, r: usize) {
+    let points = s.config.tuning.control_prestige;
     for c in s.board.route_cities[r] {
         let ctrl = city_controller(s, c);
         if ctrl >= 0 {
-            score(s, ctrl, 1, C_CONTROL);
+            score(s, ctrl, points, C_CONTROL);
         }
     }
 }

@@ -32,10 +32,6 @@ pub mod vocabulary;
 
 #[cfg(feature = "python")]
 mod python;
-#[cfg(feature = "python")]
-mod python_env;
-#[cfg(feature = "python")]
-mod python_position;
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,7 @@
-//! The ranges both engines play: `hansa_lab/engine/data/limits.json`, compiled in (the
-//! Python engine reads the same file in `hansa_lab/engine/limits.py`). `CoreConfig` and
+//! The ranges both engines play: `hansa_lab/engine/data/limits.json` (the strategies'
+//! parameters and the groups each strategy takes) and the rule options' `"range"` in
+//! `vocabulary.json`, compiled in (the Python engine reads the same files in
+//! `hansa_lab/engine/limits.py`). `CoreConfig` and
 //! `CorePolicy` refuse a rule option or a strategy parameter outside its range, so no
 //! number reaches the rules that they cannot play (a weight of 1e308 overflowing to
 //! infinity, a `prestige_to_end` beyond `i32`).
@@ -60,6 +62,8 @@ type Named = Vec<(String, Limit)>;
 struct Table {
     options: Named,
     groups: Vec<(String, Named)>,
+    /// the groups each strategy takes, by its name
+    strategy_groups: Vec<(String, Vec<String>)>,
 }
 
 fn entries(v: &Value) -> Result<Named, String> {
@@ -88,20 +92,76 @@ fn entries(v: &Value) -> Result<Named, String> {
         .collect()
 }
 
-fn parse(text: &str) -> Result<Table, String> {
+/// The rule options' ranges: the `"range"` of each entry of the vocabulary's
+/// `rule_options` that has one (every number of a rule option is an integer).
+fn option_ranges(vocabulary: &str) -> Result<Named, String> {
+    let v: Value = serde_json::from_str(vocabulary).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for e in v["rule_options"].as_array().ok_or("rule_options: a list")? {
+        let name = e["name"].as_str().ok_or("rule_options: a name each")?;
+        if let Some(range) = e.get("range") {
+            let bound = |i: usize| {
+                range[i]
+                    .as_f64()
+                    .ok_or_else(|| format!("rule option {name}: range is [min, max]"))
+            };
+            out.push((
+                name.to_string(),
+                Limit {
+                    integer: true,
+                    low: bound(0)?,
+                    high: bound(1)?,
+                },
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn parse(text: &str, vocabulary: &str) -> Result<Table, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let options = entries(&v["rule_options"])?;
+    let options = option_ranges(vocabulary)?;
+    let strategy_groups = v["strategy_groups"]
+        .as_object()
+        .ok_or("strategy_groups: a table of strategies")?
+        .iter()
+        .map(|(name, gs)| {
+            let gs = gs
+                .as_array()
+                .ok_or_else(|| format!("strategy_groups: {name}: a list of groups"))?
+                .iter()
+                .map(|g| g.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| format!("strategy_groups: {name}: group names"))?;
+            Ok((name.clone(), gs))
+        })
+        .collect::<Result<_, String>>()?;
     let groups = v["strategy_parameters"]
         .as_object()
         .ok_or("strategy_parameters: a table of groups")?
         .iter()
         .map(|(g, t)| Ok((g.clone(), entries(t)?)))
         .collect::<Result<_, String>>()?;
-    Ok(Table { options, groups })
+    Ok(Table {
+        options,
+        groups,
+        strategy_groups,
+    })
 }
 
-static TABLE: LazyLock<Table> =
-    LazyLock::new(|| parse(LIMITS_JSON).expect("limits.json is well formed (a test checks)"));
+static TABLE: LazyLock<Table> = LazyLock::new(|| {
+    parse(LIMITS_JSON, crate::vocabulary::VOCABULARY_JSON)
+        .expect("limits.json and vocabulary.json are well formed (a test checks)")
+});
+
+/// The groups of each strategy, borrowed from the table (so that they are `'static`).
+static POLICY_GROUPS: LazyLock<Vec<(&'static str, Vec<&'static str>)>> = LazyLock::new(|| {
+    TABLE
+        .strategy_groups
+        .iter()
+        .map(|(name, gs)| (name.as_str(), gs.iter().map(String::as_str).collect()))
+        .collect()
+});
 
 /// The rule options with a range, each with it.
 pub fn option_limits() -> &'static [(String, Limit)] {
@@ -121,19 +181,14 @@ pub fn parameter_limit(groups: &[&str], name: &str) -> Option<Limit> {
     })
 }
 
-/// The groups of the table whose parameters the core's strategy `name` takes (its
-/// Python class declares the same: `limits = parameter_limits(...)`).
+/// The groups of the table whose parameters strategy `name` takes, as the table's
+/// `strategy_groups` declares them (the Python class reads the same:
+/// `limits = strategy_limits(name)`); none for a name the table lacks.
 pub fn policy_groups(name: &str) -> &'static [&'static str] {
-    match name {
-        "random" => &["random"],
-        "greedy" => &["greedy", "weights"],
-        "actions_first" | "blocker" | "network_keys" => &["greedy", "weights", "tip"],
-        "keep_supply" => &["greedy", "weights", "tip", "keep_supply"],
-        "rollout" => &["greedy", "weights", "rollout"],
-        "ismcts" => &["greedy", "weights", "ismcts"],
-        "learned" => &["learned"],
-        _ => &[],
-    }
+    POLICY_GROUPS
+        .iter()
+        .find(|(k, _)| *k == name)
+        .map_or(&[], |(_, gs)| gs.as_slice())
 }
 
 #[cfg(test)]
@@ -142,12 +197,16 @@ mod tests {
 
     #[test]
     fn the_table_parses_and_every_range_is_ordered() {
-        let t = parse(LIMITS_JSON).unwrap();
+        let t = parse(LIMITS_JSON, crate::vocabulary::VOCABULARY_JSON).unwrap();
         assert!(!t.options.is_empty());
         for (_, l) in t.options.iter().chain(t.groups.iter().flat_map(|(_, g)| g)) {
             assert!(l.low <= l.high);
         }
         for name in crate::strategies::POLICY_NAMES {
+            assert!(
+                !policy_groups(name).is_empty(),
+                "{name}: no strategy_groups entry"
+            );
             for g in policy_groups(name) {
                 assert!(t.groups.iter().any(|(k, _)| k == g), "{name}: group {g}");
             }

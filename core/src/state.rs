@@ -9,7 +9,7 @@ use crate::decisions::Decision;
 use crate::events::Event;
 use crate::rng::Rng;
 use crate::vocabulary::VOCABULARY;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 pub const EMPTY: i8 = -1;
 pub const MARKER_KINDS: [&str; 7] = [
@@ -41,29 +41,9 @@ pub const NEUTRAL_TRADERS: i32 = 27;
 
 /// The rule options `CoreConfig` reads, resolved (`bridge.core_options` of the Python
 /// engine), in the shared vocabulary's order: all of them but those the vocabulary says
-/// arrive resolved into another (`start_supply` into `start_supply_seats`; a test checks).
-pub const RULE_OPTION_NAMES: [&str; 20] = [
-    "special_points",
-    "prestige_to_end",
-    "east_alternative",
-    "emperor",
-    "east_west_points",
-    "control_points",
-    "favour_control_bonus",
-    "ability_points",
-    "favour_abilities_bonus",
-    "marker_points",
-    "region_points",
-    "cities_to_end",
-    "actions_track",
-    "bank_track",
-    "book_track",
-    "keys_track",
-    "start_supply_seats",
-    "start_merchants",
-    "marker_set",
-    "start_markers",
-];
+/// arrive resolved into another (`start_supply` into `start_supply_seats`).
+pub static RULE_OPTION_NAMES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| VOCABULARY.core_options.iter().map(String::as_str).collect());
 
 /// Bonus-marker sets per edition (from the shared vocabulary): counts in `MARKER_KINDS`
 /// order, then the start markers.
@@ -107,10 +87,14 @@ impl Points {
 /// the board and edition (`options.resolve`) and the core receives the result
 /// (`CoreConfig`); nothing here is resolved again. `None` (east_west_points,
 /// cities_to_end) only in the core's own printed configurations: the board's value.
+/// The plain integer options (the vocabulary's `"tuning"` entries) fill their field by
+/// name, as given ([`Tuning::set_int`]): a new one is its entry, a field here and an arm
+/// of `set_int` (and a field of the Python `Tuning`).
 #[derive(Clone, Copy, Debug)]
 pub struct Tuning {
     pub east_west_points: Option<Points>,
     pub region_points: Points,
+    pub control_prestige: i32,
     pub control_points: i32,
     pub favour_control_bonus: i32,
     pub ability_points: i32,
@@ -153,10 +137,11 @@ impl Tuning {
         let mut t = Tuning {
             east_west_points: None,
             region_points: Points::new(&v.option_ints("region_points")).unwrap_or_default(),
-            control_points: v.option_int("control_points"),
-            favour_control_bonus: v.option_int("favour_control_bonus"),
-            ability_points: v.option_int("ability_points"),
-            favour_abilities_bonus: v.option_int("favour_abilities_bonus"),
+            control_prestige: 0,
+            control_points: 0,
+            favour_control_bonus: 0,
+            ability_points: 0,
+            favour_abilities_bonus: 0,
             marker_table: [0; 32],
             cities_to_end: None,
             actions: [0; 6],
@@ -164,7 +149,7 @@ impl Tuning {
             book: [0; 4],
             keys: [0; 5],
             start_supply: std::array::from_fn(|seat| first + seat as i32),
-            start_merchants: v.option_int("start_merchants"),
+            start_merchants: 0,
             marker_set,
             start_markers,
             n_start_markers: v.option_int("start_markers") as usize,
@@ -174,7 +159,27 @@ impl Tuning {
         t.bank.copy_from_slice(&pb.bank[..4]);
         copy(&pb.book, &mut t.book);
         copy(&pb.keys, &mut t.keys);
+        for p in &v.plain_ints {
+            t.set_int(&p.field, p.default)
+                .expect("every plain integer option names a field of Tuning (a test checks)");
+        }
         t
+    }
+
+    /// Set the plain integer field `field` (a vocabulary entry's `"tuning"`) to `v`; an
+    /// error for a name that is no such field.
+    pub fn set_int(&mut self, field: &str, v: i32) -> Result<(), String> {
+        let slot = match field {
+            "control_prestige" => &mut self.control_prestige,
+            "control_points" => &mut self.control_points,
+            "favour_control_bonus" => &mut self.favour_control_bonus,
+            "ability_points" => &mut self.ability_points,
+            "favour_abilities_bonus" => &mut self.favour_abilities_bonus,
+            "start_merchants" => &mut self.start_merchants,
+            _ => return Err(format!("Tuning has no plain integer field {field:?}")),
+        };
+        *slot = v;
+        Ok(())
     }
 
     /// The score table of the option `marker_points` (points for 1, 2, ... markers, the

@@ -20,6 +20,14 @@ pub struct MarkerSet {
     pub start: [u8; 3],
 }
 
+/// A plain integer rule option: its entry names the `Tuning` field it fills as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlainInt {
+    pub option: String,
+    pub field: String,
+    pub default: i32,
+}
+
 /// The file, parsed.
 #[derive(Debug)]
 pub struct Vocabulary {
@@ -38,6 +46,9 @@ pub struct Vocabulary {
     /// the rule options `CoreConfig` receives by their own name (not resolved into
     /// another: `core_receives`)
     pub core_options: Vec<String>,
+    /// the plain integer rule options (`"tuning"`): the option, the `Tuning` field it
+    /// fills as given (`Tuning::set_int`) and its default
+    pub plain_ints: Vec<PlainInt>,
     pub greedy_weights: Vec<(String, f64)>,
     pub core_policies: Vec<String>,
 }
@@ -146,6 +157,28 @@ fn parse(text: &str) -> Result<Vocabulary, String> {
         .filter(|e| e.get("core_receives").is_none())
         .filter_map(|e| e["name"].as_str().map(str::to_string))
         .collect();
+    let plain_ints = v["rule_options"]
+        .as_array()
+        .ok_or("rule_options: a list")?
+        .iter()
+        .filter_map(|e| e.get("tuning").map(|field| (e, field)))
+        .map(|(e, field)| {
+            let option = e["name"].as_str().ok_or("rule_options: a name each")?;
+            let bad = || {
+                format!(
+                    "rule option {option}: \"tuning\" needs a field name and an integer default"
+                )
+            };
+            Ok(PlainInt {
+                option: option.to_string(),
+                field: field.as_str().ok_or_else(bad)?.to_string(),
+                default: e["default"]
+                    .as_i64()
+                    .and_then(|d| i32::try_from(d).ok())
+                    .ok_or_else(bad)?,
+            })
+        })
+        .collect::<Result<_, String>>()?;
     let greedy_weights = v["greedy_weights"]
         .as_array()
         .ok_or("greedy_weights: a list")?
@@ -166,6 +199,7 @@ fn parse(text: &str) -> Result<Vocabulary, String> {
         event_kinds: names(&v, "event_kinds")?,
         rule_options,
         core_options,
+        plain_ints,
         greedy_weights,
         core_policies: names(&v, "core_policies")?,
         marker_kinds,
@@ -257,6 +291,28 @@ mod tests {
             }
         }
         assert_eq!(Weights::default().supply_cap, 8);
+    }
+
+    /// Each plain integer option (`"tuning"`) names a field `Tuning::set_int` sets, and
+    /// the printed tuning holds its declared default there.
+    #[test]
+    fn every_plain_integer_option_fills_its_tuning_field() {
+        use crate::state::Tuning;
+        assert!(!VOCABULARY.plain_ints.is_empty());
+        for p in &VOCABULARY.plain_ints {
+            let shown =
+                |t: &Tuning, v: i32| format!("{t:?}").contains(&format!(" {}: {v},", p.field));
+            let mut t = Tuning::printed(0);
+            assert!(shown(&t, p.default), "{}: printed default", p.option);
+            t.set_int(&p.field, p.default + 1000).unwrap();
+            assert!(
+                shown(&t, p.default + 1000),
+                "{}: set_int sets {}",
+                p.option,
+                p.field
+            );
+        }
+        assert!(Tuning::printed(0).set_int("no_such_field", 1).is_err());
     }
 
     #[test]

@@ -101,21 +101,21 @@ def core_module() -> ModuleType:
 def core_options(config: GameConfig) -> dict[str, Any]:
     """The rule options as the core receives them: resolved (``config.tuning``, by
     :func:`hansa_lab.engine.options.resolve`) and named as the options they come from,
-    so the core resolves nothing. ``start_supply`` arrives as ``start_supply_seats`` (the
-    traders of every seat), the board's printed values (``None``) as numbers, the
-    Bank's "all" as None, ``marker_set`` as the whole set and ``start_markers`` as the
-    kinds on the taverns."""
+    so the core resolves nothing; in the vocabulary's order, every option but those it
+    says arrive resolved into another (``core_receives``). The plain integer options
+    (``PLAIN_INT_OPTIONS``) pass their ``Tuning`` field as declared; of the others,
+    ``start_supply`` arrives as ``start_supply_seats`` (the traders of every seat), the
+    board's printed values (``None``) as numbers, the Bank's "all" as None,
+    ``marker_set`` as the whole set and ``start_markers`` as the kinds on the taverns."""
+    from hansa_lab.engine.vocabulary import PLAIN_INT_OPTIONS, vocabulary
+
     t = config.tuning
-    return {
+    shaped = {
         "special_points": config.option("special_points"),
         "prestige_to_end": config.option("prestige_to_end"),
         "east_alternative": config.option("east_alternative"),
         "emperor": config.option("emperor"),
         "east_west_points": list(t.east_west_points),
-        "control_points": t.control_points,
-        "favour_control_bonus": t.favour_control_bonus,
-        "ability_points": t.ability_points,
-        "favour_abilities_bonus": t.favour_abilities_bonus,
         "marker_points": list(t.marker_table[1:]),
         "region_points": list(t.region_points),
         "cities_to_end": t.cities_to_end,
@@ -124,10 +124,16 @@ def core_options(config: GameConfig) -> dict[str, Any]:
         "book_track": list(t.book),
         "keys_track": list(t.keys),
         "start_supply_seats": list(t.start_supply),
-        "start_merchants": t.start_merchants,
         "marker_set": dict(t.marker_counts),
         "start_markers": list(t.start_markers),
     }
+    out: dict[str, Any] = {}
+    for entry in vocabulary()["rule_options"]:
+        name = entry["name"]
+        if "core_receives" not in entry:
+            field = PLAIN_INT_OPTIONS.get(name)
+            out[name] = shaped[name] if field is None else getattr(t, field)
+    return out
 
 
 def core_config(config: GameConfig) -> CoreConfig:

@@ -214,11 +214,13 @@ def score(s: State, p: int, points: int, cause: str) -> None:
 
 
 def score_control(s: State, r: int) -> None:
-    """Establishing route ``r``: each endpoint city's controller scores 1 prestige."""
+    """Establishing route ``r``: each endpoint city's controller scores prestige (printed
+    1: the option ``control_prestige``)."""
+    points = s.config.tuning.control_prestige
     for c in s.board.route_cities[r]:
         ctrl = city_controller(s, c)
         if ctrl >= 0:
-            score(s, ctrl, 1, "control")
+            score(s, ctrl, points, "control")
 
 
 def kontor_placed(s: State, p: int, c: int) -> None:

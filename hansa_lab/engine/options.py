@@ -37,7 +37,14 @@ from typing import Any, NamedTuple
 
 from hansa_lab.engine.board import load_board, marker_score_table, player_board
 from hansa_lab.engine.limits import as_int, option_limit
-from hansa_lab.engine.vocabulary import MARKER_KINDS, MARKER_SETS, rule_option_default
+from hansa_lab.engine.vocabulary import (
+    MARKER_KINDS,
+    MARKER_SETS,
+    PLAIN_INT_OPTIONS,
+    RULE_OPTION_NAMES,
+    rule_option_default,
+    vocabulary,
+)
 
 # MARKER_KINDS (every bonus-marker kind, in the order a replacement bag is filled before
 # its shuffle) and MARKER_SETS (each edition's set and start markers) come from the
@@ -231,9 +238,17 @@ def _marker_set(v: Any, where: Where) -> HashableTable | None:
     return HashableTable({k: int(table[k]) for k in MARKER_KINDS if table.get(k)})
 
 
-#: The option table (documentation order: the existing options, then scoring, end,
-#: player board, set-up).
-OPTIONS: tuple[RuleOption, ...] = (
+def _plain_int(name: str) -> RuleOption:
+    """A plain integer option (``"tuning"`` in its entry of the shared vocabulary): its
+    default, range and effect are the entry's, it fills that field of :class:`Tuning`."""
+    entry = next(e for e in vocabulary()["rule_options"] if e["name"] == name)
+    return RuleOption(name, entry["default"], f"an integer {_span(name)}", entry["changes"],
+                      _int(name))
+
+
+#: The options with their own shapes or checks (the plain integer ones come from the
+#: vocabulary alone: :data:`PLAIN_INT_OPTIONS`).
+_SHAPED: tuple[RuleOption, ...] = (
     RuleOption("special_points", _default("special_points"),
                f"None (the board's) or 4 integers {_span('special_points')} (white, orange, "
                "pink, black)",
@@ -258,23 +273,6 @@ OPTIONS: tuple[RuleOption, ...] = (
                "prestige for the 1st, 2nd, 3rd … player to connect the East-West cities "
                "(the list's length is the number of awards)",
                _or_none(_ints("east_west_points", 0, 5)), printed="7, 4, 2"),
-    RuleOption("control_points", _default("control_points"),
-               f"an integer {_span('control_points')}",
-               "final scoring: points per controlled city", _int("control_points")),
-    RuleOption("favour_control_bonus", _default("favour_control_bonus"),
-               f"an integer {_span('favour_control_bonus')}",
-               "final scoring: extra points per controlled city with the Emperor's Favour "
-               "tile control_4 (printed: 4 instead of 2)",
-               _int("favour_control_bonus")),
-    RuleOption("ability_points", _default("ability_points"),
-               f"an integer {_span('ability_points')}",
-               "final scoring: points per fully developed ability (all but City Keys)",
-               _int("ability_points")),
-    RuleOption("favour_abilities_bonus", _default("favour_abilities_bonus"),
-               f"an integer {_span('favour_abilities_bonus')}",
-               "final scoring: extra points per fully developed ability with the Emperor's "
-               "Favour tile abilities_7 (printed: 7 instead of 4)",
-               _int("favour_abilities_bonus")),
     RuleOption("marker_points", _printed_marker_points(),
                f"a list of 1-20 integers {_span('marker_points')}",
                "final scoring: points for 1, 2, 3 … collected bonus markers (the last entry "
@@ -312,11 +310,6 @@ OPTIONS: tuple[RuleOption, ...] = (
                "start_supply's staircase (the general stock gets the rest of the 11); "
                "entries beyond the player count are ignored",
                _start_supply_seats, printed="start_supply + seat"),
-    RuleOption("start_merchants", _default("start_merchants"),
-               f"an integer {_span('start_merchants')}",
-               "merchants in each personal supply at the start (a colour has 4: 3 cover "
-               "the Liber Sophiae, the other starts in the general stock when this is 0)",
-               _int("start_merchants")),
     RuleOption("marker_set", _default("marker_set"),
                f"None (the edition's) or a table of counts {_span('marker_set')} by kind "
                f"({', '.join(MARKER_KINDS)})",
@@ -331,6 +324,12 @@ OPTIONS: tuple[RuleOption, ...] = (
                "others stay empty); the rest of the set is the replacement bag",
                _int("start_markers")),
 )
+
+#: The option table, in the shared vocabulary's order (documentation order: the existing
+#: options, then scoring, end, player board, set-up).
+OPTIONS: tuple[RuleOption, ...] = tuple(
+    _plain_int(name) if name in PLAIN_INT_OPTIONS else next(o for o in _SHAPED if o.name == name)
+    for name in RULE_OPTION_NAMES)
 
 #: Rule options a configuration may set, with their defaults (None: the board's printed value).
 RULE_OPTIONS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
@@ -366,10 +365,14 @@ def validate_options(options: Mapping[str, Any], where: Where) -> dict[str, Any]
 @dataclass(frozen=True)
 class Tuning:
     """The numbers the rules use, resolved from a configuration's options, board and
-    edition (``GameConfig.tuning``). Tracks are indexed by development (0 = start)."""
+    edition (``GameConfig.tuning``). Tracks are indexed by development (0 = start). The
+    plain integer options (:data:`PLAIN_INT_OPTIONS`) fill their field as given, from
+    their vocabulary entry: a new one is that entry, a field here and one in the core's
+    ``Tuning`` (``core/src/state.rs``)."""
 
     east_west_points: tuple[int, ...]
     region_points: tuple[int, ...]
+    control_prestige: int
     control_points: int
     favour_control_bonus: int
     ability_points: int
@@ -411,10 +414,6 @@ def resolve(options: Mapping[str, Any], where: Where) -> Tuning:
     return Tuning(
         east_west_points=tuple(board.east_west_points) if ew is None else tuple(ew),
         region_points=tuple(get("region_points")),
-        control_points=get("control_points"),
-        favour_control_bonus=get("favour_control_bonus"),
-        ability_points=get("ability_points"),
-        favour_abilities_bonus=get("favour_abilities_bonus"),
         marker_table=(0, *get("marker_points")),
         cities_to_end=board.completed_cities_to_end if cities is None else cities,
         actions=tuple(get("actions_track")),
@@ -422,9 +421,9 @@ def resolve(options: Mapping[str, Any], where: Where) -> Tuning:
         book=tuple(get("book_track")),
         keys=tuple(get("keys_track")),
         start_supply=supply,
-        start_merchants=get("start_merchants"),
         marker_counts=tuple((k, table[k]) for k in MARKER_KINDS if table.get(k)),
         start_markers=start[: get("start_markers")],
+        **{field: get(name) for name, field in PLAIN_INT_OPTIONS.items()},
     )
 
 

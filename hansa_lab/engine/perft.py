@@ -1,6 +1,6 @@
 """perft: the number of action sequences of a given length from a position (the leaf
 nodes of the game tree cut at that depth; a finished game is one leaf), as in chess
-engines. The compiled core counts the same (``core/src/position.rs``); the saved
+engines. The compiled core counts the same (``core/src/perft.rs``); the saved
 positions and their counts are ``tests/data/perft.txt``.
 
 >>> from hansa_lab.engine.state import GameConfig, new_game

@@ -1,7 +1,7 @@
 """Positions as text: one line that holds a whole game state (like chess's FEN).
 
 :func:`to_text` writes a state, :func:`from_text` reads it back; the compiled core reads
-and writes the same text (``core/src/position.rs``). The line is a version tag and then
+and writes the same text (``core/src/position/``). The line is a version tag and then
 ``field=value`` tokens separated by single spaces, in a fixed order, named after the
 :class:`~hansa_lab.engine.state.State` fields; docs/guides/positions.md documents every
 field. A state holds no random generator (all chance is dealt at set-up, the bag's order
@@ -389,7 +389,7 @@ def from_text(text: str, config: GameConfig | None = None) -> State:
 
 def _parse(text: str, config: GameConfig | None) -> State:
     """The state the text writes, each field's syntax and range checked (the core's
-    ``position_read.rs`` reads the same grammar)."""
+    ``core/src/position/read.rs`` reads the same grammar)."""
     tok = _tokens(text)
     c = _config(tok, config)
     b = c.load_board()

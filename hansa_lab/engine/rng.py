@@ -34,17 +34,43 @@ set-up uses ``Rng(seed)``; the strategy of seat ``k`` uses :func:`seat_stream`
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
-__all__ = ["GOLDEN", "MASK", "Rng", "mix64", "seat_stream"]
+from hansa_lab.engine.limits import as_int
+
+__all__ = ["GOLDEN", "MASK", "MAX_SEED", "Rng", "check_seed", "mix64", "seat_stream"]
 
 MASK = (1 << 64) - 1
+#: The largest seed of a game: seeds are stored as 64-bit signed integers (the logs, the
+#: command line); the streams take them mod 2**64.
+MAX_SEED = (1 << 63) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 _TWO53 = 1.0 / (1 << 53)
 
 T = TypeVar("T")
+
+
+def check_seed(seed: Any, where: str = "", note: str = "") -> int:
+    """``seed`` as a Python int when it is a seed a game can have (an integer 0 …
+    :data:`MAX_SEED`; numpy integers too, not a bool), else ``ValueError`` saying so,
+    after ``where: `` when given and with ``note`` after the range. The one check of the
+    seed range: the configuration, the players, the environments and the compiled games
+    call it.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1, "reset")
+    Traceback (most recent call last):
+    ...
+    ValueError: reset: seed must be an integer 0-9223372036854775807, got -1
+    """
+    value = as_int(seed)
+    if value is None or not 0 <= value <= MAX_SEED:
+        prefix = f"{where}: " if where else ""
+        raise ValueError(f"{prefix}seed must be an integer 0-{MAX_SEED}{note}, got {seed!r}")
+    return value
 
 
 def mix64(z: int) -> int:

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 from hansa_lab.engine.board import ABILITIES, Board, load_board, resolve_side
 from hansa_lab.engine.limits import as_int
 from hansa_lab.engine.options import RULE_OPTIONS, Tuning, Where, resolve, validate_options
-from hansa_lab.engine.rng import Rng
+from hansa_lab.engine.rng import MAX_SEED as MAX_SEED  # re-exported
+from hansa_lab.engine.rng import Rng, check_seed
 from hansa_lab.engine.vocabulary import EDITIONS as EDITIONS  # re-exported
 from hansa_lab.engine.vocabulary import FAVOUR_TILES as FAVOUR_TILES
 from hansa_lab.engine.vocabulary import MARKER_SETS as MARKER_SETS
@@ -31,8 +32,6 @@ if TYPE_CHECKING:
     from hansa_lab.engine.events import Event
 
 EMPTY = -1
-#: The largest seed of a game (seeds are stored as 64-bit signed integers).
-MAX_SEED = 2**63 - 1
 
 # MARKER_SETS (the bonus-marker set of each edition) and RULE_OPTIONS (every rule option
 # with its default) live with the option table in hansa_lab.engine.options.
@@ -69,10 +68,8 @@ class GameConfig:
         if n_players is None or not 2 <= n_players <= 5:
             raise ValueError(f"n_players must be 2-5, got {self.n_players!r}")
         object.__setattr__(self, "n_players", n_players)
-        seed = as_int(self.seed)
-        if seed is None or not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"seed must be an integer 0-{MAX_SEED} (seeds are stored as "
-                             f"64-bit integers, as on the command line), got {self.seed!r}")
+        seed = check_seed(self.seed, note=" (seeds are stored as 64-bit integers, as on "
+                                          "the command line)")
         object.__setattr__(self, "seed", seed)
         if self.edition not in EDITIONS:
             raise ValueError(f"edition must be one of {EDITIONS}, got {self.edition!r}")

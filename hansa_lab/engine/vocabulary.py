@@ -25,8 +25,8 @@ from typing import Any
 
 __all__ = ["ACTION_KINDS", "CORE_POLICIES", "DECISION_KINDS", "EDITIONS", "END_REASONS",
            "EVENT_KINDS", "FAVOUR_TILES", "GREEDY_WEIGHTS", "MARKER_KINDS", "MARKER_SETS",
-           "MATCH_END_REASONS", "RULE_OPTION_NAMES", "TURN_KINDS", "USABLE_MARKERS",
-           "VOCABULARY_FILE", "rule_option_default", "vocabulary"]
+           "MATCH_END_REASONS", "PLAIN_INT_OPTIONS", "RULE_OPTION_NAMES", "TURN_KINDS",
+           "USABLE_MARKERS", "VOCABULARY_FILE", "rule_option_default", "vocabulary"]
 
 #: The shared file (the core includes the same file at compile time).
 VOCABULARY_FILE = Path(__file__).parent / "data" / "vocabulary.json"
@@ -83,6 +83,10 @@ MATCH_END_REASONS = _names("match_end_reasons")
 EVENT_KINDS = _names("event_kinds")
 #: Every rule option, in the documentation's order.
 RULE_OPTION_NAMES = tuple(e["name"] for e in vocabulary()["rule_options"])
+#: The plain integer rule options: option name → the field of ``Tuning`` it fills as given
+#: (``"tuning"``: both engines validate, resolve and pass these from their entry alone).
+PLAIN_INT_OPTIONS: dict[str, str] = {e["name"]: e["tuning"]
+                                     for e in vocabulary()["rule_options"] if "tuning" in e}
 #: The greedy evaluation's weights with their defaults, in their order.
 GREEDY_WEIGHTS: dict[str, float] = {name: value for name, value in vocabulary()["greedy_weights"]}
 #: The strategies the core plays by name (``CorePolicy``).

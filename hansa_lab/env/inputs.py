@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from hansa_lab.engine.limits import as_int
-from hansa_lab.engine.state import MAX_SEED
+from hansa_lab.engine.rng import check_seed
 
 __all__ = ["action_array", "action_integer", "seed_integer"]
 
@@ -114,8 +114,4 @@ def _short(value: Any) -> str:
 
 def seed_integer(seed: Any, where: str = "") -> int:
     """``seed`` as a Python int in ``0 … 2**63 - 1``, else ``ValueError`` naming it."""
-    value = as_int(seed)
-    if value is None or not 0 <= value <= MAX_SEED:
-        raise ValueError(f"{_prefix(where)}seed must be an integer 0-{MAX_SEED}, "
-                         f"got {seed!r}")
-    return value
+    return check_seed(seed, where)

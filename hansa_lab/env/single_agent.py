@@ -33,7 +33,7 @@ import numpy as np
 from gymnasium import spaces
 
 from hansa_lab.compiled.bridge import CoreGame
-from hansa_lab.engine.rng import MASK, seat_stream
+from hansa_lab.engine.rng import MASK, MAX_SEED, seat_stream
 from hansa_lab.env.action_index import ActionIndex
 from hansa_lab.env.aec import ILLEGAL_ACTION_MODES, make_config
 from hansa_lab.env.inputs import action_integer, seed_integer
@@ -140,7 +140,7 @@ class SingleAgentEnv(gymnasium.Env):
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
                                                                dict[str, Any]]:
         super().reset(seed=None if seed is None else seed_integer(seed, "reset"))
-        game_seed = int(self.np_random.integers(0, 2**63))
+        game_seed = int(self.np_random.integers(0, MAX_SEED + 1))
         if self.fixed_seat is None:
             self.seat = int(self.np_random.integers(0, self.config.n_players))
         self.game = CoreGame(self.config.replace(seed=game_seed))

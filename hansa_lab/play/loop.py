@@ -17,12 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hansa_lab.engine.actions import Action, format_action
-from hansa_lab.engine.limits import as_int
 from hansa_lab.engine.observe import HiddenBag, observe
-from hansa_lab.engine.rng import Rng, seat_stream
+from hansa_lab.engine.rng import Rng, check_seed, seat_stream
 from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.scoring import ranking, score_breakdown
-from hansa_lab.engine.state import MAX_SEED, GameConfig, State
+from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.errors import (
     DecisionTimeout,
     EngineError,
@@ -89,10 +88,7 @@ def checked_seed(seed: Any) -> int:
     """``seed`` as an int if it is a seed a game can have (0 … 2**63 - 1, as
     :class:`GameConfig` and the command line take; numpy integers too), else
     ``ValueError`` saying so."""
-    value = as_int(seed)
-    if value is None or not 0 <= value <= MAX_SEED:
-        raise ValueError(f"seed must be an integer 0-{MAX_SEED}, got {seed!r}")
-    return value
+    return check_seed(seed)
 
 
 def seat_players(

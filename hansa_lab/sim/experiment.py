@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from hansa_lab.engine.board import KNOWN_BOARDS
+from hansa_lab.engine.rng import MAX_SEED  # the largest seed (re-exported: tune, commands)
 from hansa_lab.engine.state import EDITIONS, RULE_OPTIONS, GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.sim.logs import DEFAULT_STALL_ROUNDS
@@ -58,8 +59,6 @@ from hansa_lab.stats.tables import lineup_period
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.lineup import fill_seats, split_specs
 
-#: The largest seed (seeds are stored as 64-bit integers).
-MAX_SEED = 2**63 - 1
 #: Games per chunk (the unit of parallel work, of writing and of resuming).
 DEFAULT_CHUNK_SIZE = 100
 LOG_LEVELS = ("full", "summary")

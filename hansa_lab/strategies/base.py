@@ -30,6 +30,21 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, type[Strategy]] = {}
 
 
+def search_box(limits: dict[str, Limit], *whole: str,
+               **narrower: tuple[float, float]) -> dict[str, tuple[float, float]]:
+    """A strategy's :attr:`Strategy.ranges`: the parameters ``whole`` over their whole
+    range of ``limits`` (the shared table's, written once there), and ``narrower``
+    useful values of others (each within its limit, else ``ValueError``)."""
+    box = {name: (limits[name].low, limits[name].high) for name in whole}
+    for name, (low, high) in narrower.items():
+        lim = limits[name]
+        if not lim.low <= low <= high <= lim.high:
+            raise ValueError(f"parameter {name}: [{low:g}, {high:g}] is not within its "
+                             f"range [{lim.low:g}, {lim.high:g}]")
+        box[name] = (low, high)
+    return box
+
+
 class Strategy:
     """Base class: subclasses set ``defaults`` (every tunable parameter with its default)
     and implement :meth:`choose`. Parameters become attributes of the instance."""
@@ -44,10 +59,10 @@ class Strategy:
     #: :func:`~hansa_lab.engine.limits.parameter_limits` of the strategy's groups; the core
     #: checks the same): every numeric parameter of the package's strategies has one
     limits: ClassVar[dict[str, Limit]] = {}
-    #: narrower useful values of some numeric parameters, inclusive: parameter → (low,
-    #: high), within :attr:`limits` (the tuner's default search box); every number must
-    #: also be finite. Both are checked whenever a strategy is built (:func:`make_strategy`
-    #: or the class itself)
+    #: the tuner's search box of some numeric parameters, inclusive: parameter → (low,
+    #: high), within :attr:`limits` (their whole range, or narrower useful values: written
+    #: with :func:`search_box`); every number must also be finite. Both are checked
+    #: whenever a strategy is built (:func:`make_strategy` or the class itself)
     ranges: ClassVar[dict[str, tuple[float, float]]] = {}
     #: True for the package's own strategies, which never modify the state they are shown
     #: (tests/test_strategy_isolation.py checks each one): the game skips the defensive

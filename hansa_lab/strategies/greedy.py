@@ -54,12 +54,12 @@ from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import A_ACTIONS, A_KEYS
-from hansa_lab.engine.limits import Limit, parameter_limits
+from hansa_lab.engine.limits import Limit, strategy_limits
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import largest_network
 from hansa_lab.engine.state import EMPTY, State
-from hansa_lab.strategies.base import Strategy, make_strategy, register
+from hansa_lab.strategies.base import Strategy, make_strategy, register, search_box
 from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate, intent_factor
 from hansa_lab.strategies.lookahead import (
     OPENS_DECISION,
@@ -100,11 +100,10 @@ class Greedy(Strategy):
     trusted: ClassVar[bool] = True
 
     defaults: ClassVar[dict[str, Any]] = {"depth": 1, "explore": 0.5, **Weights().__dict__}
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("greedy", "weights")
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("greedy")
     #: explore > 0: without it all-greedy tables can wait for each other until the cap
-    ranges: ClassVar[dict[str, tuple[float, float]]] = {
-        "depth": (1, 2), "explore": (0.01, 1.0), "supply_cap": (0, 60),
-        "patience": (0, 10_000), "fade": (0.1, 10_000)}
+    ranges: ClassVar[dict[str, tuple[float, float]]] = search_box(
+        limits, "depth", "supply_cap", "patience", "fade", explore=(0.01, 1.0))
     depth: int
     explore: float
 
@@ -182,7 +181,7 @@ class TipStrategy(Greedy):
     """Greedy plus one tip term weighted by ``tip`` (``tip=0`` switches the tip off)."""
 
     defaults: ClassVar[dict[str, Any]] = {**Greedy.defaults, "tip": 1.0}
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("greedy", "weights", "tip")
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("actions_first")  # the tips' groups
     tip: float
 
 
@@ -253,9 +252,9 @@ class NetworkKeys(TipStrategy):
 @register("keep_supply")
 class KeepSupply(TipStrategy):
     defaults: ClassVar[dict[str, Any]] = {**TipStrategy.defaults, "threshold": 3}
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("greedy", "weights", "tip",
-                                                          "keep_supply")
-    ranges: ClassVar[dict[str, tuple[float, float]]] = {**Greedy.ranges, "threshold": (0, 60)}
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("keep_supply")
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {**Greedy.ranges,
+                                                       **search_box(limits, "threshold")}
     threshold: int
 
     def tip_value(self, state: State, player: int) -> float:

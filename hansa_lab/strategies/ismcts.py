@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from hansa_lab.engine.limits import Limit, parameter_limits
-from hansa_lab.strategies.base import make_strategy, register
+from hansa_lab.engine.limits import Limit, strategy_limits
+from hansa_lab.strategies.base import make_strategy, register, search_box
 from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import Greedy
 
@@ -58,11 +58,10 @@ class Ismcts(CoreSearch):
     defaults: ClassVar[dict[str, Any]] = {
         "iterations": 16, "ucb_c": 0.15, "widen_c": 2.0, "widen_alpha": 0.5, "horizon": 4,
         "rival": 0.0, "scale": 2.0, "paranoid": False, **Greedy.defaults}
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("greedy", "weights", "ismcts")
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("ismcts")
     ranges: ClassVar[dict[str, tuple[float, float]]] = {
-        **Greedy.ranges, "iterations": (1, 100_000), "ucb_c": (0, 10), "widen_c": (0.01, 1000),
-        "widen_alpha": (0, 1), "horizon": (0, 200), "rival": (0, 1),
-        "scale": (0.01, 1000)}
+        **Greedy.ranges, **search_box(limits, "iterations", "ucb_c", "widen_c", "widen_alpha",
+                                      "horizon", "rival", "scale")}
     iterations: int
     ucb_c: float
     widen_c: float

@@ -60,10 +60,10 @@ from typing import Any, ClassVar
 from hansa_lab.compiled.bridge import CoreGame, core_learned_policy
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import board_family
-from hansa_lab.engine.limits import Limit, parameter_limits
+from hansa_lab.engine.limits import Limit, strategy_limits
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import GameConfig, State
-from hansa_lab.strategies.base import Strategy, make_strategy, register
+from hansa_lab.strategies.base import Strategy, make_strategy, register, search_box
 from hansa_lab.strategies.evaluation import Weights
 from hansa_lab.strategies.greedy import NO_TIP, TIPS, Greedy, KeepSupply
 from hansa_lab.strategies.model_file import (
@@ -177,11 +177,9 @@ class Learned(Strategy):
                                           "greedy_weight": 1.0, "explore": 0.5,
                                           "evaluation": "greedy", "tip": NO_TIP,
                                           "tip_weight": 1.0, "reply": 0}
-    ranges: ClassVar[dict[str, tuple[float, float]]] = {"model_weight": (0.0, 100.0),
-                                                       "greedy_weight": (0.0, 100.0),
-                                                       "explore": (0.0, 1.0),
-                                                       "reply": (0, 2)}
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("learned")
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("learned")
+    ranges: ClassVar[dict[str, tuple[float, float]]] = search_box(
+        limits, "model_weight", "greedy_weight", "explore", "reply")
     model: str
     model_weight: float
     greedy_weight: float

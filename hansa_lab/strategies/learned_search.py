@@ -36,9 +36,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from hansa_lab.compiled.bridge import core_learned_rollout_policy
-from hansa_lab.engine.limits import Limit, parameter_limits
+from hansa_lab.engine.limits import Limit, strategy_limits
 from hansa_lab.engine.state import GameConfig
-from hansa_lab.strategies.base import make_strategy, register
+from hansa_lab.strategies.base import make_strategy, register, search_box
 from hansa_lab.strategies.learned import Learned
 
 __all__ = ["LearnedRollout", "Strong", "StrongV2", "make_strategy"]
@@ -54,14 +54,10 @@ class LearnedRollout(Learned):
                                              if k != "reply"},
                                           "candidates": 4, "samples": 2, "horizon": 0,
                                           "gap": 1e9}
-    ranges: ClassVar[dict[str, tuple[float, float]]] = {**{k: v for k, v in
-                                                          Learned.ranges.items()
-                                                          if k != "reply"},
-                                                       "candidates": (1, 64),
-                                                       "samples": (1, 64),
-                                                       "horizon": (0, 200),
-                                                       "gap": (0.0, 1e9)}
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("learned", "learned_rollout")
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("learned_rollout")
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {
+        **{k: v for k, v in Learned.ranges.items() if k != "reply"},
+        **search_box(limits, "candidates", "samples", "horizon", "gap")}
     candidates: int
     samples: int
     horizon: int

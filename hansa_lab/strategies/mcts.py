@@ -111,12 +111,12 @@ import time
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import Action
-from hansa_lab.engine.limits import Limit, parameter_limits
+from hansa_lab.engine.limits import Limit, strategy_limits
 from hansa_lab.engine.observe import determinise
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
 from hansa_lab.engine.state import State
-from hansa_lab.strategies.base import Strategy, make_strategy, register
+from hansa_lab.strategies.base import Strategy, make_strategy, register, search_box
 from hansa_lab.strategies.evaluation import EvalCache, Weights, evaluate
 from hansa_lab.strategies.lookahead import OPENS_DECISION, establish_value, filled_route
 
@@ -188,9 +188,8 @@ class MCTS(Strategy):
         "explore": 0.0,
         **Weights().__dict__,
     }
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("weights", "mcts")
-    ranges: ClassVar[dict[str, tuple[float, float]]] = {
-        "patience": (0, 10_000), "fade": (0.1, 10_000)}
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("mcts")
+    ranges: ClassVar[dict[str, tuple[float, float]]] = search_box(limits, "patience", "fade")
     iterations: int
     time_limit: float
     exploration: float

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from hansa_lab.engine.actions import NONE, Action
-from hansa_lab.engine.limits import Limit, parameter_limits
+from hansa_lab.engine.limits import Limit, strategy_limits
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import EMPTY, State
 from hansa_lab.strategies.base import Strategy, register
@@ -29,7 +29,7 @@ from hansa_lab.strategies.base import Strategy, register
 @register("random")
 class RandomStrategy(Strategy):
     defaults: ClassVar[dict[str, Any]] = {"establish": True, "gather": True}
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("random")
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("random")
     trusted: ClassVar[bool] = True
     establish: bool
     gather: bool

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from hansa_lab.engine.limits import Limit, parameter_limits
-from hansa_lab.strategies.base import make_strategy, register
+from hansa_lab.engine.limits import Limit, strategy_limits
+from hansa_lab.strategies.base import make_strategy, register, search_box
 from hansa_lab.strategies.core_search import CoreSearch
 from hansa_lab.strategies.greedy import Greedy
 
@@ -52,9 +52,9 @@ class Rollout(CoreSearch):
     core_name: ClassVar[str] = "rollout"
     defaults: ClassVar[dict[str, Any]] = {"candidates": 8, "samples": 1, "horizon": 8,
                                           **Greedy.defaults}
-    limits: ClassVar[dict[str, Limit]] = parameter_limits("greedy", "weights", "rollout")
+    limits: ClassVar[dict[str, Limit]] = strategy_limits("rollout")
     ranges: ClassVar[dict[str, tuple[float, float]]] = {
-        **Greedy.ranges, "candidates": (1, 64), "samples": (1, 64), "horizon": (1, 200)}
+        **Greedy.ranges, **search_box(limits, "candidates", "samples", "horizon")}
     candidates: int
     samples: int
     horizon: int

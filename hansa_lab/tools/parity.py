@@ -24,11 +24,13 @@ from typing import Any
 
 from hansa_lab.compiled.bridge import CoreGame
 from hansa_lab.engine.actions import Action, format_action
-from hansa_lab.engine.options import ALL, MARKER_KINDS, MARKER_SETS
+from hansa_lab.engine.limits import option_limit
+from hansa_lab.engine.options import ALL, MARKER_KINDS, MARKER_SETS, RULE_OPTIONS
 from hansa_lab.engine.rng import seat_stream
 from hansa_lab.engine.rules import apply_in_place, legal_actions
 from hansa_lab.engine.scoring import ranking, score_rows
 from hansa_lab.engine.state import GameConfig, State, new_game
+from hansa_lab.engine.vocabulary import PLAIN_INT_OPTIONS
 from hansa_lab.strategies.random_policy import RandomStrategy
 
 #: (board, players) pairs cycled by game index: every side and player count
@@ -103,6 +105,17 @@ def random_tuning(config: GameConfig) -> tuple[tuple[str, Any], ...]:
     names = rng.sample(sorted(draws), rng.randint(2, 6))
     if "marker_set" in names and "start_markers" not in names:
         names.append("start_markers")
+    # a plain integer option the table above lacks (declared in the vocabulary alone) is
+    # drawn within 2 of its default (games of a usual length), within its declared range,
+    # half the time, by a stream of its own: the draws above stay those of the same seed
+    for name in sorted(set(PLAIN_INT_OPTIONS) - set(draws)):
+        own = random.Random(f"{config.seed}/{name}")
+        if own.random() < 0.5:
+            lim, default = option_limit(name), RULE_OPTIONS[name]
+            values = [v for v in range(default - 2, default + 3)
+                      if v != default and lim.low <= v <= lim.high]
+            draws[name] = own.choice(values)
+            names.append(name)
     return tuple((k, draws[k]) for k in sorted(names))
 
 

@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
-use super::{check_sizes, guard};
+use super::boundary::{check_sizes, guard};
 use crate::limits::Limit;
 use crate::state::{covered, Config, Points, Tuning, MARKER_KINDS, RULE_OPTION_NAMES};
 use crate::vocabulary::VOCABULARY;
@@ -174,10 +174,6 @@ impl PyConfig {
         let mut t = Tuning {
             east_west_points: Some(points(options, "east_west_points")?),
             region_points: points(options, "region_points")?,
-            control_points: option(options, "control_points")?,
-            favour_control_bonus: option(options, "favour_control_bonus")?,
-            ability_points: option(options, "ability_points")?,
-            favour_abilities_bonus: option(options, "favour_abilities_bonus")?,
             marker_table: [0; 32],
             cities_to_end: Some(option(options, "cities_to_end")?),
             actions: fixed(options, "actions_track")?,
@@ -185,11 +181,16 @@ impl PyConfig {
             book: fixed(options, "book_track")?,
             keys: fixed(options, "keys_track")?,
             start_supply,
-            start_merchants: option(options, "start_merchants")?,
             marker_set,
             start_markers,
             n_start_markers: start.len(),
+            // the plain integer options: set below, by name
+            ..Tuning::printed(0)
         };
+        for p in &VOCABULARY.plain_ints {
+            let v: i32 = option(options, &p.option)?;
+            t.set_int(&p.field, v).map_err(PyValueError::new_err)?;
+        }
         t.set_marker_points(&markers);
         Ok(t)
     }

@@ -3,7 +3,9 @@
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::{bounded_list, guard, to_py, PyAction, PyConfig, PyState};
+use super::boundary::{bounded_list, guard, to_py, PyAction};
+use super::config::PyConfig;
+use super::position::PyState;
 use crate::play::play_random;
 use crate::rng::Rng;
 

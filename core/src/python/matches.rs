@@ -4,9 +4,9 @@
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::{
-    apply_from_py, bounded_list, event_row, guard, to_py, PyAction, PyPolicy, PyState, MAX_SEATS,
-};
+use super::boundary::{apply_from_py, bounded_list, event_row, guard, to_py, PyAction, MAX_SEATS};
+use super::policy::PyPolicy;
+use super::position::PyState;
 use crate::play::Match;
 
 /// One game in progress (`Match`): the core plays the seats it has a strategy for and

@@ -3,7 +3,8 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{bounded_list, guard, to_py, PyAction, PyState};
+use super::boundary::{bounded_list, guard, to_py, PyAction};
+use super::position::PyState;
 use crate::rng::Rng;
 use crate::rules::legal;
 use crate::strategies::Policy;

@@ -5,8 +5,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
+use super::boundary::{apply_from_py, check_sizes, event_row, guard, to_py, PyAction, PyEvent};
+use super::config::PyConfig;
 use super::validate::validate;
-use super::{apply_from_py, check_sizes, event_row, guard, to_py, PyAction, PyConfig, PyEvent};
 use crate::decisions::Decision;
 use crate::rules::{apply_unchecked, legal};
 use crate::scoring::{ranking, score_rows};

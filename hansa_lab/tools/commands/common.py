@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hansa_lab.engine.board import KNOWN_BOARDS
+from hansa_lab.engine.rng import MAX_SEED
 from hansa_lab.engine.state import EDITIONS, GameConfig
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def worker_count(text: str) -> int:
 
 
 #: Seeds are stored as 64-bit integers.
-SEED = positive_int("--seed", 2**63 - 1, least=0)
+SEED = positive_int("--seed", MAX_SEED, least=0)
 #: Player counts the rules know (2 = the neutral-colour variant).
 PLAYERS = positive_int("--players", 5, least=2)
 

@@ -1,17 +1,7 @@
-//! Python bindings: the extension module `hansa_lab._core`. The user-facing wrapper
-//! (conversions to and from `State`, `Action` values, Python exceptions with the Python
-//! engine's messages) is `hansa_lab/bridge.py` and `hansa_lab/core.py`.
-//!
-//! Nothing panics across the boundary: every binding runs its body under [`guard`]
-//! (`catch_unwind`), and a panic (a bug) becomes `hansa_lab.errors.CoreError`, an
-//! `Exception` naming the call. Sizes are checked before anything is allocated
-//! ([`bounded_list`], [`check_sizes`]), and a position from Python is checked
-//! (`validate`) before the rules see it.
-//!
-//! One file per job: `config` (`CoreConfig`), `position` (`CoreState` and its fields
-//! both ways), `validate` (a position's fields against its board), `policy`
-//! (`CorePolicy`), `matches` (`CoreMatch`), `functions` (the module's functions); this
-//! file holds the boundary helpers every binding uses and registers the module.
+//! The boundary helpers every binding uses, and the only module of the bindings that
+//! imports none of the others (they all import from here): [`guard`] (a panic becomes
+//! `CoreError`), the size checks made before anything is allocated ([`bounded_list`],
+//! [`check_sizes`]), and actions and events as Python sees them.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -21,23 +11,6 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use crate::actions::{kind_index, Action, ACTION_KINDS};
 use crate::events::{detail_text, Event, EVENT_KINDS};
-use crate::logs::TURN_COLUMNS;
-use crate::state::{END_REASONS, FAVOUR_TILES, MARKER_KINDS, RULE_OPTION_NAMES};
-use crate::strategies::POLICY_NAMES;
-
-mod config;
-mod functions;
-mod matches;
-mod policy;
-mod position;
-mod validate;
-
-#[path = "python_learned.rs"]
-mod learned;
-
-pub(crate) use config::PyConfig;
-pub(crate) use policy::PyPolicy;
-pub(crate) use position::PyState;
 
 pyo3::import_exception!(hansa_lab.errors, CoreError);
 
@@ -166,25 +139,4 @@ pub(crate) fn event_row(e: &Event) -> PyEvent {
         detail_text(e.detail),
         e.value,
     )
-}
-
-#[pymodule]
-fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyConfig>()?;
-    m.add_class::<PyState>()?;
-    m.add_class::<PyPolicy>()?;
-    m.add_class::<matches::PyMatch>()?;
-    m.add("TURN_COLUMNS", TURN_COLUMNS.to_vec())?;
-    m.add("POLICY_NAMES", POLICY_NAMES.to_vec())?;
-    m.add("ACTION_KINDS", ACTION_KINDS.to_vec())?;
-    m.add("EVENT_KINDS", EVENT_KINDS.to_vec())?;
-    m.add("MARKER_KINDS", MARKER_KINDS.to_vec())?;
-    m.add("FAVOUR_TILES", FAVOUR_TILES.to_vec())?;
-    m.add("END_REASONS", END_REASONS.to_vec())?;
-    m.add("RULE_OPTION_NAMES", RULE_OPTION_NAMES.to_vec())?;
-    functions::register(m)?;
-    crate::python_env::register(m)?;
-    crate::python_position::register(m)?;
-    learned::register(m)?;
-    Ok(())
 }

@@ -1,13 +1,16 @@
-//! Python bindings of positions as text and perft (`core/src/position.rs`); the Python
-//! side is `hansa_lab.bridge` (`core_from_text`, `core_to_text`, `core_perft`).
+//! Python bindings of positions as text and perft (`core/src/position/`,
+//! `core/src/perft.rs`); the Python side is `hansa_lab.compiled.bridge` (`core_from_text`,
+//! `core_to_text`, `core_perft`, `core_divide`).
 
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
+use super::boundary::guard;
+use super::config::PyConfig;
+use super::position::PyState;
 use crate::actions::ACTION_KINDS;
 use crate::perft::{divide_until, perft_until};
 use crate::position::{from_text, to_text};
-use crate::python::{guard, PyConfig, PyState};
 
 /// The deepest perft a call runs (the tree grows about 50-fold per ply).
 pub const MAX_PERFT_DEPTH: u32 = 8;

@@ -9,12 +9,14 @@ use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::boundary::{guard, to_py, CoreError, PyAction};
+use super::config::PyConfig;
+use super::position::PyState;
 use crate::actions::{kind_index, Action, ACTION_KINDS};
 use crate::board::board;
 use crate::env::action_index::ActionIndex;
 use crate::env::observation::{observe_into, Layout, FIELD_NAMES};
 use crate::env::vector::{rank_rewards, Buffers, VectorEnv};
-use crate::python::{guard, CoreError, PyConfig, PyState};
 use crate::rules::{apply_unchecked, legal};
 
 /// A legal action the index lacks: a bug in the core, never the caller's input.
@@ -50,8 +52,6 @@ fn board_of(side: &str, alternative: bool) -> PyResult<&'static crate::board::Bo
         ))
     })
 }
-
-type PyAction = (&'static str, i32, i32, i32);
 
 /// The most environments one `CoreVectorEnv` steps (its slots, and the caller's buffers
 /// of `n_envs` × the action index, are allocated up front).
@@ -113,9 +113,7 @@ impl PyActionIndex {
 
     /// The action of an integer, None outside `[0, size)`.
     fn action(&self, i: usize) -> Option<PyAction> {
-        self.ix
-            .action(i)
-            .map(|a| (ACTION_KINDS[a.kind as usize], a.a, a.b, a.c))
+        self.ix.action(i).map(|a| to_py(&a))
     }
 }
 

@@ -1,5 +1,5 @@
 //! Positions as text (twin of `hansa_lab/engine/position.py`): one line holding a whole
-//! game state, the same text in both engines (reading in `position_read.rs`).
+//! game state, the same text in both engines (reading in `position/read.rs`).
 //!
 //! The line is the version tag [`VERSION`] and then `field=value` tokens separated by
 //! single spaces in the order of [`FIELDS`]; docs/guides/positions.md documents every
@@ -13,7 +13,6 @@ use crate::board::PERMANENT_MARKERS;
 use crate::decisions::Decision;
 use crate::state::{State, EMPTY, END_REASONS, FAVOUR_TILES};
 
-#[path = "position_read.rs"]
 mod read;
 pub use read::from_text;
 

@@ -1,5 +1,5 @@
-//! Python bindings of the learned evaluation (a child of `python.rs`, registered there
-//! by one line): the feature names and vectors, self-play samples for `hansa-lab learn`,
+//! Python bindings of the learned evaluation (registered in `python/mod.rs` by one
+//! line): the feature names and vectors, self-play samples for `hansa-lab learn`,
 //! the model's forward pass, and the `learned` player as a `CorePolicy`.
 
 use std::sync::Arc;
@@ -7,7 +7,10 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::{bounded_list, guard, PyConfig, PyPolicy, PyState, MAX_SEATS};
+use super::boundary::{bounded_list, guard, MAX_SEATS};
+use super::config::PyConfig;
+use super::policy::PyPolicy;
+use super::position::PyState;
 use crate::strategies::features::{feature_names, features, sample_game};
 use crate::strategies::greedy::Tip;
 use crate::strategies::learned::{HiddenLayer, Learned, ValueModel, MAX_HIDDEN_UNITS};
