@@ -15,12 +15,13 @@ load with the first rules name, pandas, numpy and widgets only with ``simulate``
 (:mod:`hansa_lab.viz`).
 
 The package in layers, each importing only the ones before it: :mod:`hansa_lab.errors`,
-:mod:`hansa_lab.engine` (rules; its compiled twin ``hansa_lab._core``),
-:mod:`hansa_lab.strategies` (players), :mod:`hansa_lab.play`, :mod:`hansa_lab.compiled.games` and
-:mod:`hansa_lab.golden` (games), :mod:`hansa_lab.stats`
-(statistics and plots of game tables), :mod:`hansa_lab.sim` (runs: experiments, runner,
-logs, results), :mod:`hansa_lab.viz` (pictures and viewers), :mod:`hansa_lab.tools`
-(command line, benchmarks).
+:mod:`hansa_lab.engine` (rules; its compiled twin ``hansa_lab._core``, reached only through
+:mod:`hansa_lab.compiled.bridge`), :mod:`hansa_lab.strategies` (players),
+:mod:`hansa_lab.play` (games in either engine) and :mod:`hansa_lab.golden`,
+:mod:`hansa_lab.stats` (statistics and plots of game tables), :mod:`hansa_lab.sim` (runs:
+experiments, runner, logs, results), :mod:`hansa_lab.studies` (tuning, learning, ladders,
+populations, planning), :mod:`hansa_lab.viz` (pictures and viewers),
+:mod:`hansa_lab.tools` (command line, benchmarks).
 
 >>> import hansa_lab as hl
 >>> hl.winners(hl.play_game(hl.GameConfig(3, seed=1), "random").final)

@@ -22,7 +22,7 @@ from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import final_scores
 from hansa_lab.engine.state import GameConfig, State, new_game
 from hansa_lab.engine.text import board_lines, summary_line
-from hansa_lab.play import play_game
+from hansa_lab.play import REFERENCE_ENGINE, engine_named, per_engine, play_game
 
 _EMPEROR = (("emperor", True),)
 _ALTERNATIVE = (("east_alternative", True),)
@@ -107,13 +107,16 @@ def _core_steps(config: GameConfig, actions: list[Action]) -> Iterator[_Step]:
             game.apply(action)
 
 
+#: how each engine replays a golden game step by step
+_STEPS = per_engine({"python": _python_steps, "core": _core_steps}, "golden replays")
+
+
 def golden_lines(config: GameConfig, strategies: list[str], actions: list[Action],
-                 engine: str = "python") -> list[str]:
-    """The golden file of the game ``actions`` make, replayed by ``engine`` (``python``
-    or ``core``); ``strategies`` only name who first played it, in the header."""
-    if engine not in ("python", "core"):
-        raise ValueError(f"engine must be 'python' or 'core', got {engine!r}")
-    steps = (_python_steps if engine == "python" else _core_steps)(config, actions)
+                 engine: str = REFERENCE_ENGINE) -> list[str]:
+    """The golden file of the game ``actions`` make, replayed by ``engine``
+    (:data:`hansa_lab.play.ENGINES`); ``strategies`` only name who first played it, in
+    the header."""
+    steps = _STEPS[engine_named(engine).name](config, actions)
     lines = [header(config, strategies)]
     for n, step in enumerate(steps):
         if n == len(actions):

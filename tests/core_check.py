@@ -2,14 +2,14 @@
 
 The scenario helpers (tests/helpers.py) build every position in Python;
 through these checks each legal-action query, applied action and refused action is asked
-of the core too (:class:`hansa_lab.compiled.games.CoreGame` built from the same position): the same
+of the core too (:class:`hansa_lab.play.core_game.CoreGame` built from the same position): the same
 legal actions in the same order, the same resulting state, events and scores, the same
 exception type and message.
 """
 
 from __future__ import annotations
 
-from hansa_lab.compiled.games import CoreGame
+from hansa_lab.compiled.bridge import CoreGame
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.scoring import score_rows

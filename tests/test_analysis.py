@@ -21,9 +21,9 @@ from matplotlib.figure import Figure
 from hansa_lab import stats
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.sim.logs import SCHEMA, concat_rows, record_game, to_frame
-from hansa_lab.sim.sequential import runner_batches
 from hansa_lab.stats import plots
 from hansa_lab.stats.synthetic import DTYPES, synthetic_tables
+from hansa_lab.studies.planning import runner_batches
 
 
 def _tables(*parts: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:

@@ -23,7 +23,7 @@ from hansa_lab.sim.results import Results
 from hansa_lab.stats import plots
 from hansa_lab.stats.answers import LARGEST_EFFECT, MIN_DEALS, WORDS, Answer
 from hansa_lab.stats.paired import compare_arms
-from hansa_lab.stats.populations import (
+from hansa_lab.stats.population_answers import (
     PopulationAnswer,
     agreement_line,
     answers_table,

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab import compiled
 from hansa_lab.engine.board import A_ACTIONS, A_BANK, A_KEYS, A_PRIVILEGE
 from hansa_lab.engine.state import EMPTY, GameConfig, new_game
-from hansa_lab.play import play_game
+from hansa_lab.play import core_game, play_game
 from hansa_lab.sim.runner import simulate
 from hansa_lab.strategies import ARCHETYPES, make_strategy
 from hansa_lab.strategies.evaluation import (
@@ -103,13 +102,13 @@ def test_the_plan_weights_are_off_by_default():
 @pytest.mark.parametrize("name", list(ARCHETYPES))
 def test_an_archetype_plays_in_the_core_as_greedy_with_its_weights(name):
     arch = make_strategy(name)
-    assert compiled.core_policy(arch) is not None
+    assert core_game.core_policy(arch) is not None
     changed = {k: v for k, v in arch.params.items() if make_strategy("greedy").params[k] != v}
     assert changed and all(k.startswith("plan_") for k in changed)
     twin = "greedy:" + ",".join(f"{k}={v}" for k, v in changed.items())
     config = GameConfig(n_players=3, board="base", seed=808)
-    a = compiled.play_game(config, [name, "greedy", "random"], max_actions=700)
-    b = compiled.play_game(config, [twin, "greedy", "random"], max_actions=700)
+    a = play_game(config, [name, "greedy", "random"], max_actions=700, engine="core")
+    b = play_game(config, [twin, "greedy", "random"], max_actions=700, engine="core")
     assert a.actions == b.actions
     # and the Python engine agrees (archetypes are greedy subclasses in both engines)
     py = play_game(config, [name, "greedy", "random"], max_actions=300).actions
@@ -148,4 +147,4 @@ def test_strong_v1_searches_with_the_shipped_planners_weights():
     assert set(PLANNER_WEIGHTS) <= set(planner.params)
     for k, v in planner.params.items():
         assert strong.params[k] == v, k  # every evaluation weight, tuned or not
-    assert compiled.core_policy(planner) is not None  # the planner plays in the core
+    assert core_game.core_policy(planner) is not None  # the planner plays in the core

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from hansa_lab.sim.audit import play_audit, predecessor_of
 from hansa_lab.stats.audit import (
     MEASURES,
     audit_report,
@@ -18,6 +17,7 @@ from hansa_lab.stats.audit import (
     seat_records,
     synthetic_records,
 )
+from hansa_lab.studies.audit import play_audit, predecessor_of
 
 
 @pytest.mark.parametrize("bad_seat", [0, 2, 3])
@@ -147,7 +147,7 @@ def test_the_command_refuses_bad_inputs_in_one_line(tmp_path, capsys, argv, mess
 
 
 def test_against_the_predecessor_one_seat_rotates(monkeypatch):
-    import hansa_lab.sim.audit as sim_audit
+    import hansa_lab.studies.audit as sim_audit
 
     monkeypatch.setitem(sim_audit.PREDECESSORS, "greedy", "random")
     run = play_audit("greedy", n_players=3, games=6, reference=None,

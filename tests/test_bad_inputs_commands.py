@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from run_helpers import forbid_games, run_cli
 
-from hansa_lab.sim import tune
+from hansa_lab.studies import tune
 
 LONG = "n" * 300  # longer than any file system's name limit
 

@@ -17,19 +17,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hansa_lab import compiled
+from hansa_lab.compiled import bridge
 from hansa_lab.compiled.bridge import CoreGame, core_config, core_module, core_options, state_fields
 from hansa_lab.engine.actions import Action, parse_action
 from hansa_lab.engine.decisions import PlaceMarkers
 from hansa_lab.engine.rules import apply
 from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.errors import ActionParseError, CoreError, ExperimentError, IllegalActionError
-from hansa_lab.play import play_game, play_on, replay, states_of
+from hansa_lab.play import core_game, play_game, play_on, replay, states_of
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.greedy import Greedy
 from hansa_lab.strategies.strategy_file import StrategyFileError, parse_strategy_file
 
-pytestmark = pytest.mark.skipif(not compiled.available(), reason="compiled core not built")
+pytestmark = pytest.mark.skipif(not bridge.available(), reason="compiled core not built")
 
 
 @dataclass(frozen=True)
@@ -205,19 +205,20 @@ def _api_cases() -> list[Case]:
         Case("players-float", lambda: GameConfig(3.0), ValueError, r"n_players must be 2-5"),
         Case("play_on-seed", lambda: play_on(s, ["random"] * 3, seed=-1), ValueError,
              r"seed must be an integer 0-9223372036854775807, got -1"),
-        Case("core-play_on-seed", lambda: compiled.play_on(s, ["random"] * 3, seed=2**64 + 5),
+        Case("core-play_on-seed", lambda: play_on(s, ["random"] * 3, seed=2**64 + 5, engine="core"),
              ValueError, r"seed must be an integer 0-9223372036854775807"),
-        Case("core-play_random_games-seed", lambda: compiled.play_random_games(cfg, [0, -1]),
+        Case("core-play_random_games-seed", lambda: core_game.play_random_games(cfg, [0, -1]),
              ValueError, r"seed must be an integer 0-9223372036854775807, got -1"),
-        Case("core-play_match-seed", lambda: compiled.play_match(
+        Case("core-play_match-seed", lambda: core_game.play_match(
             cfg, [make_strategy("random")] * 3, [], seed=2**64 + 5), ValueError,
             r"seed must be an integer 0-9223372036854775807, got 18446744073709551621"),
-        Case("core-play_match-start", lambda: compiled.play_match(
+        Case("core-play_match-start", lambda: core_game.play_match(
             cfg, [make_strategy("random")] * 3, [], start=_extra_trader(s)), ValueError,
             r"inconsistent position"),
         Case("play_game-lineup-bad", lambda: play_game(cfg, ["greedy:route=1e308"] * 3),
              ValueError, r"parameter 'route': must be within"),
-        Case("core-play_game-lineup-nan", lambda: compiled.play_game(cfg, ["greedy:route=nan"] * 3),
+        Case("core-play_game-lineup-nan",
+             lambda: play_game(cfg, ["greedy:route=nan"] * 3, engine="core"),
              ValueError, r"parameter 'route': must be a finite number"),
         Case("apply-int", lambda: apply(s, 123), IllegalActionError, r"not an Action: 123"),
         Case("apply-tuple", lambda: apply(s, ("income", 1, 0, 0)), IllegalActionError,
@@ -470,7 +471,7 @@ def test_a_strategy_file_may_name_a_strategy_file_as_base(tmp_path: Path) -> Non
     s = make_strategy(str(path))
     assert type(s) is Greedy and s.params["reserve"] == 1.5
     assert s.params["plan_actions"] == planner.params["plan_actions"]
-    assert compiled.core_policy(s) is not None  # plays in the core like its base
+    assert core_game.core_policy(s) is not None  # plays in the core like its base
 
 
 def test_numpy_integers_are_ints_everywhere() -> None:
@@ -482,7 +483,7 @@ def test_numpy_integers_are_ints_everywhere() -> None:
     assert core_config(cfg) is not None
     s = make_strategy("greedy", supply_cap=np.int64(4), route=np.float32(0.5))
     assert type(s.params["supply_cap"]) is int and type(s.params["route"]) is float
-    assert compiled.core_policy(s) is not None
+    assert core_game.core_policy(s) is not None
 
 
 # ------------------------------------------------------------------ the same rules on the CLI

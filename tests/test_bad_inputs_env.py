@@ -40,7 +40,7 @@ def make_env(kind: str, **kwargs: Any) -> SingleAgentEnv | HansaEnv:
 def legal_action(env: SingleAgentEnv | HansaEnv) -> int:
     """A legal action of the seat to act (also once an episode is over)."""
     assert env.game is not None
-    return int(env._core.env_legal_indices(env.game._s)[0])
+    return env.game.legal_indices()[0]
 
 
 def illegal_action(env: SingleAgentEnv | HansaEnv) -> int:

@@ -25,13 +25,9 @@ import numpy as np
 import pytest
 from run_helpers import forbid_games, run_cli
 
-from hansa_lab import compiled
-from hansa_lab import play as python_play
-from hansa_lab.compiled import games as core_games
 from hansa_lab.compiled.bridge import core_module
 from hansa_lab.errors import ModelFileError, RunTerminated
-from hansa_lab.sim import learn
-from hansa_lab.sim.learn import FitReport, LearnSettings, feature_names, write_model
+from hansa_lab.play import engines as play_engines
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.learned import MODEL_FOLDER
 from hansa_lab.strategies.model_file import (
@@ -41,6 +37,8 @@ from hansa_lab.strategies.model_file import (
     LearnedModel,
     load_model,
 )
+from hansa_lab.studies import learn
+from hansa_lab.studies.learn import FitReport, LearnSettings, feature_names, write_model
 from hansa_lab.viz.timeline import Timeline
 
 NAMES = feature_names()
@@ -277,8 +275,7 @@ def no_games(monkeypatch, tmp_path):
     def fail(*a: Any, **k: Any) -> Any:
         pytest.fail("a game was played")
 
-    for module in (compiled, core_games, python_play):
-        monkeypatch.setattr(module, "play_game", fail)
+    monkeypatch.setattr(play_engines, "_played", fail)  # every play_game and play_on
     monkeypatch.setattr(Timeline, "from_seed", classmethod(fail))
     monkeypatch.setattr(learn, "_play_chunk", fail)
     monkeypatch.chdir(tmp_path)
@@ -546,7 +543,7 @@ def test_learn_measure_stopped_says_what_was_measured(stop, code, words, monkeyp
                                                       capsys):
     """learn-measure stopped in its second opponent line-up: the first one's line is
     printed, then one line saying how many were measured in full."""
-    from hansa_lab.sim.learn import SeatMeasure
+    from hansa_lab.studies.learn import SeatMeasure
 
     calls = []
 

@@ -466,7 +466,7 @@ GRID = {"control_points": [1, 2, 3], "prestige_to_end": [10, 12, 14, 16]}
 def test_the_pilot_of_a_sweep_is_one_run_not_one_per_point(monkeypatch):
     """Each run pays the runner's start (a session with git and versions, a pool, a
     summary): 800 points planned as 800 runs printed nothing for 90 s."""
-    from hansa_lab.sim.planning import plan_experiment
+    from hansa_lab.studies.planning import plan_experiment
 
     runs: list[int] = []
     real = runner._execute
@@ -488,7 +488,7 @@ def test_the_pilot_of_a_sweep_is_one_run_not_one_per_point(monkeypatch):
     {"arms": {"base": ["random"], "tip": ["random:gather=false", "random", "random"]}},
 ], ids=["one count", "two counts", "paired arms"])
 def test_the_one_run_pilot_measures_what_a_pilot_per_point_measured(fields):
-    from hansa_lab.sim.planning import PILOT_SEED_OFFSET, _pilot
+    from hansa_lab.studies.planning import PILOT_SEED_OFFSET, _pilot
 
     exp = normalize_experiment(_sweep({"control_points": [1, 3]}, **fields))
     pilots, games, _ = _pilot(exp, 3, 1, "core")

@@ -20,8 +20,8 @@ from run_helpers import forbid_games
 
 from hansa_lab.sim import runner
 from hansa_lab.sim.runner import open_results
-from hansa_lab.sim.tune import TuneSettings
-from hansa_lab.sim.tune import tune as run_tune
+from hansa_lab.studies.tune import TuneSettings
+from hansa_lab.studies.tune import tune as run_tune
 from hansa_lab.tools import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,7 +76,7 @@ def test_a_held_out_check_of_one_deal_prints_no_nan(tmp_path):
 def test_an_unwritable_strategy_file_fails_after_tuning_without_a_stray_tmp(tmp_path,
                                                                             monkeypatch):
     from hansa_lab.errors import ExperimentError
-    from hansa_lab.sim import tune as tune_module
+    from hansa_lab.studies import tune as tune_module
 
     settings = TuneSettings(params=("route",), players=2, population=2, generations=1,
                             games=2, heldout_games=2, seed=4)
@@ -183,9 +183,9 @@ def test_odd_out_names_are_named_as_out_not_name(tmp_path, capsys):
 @pytest.mark.parametrize("out", [123, b"bytes", "", "x\0y", ["a"]])
 def test_the_api_refuses_an_out_that_is_no_path(out, monkeypatch):
     from hansa_lab.errors import ExperimentError
-    from hansa_lab.sim.ladder import run_ladder
-    from hansa_lab.sim.lengths import run_lengths
     from hansa_lab.sim.runner import run_experiment, simulate
+    from hansa_lab.studies.ladder import run_ladder
+    from hansa_lab.studies.lengths import run_lengths
 
     forbid_games(monkeypatch)
     for call in (lambda: simulate(["random"], n_games=3, n_players=3, out=out),

@@ -10,7 +10,7 @@ import pytest
 from tiers import sample, size
 
 from hansa_lab import _core
-from hansa_lab.compiled.games import CoreGame, play_random_game, state_fields
+from hansa_lab.compiled.bridge import CoreGame, play_random_game, state_fields
 from hansa_lab.engine.actions import ACTION_KINDS, Action
 from hansa_lab.engine.rng import Rng, seat_stream
 from hansa_lab.engine.rules import apply, apply_in_place, legal_actions
@@ -216,11 +216,9 @@ def test_parity_slow_tier(chunk):
                                               (2, ["random:establish=false", "random"]),
                                               (7, ["random"])])
 def test_core_play_game_is_play_game(seed, lineup):
-    from hansa_lab import compiled
-
     config = parity_configs(seed)
     a = play_game(config, lineup)
-    b = compiled.play_game(config, lineup, check=seed == 2)
+    b = play_game(config, lineup, check=seed == 2, engine="core")
     assert b.actions == a.actions
     assert b.final == a.final
     assert b.result() == a.result()

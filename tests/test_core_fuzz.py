@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from hansa_lab import compiled
+from hansa_lab.compiled import bridge
 from hansa_lab.compiled.bridge import core_module
 
-pytestmark = pytest.mark.skipif(not compiled.available(), reason="compiled core not built")
+pytestmark = pytest.mark.skipif(not bridge.available(), reason="compiled core not built")
 
 CHILD = Path(__file__).with_name("core_fuzz_child.py")
 #: every binding of the extension module, by the name the child counts its calls under

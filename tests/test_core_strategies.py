@@ -8,10 +8,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from hansa_lab import _core, compiled
+from hansa_lab import _core
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import StateModified, StrategyError
-from hansa_lab.play import play_game
+from hansa_lab.play import core_game, play_game
 from hansa_lab.sim.logs import record_game, to_frame
 from hansa_lab.sim.runner import simulate
 from hansa_lab.strategies import Greedy, RandomStrategy, make_strategy
@@ -26,7 +26,7 @@ SIX = ["greedy", "actions_first", "blocker", "network_keys", "keep_supply", "ran
 
 def _same_game(config: GameConfig, lineup: list[str], max_actions: int = 1500) -> int:
     py = play_game(config, lineup, max_actions=max_actions)
-    in_core = compiled.play_game(config, lineup, max_actions=max_actions)
+    in_core = play_game(config, lineup, max_actions=max_actions, engine="core")
     first = next((i for i, (a, b) in enumerate(zip(py.actions, in_core.actions,
                                                    strict=False)) if a != b), None)
     assert first is None, f"first different action: {first}"
@@ -76,9 +76,9 @@ def test_the_plan_weights_decide_as_in_python(board, n):
 
 def test_the_core_strategy_is_reproducible_and_the_seat_stream_matters():
     config = GameConfig(n_players=4, seed=3)
-    a = compiled.play_game(config, ["greedy"] * 4)
-    b = compiled.play_game(config, ["greedy"] * 4)
-    c = compiled.play_game(GameConfig(n_players=4, seed=4), ["greedy"] * 4)
+    a = play_game(config, ["greedy"] * 4, engine="core")
+    b = play_game(config, ["greedy"] * 4, engine="core")
+    c = play_game(GameConfig(n_players=4, seed=4), ["greedy"] * 4, engine="core")
     assert a.actions == b.actions and a.actions != c.actions
 
 
@@ -86,10 +86,10 @@ def test_only_the_package_classes_have_a_core_twin():
     class Mine(Greedy):  # a user's subclass may decide differently: called back
         pass
 
-    assert compiled.core_policy(make_strategy("greedy:depth=2")) is not None
-    assert compiled.core_policy(make_strategy("random:gather=false")) is not None
-    assert compiled.core_policy(make_strategy("mcts")) is None
-    assert compiled.core_policy(Mine()) is None
+    assert core_game.core_policy(make_strategy("greedy:depth=2")) is not None
+    assert core_game.core_policy(make_strategy("random:gather=false")) is not None
+    assert core_game.core_policy(make_strategy("mcts")) is None
+    assert core_game.core_policy(Mine()) is None
 
 
 def test_the_core_names_a_missing_or_unknown_parameter():
@@ -130,7 +130,7 @@ def test_a_python_strategy_beside_core_ones_plays_the_same_game():
     config = GameConfig(n_players=3, seed=12)
     lineup = [Mine(), make_strategy("greedy"), make_strategy("blocker")]
     py = play_game(config, lineup)
-    in_core = compiled.play_game(config, [Mine(), "greedy", "blocker"])
+    in_core = play_game(config, [Mine(), "greedy", "blocker"], engine="core")
     assert in_core.actions == py.actions and in_core.final == py.final
 
 
@@ -138,9 +138,9 @@ def test_a_failing_python_strategy_fails_its_game_with_the_game_so_far():
     config = GameConfig(n_players=3, seed=5)
     lineup = ["greedy", "test_core_meddler", "random"]
     errors = []
-    for play in (play_game, compiled.play_game):
+    for engine in ("python", "core"):
         with pytest.raises(StrategyError) as e:
-            play(config, lineup)
+            play_game(config, lineup, engine=engine)
         errors.append(e.value)
     py, in_core = errors
     assert isinstance(in_core.error, StateModified) and "prestige" in str(in_core.error)
@@ -196,11 +196,11 @@ def test_a_what_if_from_the_middle_of_a_game_is_the_same_in_the_core():
     from hansa_lab.play import play_on, states_of
 
     config = GameConfig(n_players=4, board="east", seed=21)
-    real = compiled.play_game(config, ["greedy", "random", "blocker", "random"])
+    real = play_game(config, ["greedy", "random", "blocker", "random"], engine="core")
     mid = states_of(config, real.actions[:150])[-1]
     for lineup, seed in ((["actions_first", "greedy", "random", "keep_supply"], 4),
                          (["greedy", "mcts:iterations=8", "random", "greedy"], None)):
-        py, in_core = play_on(mid, lineup, seed), compiled.play_on(mid, lineup, seed)
+        py, in_core = play_on(mid, lineup, seed), play_on(mid, lineup, seed, engine="core")
         assert in_core.actions == py.actions and in_core.final == py.final
         assert in_core.extra == py.extra == {"start_action": 150,
                                               "seed": 21 if seed is None else seed}

@@ -151,8 +151,8 @@ def test_each_strategy_takes_its_declared_groups() -> None:
 
 
 def test_every_core_strategy_declares_its_groups() -> None:
-    from hansa_lab.compiled.games import CORE_STRATEGIES
     from hansa_lab.engine.vocabulary import CORE_POLICIES
+    from hansa_lab.play.core_game import CORE_STRATEGIES
 
     groups = strategy_groups()
     assert set(CORE_POLICIES) <= set(groups)
@@ -274,8 +274,8 @@ def test_every_declared_strategy_is_registered_played_and_documented() -> None:
     core's, in the vocabulary (``core_policies``, which the core's ``POLICY_NAMES`` is
     checked against by cargo test); the rest is checked here: the registry, the table of
     the core's strategy classes and the README's players table name each one."""
-    from hansa_lab.compiled.games import CORE_STRATEGIES
     from hansa_lab.engine.vocabulary import CORE_POLICIES
+    from hansa_lab.play.core_game import CORE_STRATEGIES
     from hansa_lab.strategies.base import _REGISTRY
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()

@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from hansa_lab.compiled.bridge import CoreGame, core_module
-from hansa_lab.compiled.games import core_policy
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import BOARD_SIDES, load_board
 from hansa_lab.engine.rules import apply_in_place, legal_actions
 from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.env.action_index import LAYOUT, ActionIndex
 from hansa_lab.env.observation import observation_fields, observation_size, observe
+from hansa_lab.play.core_game import core_policy
 from hansa_lab.strategies import make_strategy
 from hansa_lab.tools.parity import parity_configs
 

@@ -27,7 +27,7 @@ from hansa_lab import stats
 from hansa_lab.stats import plot_style, plot_variants, plots, plots_mechanism
 from hansa_lab.stats.best import MostBalanced, most_balanced_of
 from hansa_lab.stats.mechanism import FirstSeatMechanism
-from hansa_lab.stats.populations import PopulationAnswer, answers_table
+from hansa_lab.stats.population_answers import PopulationAnswer, answers_table
 from hansa_lab.stats.synthetic import synthetic_tables
 
 ROOT = Path(__file__).resolve().parents[1]

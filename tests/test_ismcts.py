@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab import _core, compiled
+from hansa_lab import _core
 from hansa_lab.compiled.bridge import CoreGame, core_module
+from hansa_lab.engine.rng import seat_stream
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.state import GameConfig
-from hansa_lab.play import play_game, states_of, strategy_rng
+from hansa_lab.play import core_game, play_game, states_of
 from hansa_lab.strategies import Ismcts, make_strategy
 
 SMALL = "ismcts:iterations=6,horizon=1"
@@ -21,8 +22,8 @@ def _policy(spec: str):
 
 def _positions(config: GameConfig, every: int = 10, max_actions: int = 150):
     """Positions of a greedy game with a choice to make, every ``every`` actions."""
-    actions = compiled.play_game(config, ["greedy"] * config.n_players,
-                             max_actions=max_actions).actions
+    actions = play_game(config, ["greedy"] * config.n_players,
+                             max_actions=max_actions, engine="core").actions
     states = states_of(config, actions)[::every]
     return [s for s in states if not s.is_over and len(legal_actions(s)) > 1]
 
@@ -32,7 +33,7 @@ def _positions(config: GameConfig, every: int = 10, max_actions: int = 150):
 def test_every_choice_is_legal_over_whole_games(board, n):
     config = GameConfig(n_players=n, board=board, seed=60 + n)
     lineup = [SMALL, "ismcts:iterations=3,horizon=0,paranoid=true", *["greedy"] * (n - 2)]
-    rec = compiled.play_game(config, lineup)
+    rec = play_game(config, lineup, engine="core")
     assert rec.end_reason not in (None, "cap")
     state = states_of(config, [])[0]
     for action in rec.actions:  # replayed with the legality check of the Python engine
@@ -44,11 +45,11 @@ def test_every_choice_is_legal_over_whole_games(board, n):
 def test_the_same_seed_plays_the_same_game_and_the_seat_stream_matters():
     config = GameConfig(n_players=4, seed=8)
     lineup = [SMALL, "greedy", "random", "greedy"]
-    a = compiled.play_game(config, lineup, max_actions=300)
-    assert compiled.play_game(config, lineup, max_actions=300).actions == a.actions
+    a = play_game(config, lineup, max_actions=300, engine="core")
+    assert play_game(config, lineup, max_actions=300, engine="core").actions == a.actions
     policy = _policy("ismcts:iterations=20,horizon=2")
     picks = {
-        seat: [policy.choose(CoreGame.from_state(s)._s, strategy_rng(8, seat).state)[0]
+        seat: [policy.choose(CoreGame.from_state(s)._s, seat_stream(8, seat).state)[0]
                for s in _positions(config, every=5)]
         for seat in (0, 1)
     }
@@ -61,21 +62,21 @@ def test_the_search_runs_exactly_its_iterations(iterations):
     strategy = make_strategy(f"ismcts:iterations={iterations},horizon=1")
     policy, more = _policy(strategy.spec), _policy(f"ismcts:iterations={iterations + 10},horizon=1")
     for state in _positions(config, every=25):
-        rng = strategy_rng(5, 0)
+        rng = seat_stream(5, 0)
         action, _, done, nodes, depth = policy.search(CoreGame.from_state(state)._s, rng.state)
         assert done == iterations and 2 <= nodes <= iterations + 1 and depth >= 1
         assert more.search(CoreGame.from_state(state)._s, rng.state)[3] > nodes
         # the Python strategy makes the same choice from the same stream
-        assert strategy.choose(state, legal_actions(state), strategy_rng(5, 0)) == tuple(action)
+        assert strategy.choose(state, legal_actions(state), seat_stream(5, 0)) == tuple(action)
 
 
 def test_a_single_legal_action_needs_no_search():
     config = GameConfig(n_players=3, seed=1)
     state = _positions(config)[1]
     only = legal_actions(state)[:1]
-    rng = strategy_rng(1, 0)
+    rng = seat_stream(1, 0)
     assert make_strategy(SMALL).choose(state, only, rng) == only[0]
-    assert rng.state == strategy_rng(1, 0).state
+    assert rng.state == seat_stream(1, 0).state
 
 
 def test_parameters_are_checked_by_name():
@@ -90,8 +91,8 @@ def test_parameters_are_checked_by_name():
         make_strategy("ismcts:iterations=0")
     with pytest.raises(ValueError, match="depth"):
         make_strategy("ismcts:depth=3")
-    assert compiled.CORE_STRATEGIES["ismcts"] is Ismcts
-    assert compiled.core_policy(make_strategy("ismcts")) is not None
+    assert core_game.CORE_STRATEGIES["ismcts"] is Ismcts
+    assert core_game.core_policy(make_strategy("ismcts")) is not None
 
 
 @pytest.mark.parametrize(("board", "n", "paranoid"), [("base", 3, False), ("east", 4, True)])
@@ -100,5 +101,5 @@ def test_ismcts_plays_the_same_game_in_both_engines(board, n, paranoid):
     lineup = [f"{SMALL},paranoid={paranoid}", "rollout:candidates=3,horizon=2",
               *["greedy"] * (n - 2)]
     py = play_game(config, lineup, max_actions=120)
-    in_core = compiled.play_game(config, lineup, max_actions=120)
+    in_core = play_game(config, lineup, max_actions=120, engine="core")
     assert in_core.actions == py.actions and in_core.final == py.final

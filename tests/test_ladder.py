@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from hansa_lab.errors import ExperimentError
-from hansa_lab.sim.ladder import run_ladder, tables_of
+from hansa_lab.studies.ladder import run_ladder, tables_of
 from hansa_lab.tools import cli
 
 
@@ -49,7 +49,7 @@ def test_the_ladder_command_prints_the_table(tmp_path, capsys):
 
 
 def test_a_subset_of_tables_is_balanced_over_strategies_and_pairs():
-    from hansa_lab.sim.ladder import LADDER_STRATEGIES, balanced_tables
+    from hansa_lab.studies.ladder import LADDER_STRATEGIES, balanced_tables
     names = list(LADDER_STRATEGIES)
     chosen = balanced_tables(names, 4, 60, seed=3)
     assert len(chosen) == len(set(chosen)) == 60

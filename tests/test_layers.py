@@ -22,21 +22,17 @@ LAYERS: dict[str, int] = {
     "version": 0,  # the package version (from the installed metadata)
     "engine": 1,
     "_core": 1,  # the compiled rules core (Rust), the engine's twin
-    # the compiled core's Python side, one subpackage on two levels:
-    "compiled.bridge": 1,  # a core position as seen from Python, State <-> core conversion
+    "compiled": 1,  # the one door to the core: a core position, State <-> core conversion
     "strategies": 2,
-    "play": 3,
-    "compiled": 3,  # the subpackage's own names: those of compiled.games, on first use
-    "compiled.games": 3,  # whole games through the core, as play's records
+    "play": 3,  # games in either engine: the game loop, the engines' games and table
     "golden": 3,
     "stats": 4,
     "env": 4,  # environments for learning agents: the core's games and shipped strategies
-    "sim": 5,
-    "viz": 6,
-    "tools": 7,
+    "sim": 5,  # runs: the runner, its workers, store, logs and results
+    "studies": 6,  # questions answered with many games: tune, learn, ladder, populations …
+    "viz": 7,
+    "tools": 8,
 }
-#: subpackages whose modules sit on different layers (each module is its own unit)
-SPLIT_UNITS = ("compiled",)
 ROOT = Path(hansa_lab.__file__).parent
 NO_NUMERICS = ("engine",)  # pure Python: the readable rules reference
 
@@ -44,8 +40,6 @@ NO_NUMERICS = ("engine",)  # pure Python: the readable rules reference
 def unit(module: str) -> str:
     """The layer unit of a dotted module name inside the package."""
     parts = module.split(".")
-    if len(parts) > 2 and parts[1] in SPLIT_UNITS:  # a subpackage spanning two layers
-        return f"{parts[1]}.{parts[2]}"
     return parts[1] if len(parts) > 1 else ""
 
 
@@ -142,6 +136,10 @@ def test_no_cycle_between_subpackages() -> None:
      "imports hansa_lab.viz.render"),
     ("hansa_lab.engine.state", "def f():\n    from ..sim import runner\n",
      "imports hansa_lab.sim (sim, layer 5)"),
+    ("hansa_lab.sim.runner", "from hansa_lab.studies.tune import tune",
+     "imports hansa_lab.studies.tune (studies, layer 6)"),
+    ("hansa_lab.compiled.bridge", "from hansa_lab.play import play_game",
+     "imports hansa_lab.play (play, layer 3)"),
     ("hansa_lab.strategies.greedy", "from hansa_lab import stats",
      "imports hansa_lab.stats"),
     ("hansa_lab.engine.scoring", "import numpy as np", "the engine stays pure Python"),

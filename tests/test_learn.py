@@ -10,21 +10,11 @@ import numpy as np
 import pytest
 
 from hansa_lab.compiled.bridge import CoreGame, core_module
-from hansa_lab.compiled.games import play_game as core_play_game
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import largest_network, score_rows
 from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.errors import ExperimentError
 from hansa_lab.play import play_game
-from hansa_lab.sim.learn import (
-    HIDDEN_UNITS,
-    TEMPO_FEATURES,
-    LearnSettings,
-    build_dataset,
-    feature_names,
-    fit_model,
-    write_model,
-)
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.learned import (
     HIDDEN_MODEL_FORMAT,
@@ -32,6 +22,15 @@ from hansa_lab.strategies.learned import (
     find_model,
     load_model,
     shipped_models,
+)
+from hansa_lab.studies.learn import (
+    HIDDEN_UNITS,
+    TEMPO_FEATURES,
+    LearnSettings,
+    build_dataset,
+    feature_names,
+    fit_model,
+    write_model,
 )
 
 core = core_module()
@@ -160,10 +159,10 @@ def test_learned_player_is_legal_and_reproducible_in_both_engines(report, tmp_pa
     spec = f"learned:model={path}"
     config = GameConfig(3, seed=404)
     lineup = [spec, "greedy", "greedy"]
-    a = core_play_game(config, lineup, check=True)
-    b = core_play_game(config, lineup)
+    a = play_game(config, lineup, check=True, engine="core")
+    b = play_game(config, lineup, engine="core")
     assert a.actions == b.actions and a.final.end_reason
-    assert core_play_game(GameConfig(3, seed=405), lineup).actions != a.actions
+    assert play_game(GameConfig(3, seed=405), lineup, engine="core").actions != a.actions
     # the Python engine (which asks the core for the learned seat's decisions) plays the
     # same game, every action checked legal by its rules
     py = play_game(config, lineup, check=True)
@@ -197,8 +196,8 @@ def test_evaluation_hands_another_greedy_players_weights_to_the_blend():
     for plain, other in [("learned", "learned:evaluation=planner"),
                          ("learned_rollout:samples=1,horizon=1",
                           "learned_rollout:samples=1,horizon=1,evaluation=planner")]:
-        a = core_play_game(config, [plain] + ["greedy"] * 3, max_actions=300)
-        b = core_play_game(config, [other] + ["greedy"] * 3, max_actions=300)
+        a = play_game(config, [plain] + ["greedy"] * 3, max_actions=300, engine="core")
+        b = play_game(config, [other] + ["greedy"] * 3, max_actions=300, engine="core")
         assert a.actions != b.actions, other
     assert make_strategy("learned:evaluation=actions_rush")._evaluation != weights
     for bad in ("blocker", "strong", "greedy:depth=2", "no_such_player"):
@@ -277,11 +276,11 @@ def test_a_hidden_layer_model_file_plays_in_both_engines(network, tmp_path):
     (tmp_path / "linear.json").write_text(json.dumps(linear_only))
     config = GameConfig(3, seed=407)
     lineup = [f"strong:model={path}", "greedy", "greedy"]
-    a = core_play_game(config, lineup, check=True)
-    assert core_play_game(config, lineup).actions == a.actions and a.final.end_reason
+    a = play_game(config, lineup, check=True, engine="core")
+    assert play_game(config, lineup, engine="core").actions == a.actions and a.final.end_reason
     assert play_game(config, lineup, check=True).actions == a.actions
-    other = core_play_game(config, [f"strong:model={tmp_path / 'linear.json'}", "greedy",
-                                    "greedy"])
+    other = play_game(config, [f"strong:model={tmp_path / 'linear.json'}", "greedy",
+                                    "greedy"], engine="core")
     assert other.actions != a.actions
 
 

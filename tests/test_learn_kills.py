@@ -1,7 +1,7 @@
 """``hansa-lab learn`` killed at every write it makes (``settings.json``, each data chunk,
 the model file: under its temporary name and once in place), then run again with the same
 command: it resumes, and the model file it writes is byte for byte the one an uninterrupted
-run writes (:data:`hansa_lab.sim.learn.LEARN_TRANSITIONS`)."""
+run writes (:data:`hansa_lab.studies.learn.LEARN_TRANSITIONS`)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from tiers import sample
 
-from hansa_lab.sim.learn import LEARN_TRANSITIONS
 from hansa_lab.sim.store import FAULT_ENV
+from hansa_lab.studies.learn import LEARN_TRANSITIONS
 
 #: a data set of two chunks of three random games, a ridge fit (seconds)
 ARGS = ["learn", "--players", "3", "--lineup", "random", "--games", "6", "--chunk", "3",
@@ -62,8 +62,8 @@ def test_learn_killed_at_a_write_resumes_to_the_same_model(fault, reference, tmp
 
 
 def test_every_learn_write_is_a_kill_point():
-    """The list the test above kills at names each write of :mod:`hansa_lab.sim.learn`."""
-    source = Path(sys.modules["hansa_lab.sim.learn"].__file__ or "").read_text()
+    """The list the test above kills at names each write of :mod:`hansa_lab.studies.learn`."""
+    source = Path(sys.modules["hansa_lab.studies.learn"].__file__ or "").read_text()
     for point in LEARN_TRANSITIONS:
         base = point.removesuffix("_temp_written")
         assert f'fault_point("{point}")' in source or f'fault="{base}"' in source, point

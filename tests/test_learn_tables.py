@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab.compiled.games import play_game
 from hansa_lab.engine.state import GameConfig
+from hansa_lab.play import play_game
 
 #: a game of the usual length ends well before this round (`hansa-lab lengths`; the
 #: issue's bound for any board and player count)
@@ -20,7 +20,7 @@ MAX_ROUNDS = 60
 ])
 def test_an_all_learned_table_ends_within_the_usual_length(n_players, board, seed):
     config = GameConfig(n_players, board=board, seed=seed)
-    rec = play_game(config, ["learned"] * n_players, max_actions=5_000)
+    rec = play_game(config, ["learned"] * n_players, max_actions=5_000, engine="core")
     assert rec.final.end_reason is not None, f"no end after {len(rec.actions)} actions"
     assert rec.final.round <= MAX_ROUNDS
     # building, not only moving: the stalled tables spent 90% of their actions on Moves,
@@ -32,14 +32,14 @@ def test_an_all_learned_table_ends_within_the_usual_length(n_players, board, see
 def test_an_all_learned_table_is_reproducible_from_its_seed():
     config = GameConfig(4, seed=7_100_010)
     lineup = ["learned"] * 4
-    a = play_game(config, lineup)
-    assert play_game(config, lineup).actions == a.actions
-    assert play_game(GameConfig(4, seed=7_100_011), lineup).actions != a.actions
+    a = play_game(config, lineup, engine="core")
+    assert play_game(config, lineup, engine="core").actions == a.actions
+    assert play_game(GameConfig(4, seed=7_100_011), lineup, engine="core").actions != a.actions
 
 
 def test_without_exploration_the_fallback_still_ends_the_game():
     rec = play_game(GameConfig(4, seed=7_100_020), ["learned:explore=0"] * 4,
-                    max_actions=5_000)
+                    max_actions=5_000, engine="core")
     assert rec.final.end_reason is not None and rec.final.round <= MAX_ROUNDS
 
 
@@ -66,22 +66,21 @@ def test_the_generation_1_model_is_shipped_and_records_its_self_play():
     assert command.startswith("hansa-lab learn") and "--lineup learned" in command
     assert m.meta["training"]["data"]["lineups"][0] == "learned,learned,learned,learned"
     spec = "learned:model=learned_base4p_g1"
-    rec = play_game(GameConfig(4, seed=7_100_030), [spec, "greedy", "greedy", spec])
+    rec = play_game(GameConfig(4, seed=7_100_030), [spec, "greedy", "greedy", spec], engine="core")
     assert rec.final.end_reason is not None
 
 
 def test_the_rollout_with_learned_leaves_is_legal_and_reproducible():
-    from hansa_lab.play import play_game as python_play_game
     from hansa_lab.strategies import make_strategy
 
     spec = "learned_rollout:candidates=3,samples=1,horizon=1"
     config = GameConfig(3, seed=7_100_040)
     lineup = [spec, "greedy", "greedy"]
-    a = play_game(config, lineup, check=True)  # every action checked by the rules
+    a = play_game(config, lineup, check=True, engine="core")  # every action checked by the rules
     assert a.final.end_reason is not None
-    assert play_game(config, lineup).actions == a.actions
-    assert python_play_game(config, lineup).actions == a.actions  # the Python engine
-    assert play_game(GameConfig(3, seed=7_100_041), lineup).actions != a.actions
+    assert play_game(config, lineup, engine="core").actions == a.actions
+    assert play_game(config, lineup).actions == a.actions  # the Python engine
+    assert play_game(GameConfig(3, seed=7_100_041), lineup, engine="core").actions != a.actions
     assert make_strategy("learned_rollout").params["samples"] == 2
     with pytest.raises(ValueError, match="candidates"):
         make_strategy("learned_rollout:candidates=0")
@@ -91,12 +90,11 @@ def test_the_searchs_gap_prunes_candidates_alike_in_both_engines():
     """``gap``: only candidates within it of the best one-ply value are played out (the
     core's unit test checks that a gap of 0 plays the one-ply choice at every unique best).
     A small gap changes the game, and both engines play the changed game alike."""
-    from hansa_lab.play import play_game as python_play_game
 
     config = GameConfig(4, seed=7_100_050)
     pruned = ["learned_rollout:samples=1,gap=0.02", "greedy", "learned", "greedy"]
     full = ["learned_rollout:samples=1", "greedy", "learned", "greedy"]
-    a = play_game(config, pruned, check=True)
+    a = play_game(config, pruned, check=True, engine="core")
     assert a.final.end_reason is not None
-    assert python_play_game(config, pruned).actions == a.actions
-    assert play_game(config, full).actions != a.actions
+    assert play_game(config, pruned).actions == a.actions
+    assert play_game(config, full, engine="core").actions != a.actions

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab import compiled
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import play_game
 from hansa_lab.strategies import make_strategy
@@ -29,16 +28,16 @@ def test_reply_is_off_by_default_and_only_learned_has_it():
 @pytest.mark.parametrize("reply", [1, 2])
 def test_looking_at_the_replies_changes_the_play_and_is_reproducible(reply):
     config = GameConfig(n_players=4, seed=23)
-    one_ply = compiled.play_game(config, ["learned"] * 4, max_actions=160)
+    one_ply = play_game(config, ["learned"] * 4, max_actions=160, engine="core")
     lineup = [f"learned:reply={reply}"] * 4
-    looking = compiled.play_game(config, lineup, max_actions=160)
+    looking = play_game(config, lineup, max_actions=160, engine="core")
     assert looking.actions != one_ply.actions
-    assert compiled.play_game(config, lineup, max_actions=160).actions == looking.actions
+    assert play_game(config, lineup, max_actions=160, engine="core").actions == looking.actions
 
 
 def test_both_engines_play_the_replies_alike():
     config = GameConfig(n_players=4, seed=29)
     lineup = ["learned:reply=1", "learned:reply=2", "learned", "greedy"]
     py = play_game(config, lineup, max_actions=80)
-    in_core = compiled.play_game(config, lineup, max_actions=80)
+    in_core = play_game(config, lineup, max_actions=80, engine="core")
     assert in_core.actions == py.actions and in_core.final == py.final

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from hansa_lab.errors import ExperimentError
-from hansa_lab.sim.lengths import TABLES, run_lengths
-from hansa_lab.stats.style import game_lengths
+from hansa_lab.stats.play_style import game_lengths
+from hansa_lab.studies.lengths import TABLES, run_lengths
 from hansa_lab.tools import cli
 
 

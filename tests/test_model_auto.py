@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab import compiled
 from hansa_lab.engine.board import board_family
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.rules import legal_actions
@@ -82,10 +81,10 @@ def test_an_auto_player_plays_the_configurations_model_in_both_engines():
     engine's (which builds one twin per model it meets), and not the base model's."""
     config = GameConfig(4, "britannia", seed=11)
     name = PER_CONFIG[(4, "britannia")]
-    auto = compiled.play_game(config, ["learned"] * 4, max_actions=160)
-    named = compiled.play_game(config, [f"learned:model={name}"] * 4, max_actions=160)
-    base = compiled.play_game(config, [f"learned:model={FALLBACK_MODEL}"] * 4,
-                              max_actions=160)
+    auto = play_game(config, ["learned"] * 4, max_actions=160, engine="core")
+    named = play_game(config, [f"learned:model={name}"] * 4, max_actions=160, engine="core")
+    base = play_game(config, [f"learned:model={FALLBACK_MODEL}"] * 4,
+                              max_actions=160, engine="core")
     assert auto.actions == named.actions
     assert auto.actions != base.actions
     player = make_strategy("learned")

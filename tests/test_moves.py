@@ -11,7 +11,7 @@ from hansa_lab.engine.actions import Action
 from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import play_game, states_of
-from hansa_lab.sim.moves import analyse_moves, continuations, costly_decisions, redeal
+from hansa_lab.studies.moves import analyse_moves, continuations, costly_decisions, redeal
 
 CONFIG = GameConfig(3, seed=2)
 

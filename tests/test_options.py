@@ -28,7 +28,7 @@ from helpers import (
     trader,
 )
 
-from hansa_lab.compiled.games import CoreGame
+from hansa_lab.compiled.bridge import CoreGame
 from hansa_lab.engine.decisions import Move
 from hansa_lab.engine.options import (
     OPTIONS,
@@ -340,14 +340,13 @@ SIX = ["greedy", "actions_first", "blocker", "network_keys", "keep_supply", "ran
 
 @pytest.mark.parametrize("k", range(3))
 def test_core_strategies_decide_as_in_python_with_tuned_numbers(k: int) -> None:
-    from hansa_lab import compiled
     from hansa_lab.play import play_game
 
     plain = GameConfig(3, board=("base", "east", "britannia")[k], seed=900 + k)
     config = plain.replace(options=random_tuning(plain))
     lineup = [SIX[(2 * k + i) % len(SIX)] for i in range(3)]
     py = play_game(config, lineup, max_actions=300)
-    in_core = compiled.play_game(config, lineup, max_actions=300)
+    in_core = play_game(config, lineup, max_actions=300, engine="core")
     assert in_core.actions == py.actions and in_core.final == py.final
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from hansa_lab import compiled
+from hansa_lab.compiled import bridge
 from hansa_lab.compiled.bridge import core_config, core_module, core_options
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import load_board
@@ -30,13 +30,14 @@ from hansa_lab.engine.limits import (
     parameter_limits,
 )
 from hansa_lab.engine.options import MARKER_KINDS, RULE_OPTIONS
+from hansa_lab.engine.rng import seat_stream
 from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.state import GameConfig, new_game
 from hansa_lab.engine.vocabulary import vocabulary
-from hansa_lab.play import play_game, strategy_rng
+from hansa_lab.play import core_game, play_game
 from hansa_lab.strategies import make_strategy, registry
 
-pytestmark = pytest.mark.skipif(not compiled.available(), reason="compiled core not built")
+pytestmark = pytest.mark.skipif(not bridge.available(), reason="compiled core not built")
 
 #: the core's strategies and the groups of the table their parameters come from (the
 #: same list is in core/src/limits.rs, policy_groups; test_core_groups_match checks it)
@@ -57,7 +58,7 @@ COSTLY_HIGH = {("rollout", "candidates"), ("rollout", "samples"), ("rollout", "h
 
 def _both_engines(config: GameConfig, lineup: list[Any], max_actions: int) -> None:
     py = play_game(config, lineup, max_actions=max_actions)
-    co = compiled.play_game(config, lineup, max_actions=max_actions)
+    co = play_game(config, lineup, max_actions=max_actions, engine="core")
     assert py.actions == co.actions
     assert py.final.prestige == co.final.prestige
     assert py.end_reason == co.end_reason
@@ -142,9 +143,9 @@ def test_one_decision_at_the_high_end_of_each_search_budget(strategy: str, key: 
     me = make_strategy(strategy, **{**cheap, key: value})
     state = new_game(GameConfig(n_players=3, seed=5))
     legal = legal_actions(state)
-    in_python = me.choose(state, list(legal), strategy_rng(5, 0))
-    out = compiled.core_policy(me).choose(compiled.CoreGame.from_state(state)._s,
-                                      strategy_rng(5, 0).state)
+    in_python = me.choose(state, list(legal), seat_stream(5, 0))
+    out = core_game.core_policy(me).choose(bridge.CoreGame.from_state(state)._s,
+                                      seat_stream(5, 0).state)
     assert out is not None and Action(*out[0]) == in_python and in_python in legal
 
 

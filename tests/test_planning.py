@@ -9,7 +9,7 @@ import pytest
 
 from hansa_lab.errors import ExperimentError
 from hansa_lab.sim.experiment import normalize_experiment
-from hansa_lab.sim.planning import decide_arms, plan_experiment
+from hansa_lab.studies.planning import decide_arms, plan_experiment
 from hansa_lab.tools import cli
 
 SPEC = {"name": "quick", "games": 8, "players": [2, 4], "seed": 5,

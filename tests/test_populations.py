@@ -8,8 +8,7 @@ import math
 import pandas as pd
 import pytest
 
-from hansa_lab.sim.populations import compare_populations, parse_populations, tip_spec
-from hansa_lab.stats.populations import (
+from hansa_lab.stats.population_answers import (
     NOT_APPLICABLE,
     PopulationAnswer,
     agreement_line,
@@ -18,6 +17,7 @@ from hansa_lab.stats.populations import (
     tip_answers,
 )
 from hansa_lab.stats.synthetic import synthetic_tables
+from hansa_lab.studies.populations import compare_populations, parse_populations, tip_spec
 
 
 def _a(pop: str, question: str, est: float, lo: float, hi: float, verdict: str,

@@ -445,7 +445,7 @@ def test_fail_fast_stops_and_names_the_game(tmp_path):
 
 
 def test_an_engine_error_is_recorded_too(monkeypatch):
-    import hansa_lab.play as game
+    import hansa_lab.play.python_game as game
 
     real = game.apply_in_place
     calls = Counter()
@@ -467,7 +467,9 @@ def test_an_engine_error_is_recorded_too(monkeypatch):
 
 
 def test_play_game_wraps_an_engine_error_with_the_game_so_far(monkeypatch):
-    import hansa_lab.play as game
+    import hansa_lab.play.python_game as game
+    from hansa_lab.errors import EngineError
+    from hansa_lab.play import play_game
 
     real = game.apply_in_place
     seen = []
@@ -479,8 +481,8 @@ def test_play_game_wraps_an_engine_error_with_the_game_so_far(monkeypatch):
         return real(state, action, check=check)
 
     monkeypatch.setattr(game, "apply_in_place", flaky)
-    with pytest.raises(game.EngineError, match=r"seed 4 .*after 4 actions: KeyError") as info:
-        game.play_game(GameConfig(3, seed=4), ["random"] * 3)
+    with pytest.raises(EngineError, match=r"seed 4 .*after 4 actions: KeyError") as info:
+        play_game(GameConfig(3, seed=4), ["random"] * 3)
     assert info.value.actions == seen and isinstance(info.value.__cause__, KeyError)
     monkeypatch.setattr(game, "apply_in_place", real)
 
@@ -488,8 +490,8 @@ def test_play_game_wraps_an_engine_error_with_the_game_so_far(monkeypatch):
         if index == 2:
             raise ValueError("observer bug")
 
-    with pytest.raises(game.EngineError) as info:
-        game.play_game(GameConfig(3, seed=4), ["random"] * 3, observer=broken_observer)
+    with pytest.raises(EngineError) as info:
+        play_game(GameConfig(3, seed=4), ["random"] * 3, observer=broken_observer)
     assert len(info.value.actions) == 3 and isinstance(info.value.error, ValueError)
 
 
@@ -894,7 +896,7 @@ def test_jobs_are_capped_by_the_chunks_and_warned_past_the_cores(monkeypatch, ca
         return real(tasks, 1)
 
     monkeypatch.setattr(runner, "_iter_joblib", spy)
-    monkeypatch.setattr(runner, "_usable_cores", lambda: 2)
+    monkeypatch.setattr(runner, "usable_core_count", lambda: 2)
     simulate(["random"], n_games=3, n_players=3, chunk_size=1, n_jobs=40, progress=True)
     assert seen == [3]  # not 40: one worker per chunk at most
     assert "warning: 3 worker processes on 2 cores" in capsys.readouterr().err

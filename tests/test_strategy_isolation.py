@@ -165,7 +165,7 @@ def test_apply_refuses_a_look_alike_before_touching_the_state():
 def test_the_package_strategies_never_change_the_state_they_are_shown(monkeypatch):
     """They are trusted (no defensive copy per decision); with trust switched off, games of
     every built-in strategy run through the copy-and-compare check without a complaint."""
-    import hansa_lab.play as play_module
+    import hansa_lab.play.loop as play_module
     from hansa_lab.strategies.base import is_trusted
 
     assert is_trusted(RandomStrategy()) and is_trusted(make_strategy("mcts:iterations=2"))

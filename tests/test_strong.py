@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from hansa_lab import compiled
 from hansa_lab.engine.state import GameConfig
-from hansa_lab.play import play_game
+from hansa_lab.play import core_game, play_game
 from hansa_lab.strategies import LearnedRollout, StrongV1, make_strategy
 from hansa_lab.strategies.rollout import Rollout
 
@@ -26,22 +25,22 @@ def test_strong_is_the_learned_rollout_at_its_defaults_and_v1_the_old_one():
     v2 = make_strategy("strong_v2")
     assert isinstance(v2, LearnedRollout)
     assert {**strong.params, "horizon": 2} == v2.params
-    assert compiled.core_policy(v2) is not None
+    assert core_game.core_policy(v2) is not None
     with pytest.raises(ValueError, match="gap"):
         make_strategy("strong:gap=-1")
     v1 = make_strategy("strong_v1")
     assert isinstance(v1, StrongV1) and isinstance(v1, Rollout)
     assert (v1.params["candidates"], v1.params["horizon"]) == (6, 6)  # the old defaults
-    assert compiled.core_policy(strong) is not None  # both run in the core
+    assert core_game.core_policy(strong) is not None  # both run in the core
 
 
 def test_strong_plays_the_same_game_in_both_engines():
     config = GameConfig(n_players=4, board="east", seed=17)
     lineup = ["strong", "strong_v1:candidates=3,horizon=2", "greedy", "greedy"]
     py = play_game(config, lineup, max_actions=100)
-    in_core = compiled.play_game(config, lineup, max_actions=100)
+    in_core = play_game(config, lineup, max_actions=100, engine="core")
     assert in_core.actions == py.actions and in_core.final == py.final
-    again = compiled.play_game(config, lineup, max_actions=100)
+    again = play_game(config, lineup, max_actions=100, engine="core")
     assert again.actions == in_core.actions  # reproducible from the seed
 
 
@@ -55,7 +54,7 @@ def test_strong_and_strong_v1_beat_greedy(player, first_seed):
             lineup = ["greedy"] * 4
             lineup[seat] = player
             config = GameConfig(n_players=4, seed=first_seed + deal)
-            res = compiled.play_game(config, lineup).result()
+            res = play_game(config, lineup, engine="core").result()
             if seat in res["winners"]:
                 wins += 1 / len(res["winners"])
     assert wins >= 8
@@ -68,7 +67,7 @@ def test_an_all_strong_three_player_table_does_not_freeze():
     ended early is rare (the one-ply ``learned`` player, which decides when the search's
     best is ``end``, may end one: three of this game's turns with the 3-player model)."""
     config = GameConfig(n_players=3, seed=7_000_005)
-    record = compiled.play_game(config, ["strong"] * 3, max_actions=3_000)
+    record = play_game(config, ["strong"] * 3, max_actions=3_000, engine="core")
     assert record.final.is_over
     assert record.final.round <= 60
     ends = [a for a in record.actions if a.kind == "end"]

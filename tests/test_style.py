@@ -6,7 +6,7 @@ import pytest
 
 from hansa_lab.sim.runner import simulate
 from hansa_lab.stats import play_style
-from hansa_lab.stats.style import POINT_SOURCES
+from hansa_lab.stats.play_style import POINT_SOURCES
 
 
 @pytest.fixture(scope="module")

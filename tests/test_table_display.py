@@ -18,7 +18,7 @@ import pytest
 from hansa_lab import stats
 from hansa_lab.sim.runner import simulate
 from hansa_lab.stats.display import MAX_WIDTH, TRANSPOSE_ROWS, View, readable, table_html
-from hansa_lab.stats.populations import PopulationAnswer, answers_table
+from hansa_lab.stats.population_answers import PopulationAnswer, answers_table
 from hansa_lab.stats.synthetic import synthetic_tables
 from hansa_lab.stats.variants import NEVER_IN_PLAY, NEVER_IN_PLAY_TEXT, variant_comparison
 

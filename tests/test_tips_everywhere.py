@@ -10,16 +10,15 @@ import pandas as pd
 import pytest
 
 import hansa_lab.viz.report as report
-from hansa_lab.compiled.games import play_game as core_play_game
 from hansa_lab.engine.board import A_ACTIONS
 from hansa_lab.engine.state import GameConfig
-from hansa_lab.play import play_game as python_play_game
-from hansa_lab.sim.populations import parse_populations, tip_spec
+from hansa_lab.play import play_game
 from hansa_lab.sim.results import open_results
-from hansa_lab.stats.populations import NOT_APPLICABLE
+from hansa_lab.stats.population_answers import NOT_APPLICABLE
 from hansa_lab.strategies import make_strategy
 from hansa_lab.strategies.greedy import TIPS, ActionsFirst, Blocker
 from hansa_lab.strategies.learned_search import Strong
+from hansa_lab.studies.populations import parse_populations, tip_spec
 from hansa_lab.tools import cli
 
 
@@ -74,7 +73,7 @@ def test_populations_ask_the_tips_of_strong_players_and_refuse_the_others() -> N
 def _actions_levels(focal: str, plain: str, seeds: range) -> list[int]:
     """Seat 0's final Actions level in 4-player games of ``focal`` against three
     ``plain``, one per seed (played in the core)."""
-    return [core_play_game(GameConfig(4, seed=seed), [focal, plain, plain, plain])
+    return [play_game(GameConfig(4, seed=seed), [focal, plain, plain, plain], engine="core")
             .final.levels[0][A_ACTIONS] for seed in seeds]
 
 
@@ -90,19 +89,19 @@ def test_actions_first_makes_a_searching_player_develop_actions_further(player: 
 
 def test_a_tip_weighted_zero_plays_as_the_plain_player() -> None:
     config = GameConfig(3, seed=5)
-    plain = core_play_game(config, ["strong", "strong", "strong"])
-    zero = core_play_game(config, ["strong:tip=blocker,tip_weight=0", "strong", "strong"])
+    plain = play_game(config, ["strong", "strong", "strong"], engine="core")
+    zero = play_game(config, ["strong:tip=blocker,tip_weight=0", "strong", "strong"], engine="core")
     assert zero.actions == plain.actions
-    tipped = core_play_game(config, ["strong:tip=network_keys,tip_weight=3", "strong",
-                                     "strong"])
+    tipped = play_game(config, ["strong:tip=network_keys,tip_weight=3", "strong",
+                                     "strong"], engine="core")
     assert tipped.actions != plain.actions  # the bias is not ignored
 
 
 def test_a_tipped_strong_player_decides_alike_in_both_engines() -> None:
     config = GameConfig(3, seed=2)
     lineup = ["strong:tip=actions_first", "greedy", "strong"]
-    in_core = core_play_game(config, lineup)
-    in_python = python_play_game(config, lineup)
+    in_core = play_game(config, lineup, engine="core")
+    in_python = play_game(config, lineup)
     assert in_python.actions == in_core.actions
     assert isinstance(make_strategy(lineup[0]), Strong)
 

@@ -1,4 +1,5 @@
-"""Strategy files and self-play tuning (hansa_lab.strategies.strategy_file, hansa_lab.sim.tune)."""
+"""Strategy files and self-play tuning (hansa_lab.strategies.strategy_file,
+hansa_lab.studies.tune)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,19 @@ import sys
 
 import pytest
 
-from hansa_lab import compiled
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
-from hansa_lab.sim import tune as tune_module
+from hansa_lab.play import core_game, play_game
 from hansa_lab.sim.results import open_results
 from hansa_lab.sim.runner import run_experiment, simulate
-from hansa_lab.sim.tune import TuneSettings, heldout_seeds, tune, tuning_seeds
 from hansa_lab.strategies import make_strategy, strategy_file
 from hansa_lab.strategies.strategy_file import (
     StrategyFileError,
     register_folder,
     registered_files,
 )
+from hansa_lab.studies import tune as tune_module
+from hansa_lab.studies.tune import TuneSettings, heldout_seeds, tune, tuning_seeds
 from hansa_lab.tools import cli
 
 #: small enough for a few seconds on 2 cores
@@ -76,7 +77,7 @@ def test_a_run_writes_a_strategy_file_that_loads_and_plays(tuned):
     assert held["margin_lo"] <= held["margin"] <= held["margin_hi"]
     assert held["margin_gain_lo"] <= held["margin_gain"] <= held["margin_gain_hi"]
     assert len((res.state / "generations.jsonl").read_text().splitlines()) == 3
-    rec = compiled.play_game(GameConfig(2, seed=1), [str(res.out), "greedy"])
+    rec = play_game(GameConfig(2, seed=1), [str(res.out), "greedy"], engine="core")
     assert rec.strategies == ["tuned_small_2p", "greedy"] and rec.final.end_reason
 
 
@@ -215,12 +216,12 @@ def test_a_file_strategy_plays_exactly_like_its_base_with_those_values_in_the_co
     path = write(tmp_path / "f.toml", 'name = "same_as_greedy"\nbase = "greedy"\n'
                  '[params]\nroute = 1.4\nsupply_cap = 6\nreserve = 0.8\n')
     strat = make_strategy(path)
-    assert compiled.core_policy(strat) is not None  # its base's twin: it decides in the core
+    assert core_game.core_policy(strat) is not None  # its base's twin: it decides in the core
     assert make_strategy(path + ":route=2.0").spec == "same_as_greedy:route=2.0"
     config = GameConfig(4, seed=11)
-    a = compiled.play_game(config, [path, "greedy", "random", "greedy"])
-    b = compiled.play_game(config, ["greedy:route=1.4,supply_cap=6,reserve=0.8", "greedy",
-                                "random", "greedy"])
+    a = play_game(config, [path, "greedy", "random", "greedy"], engine="core")
+    b = play_game(config, ["greedy:route=1.4,supply_cap=6,reserve=0.8", "greedy",
+                                "random", "greedy"], engine="core")
     assert a.actions == b.actions and a.strategies[0] == "same_as_greedy"
 
 
@@ -293,7 +294,7 @@ def test_a_file_strategy_runs_in_loky_workers_through_simulate_and_an_experiment
 
 
 def test_a_tip_weight_is_not_tuned_by_default() -> None:
-    from hansa_lab.sim.tune import search_space
+    from hansa_lab.studies.tune import search_space
 
     for base in ("learned", "strong"):
         names = [p.name for p in search_space(base)]

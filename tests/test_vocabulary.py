@@ -90,7 +90,7 @@ def test_the_cores_tables_are_the_files() -> None:
 
 
 def test_the_core_strategies_map_to_the_files_policies() -> None:
-    from hansa_lab.compiled.games import CORE_STRATEGIES  # the core's strategy classes
+    from hansa_lab.play.core_game import CORE_STRATEGIES  # the core's strategy classes
     from hansa_lab.strategies import Learned
 
     # the learned family (learned, learned_rollout, strong): their twins are built from a

@@ -117,7 +117,7 @@ def test_jobs_warning_without_a_progress_bar(monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     real = runner._iter_joblib  # play in this process: the warning is what is checked
     monkeypatch.setattr(runner, "_iter_joblib", lambda tasks, n_jobs: real(tasks, 1))
-    monkeypatch.setattr(runner, "_usable_cores", lambda: 2)
+    monkeypatch.setattr(runner, "usable_core_count", lambda: 2)
     simulate(["random"], n_games=3, n_players=3, chunk_size=1, n_jobs=3, progress=False)
     assert "warning: 3 worker processes on 2 cores" in capsys.readouterr().err
     simulate(["random"], n_games=3, n_players=3, chunk_size=1, n_jobs=2, progress=False)

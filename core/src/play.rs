@@ -1,4 +1,4 @@
-//! Whole games in the core (twin of the loop of `hansa_lab/play.py`): a `Match` plays
+//! Whole games in the core (twin of the loop of `hansa_lab/play/loop.py`): a `Match` plays
 //! the seats whose strategy the core has and stops for the others (their decisions come
 //! from Python), logging as it goes when asked to.
 

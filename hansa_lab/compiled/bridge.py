@@ -1,11 +1,15 @@
-"""The bridge between the Python engine and the compiled core (``hansa_lab._core``):
+"""The one door to the compiled core (``hansa_lab._core``, typed by ``_core.pyi``):
 a core position as :class:`CoreGame` — legal actions as :class:`Action` values in the
-Python engine's order, apply with the Python engine's messages, scores, events — and the
-conversion both ways between a core position and a Python :class:`State`.
+Python engine's order, apply with the Python engine's messages, scores, events, the
+learning environments' integer actions and observations, a core strategy's choice — the
+conversion both ways between a core position and a Python :class:`State`, and typed
+functions for the core's other objects (its strategies, matches, vector environments,
+model checks and batch games). No other module of the package imports the extension
+module or reaches into a core object.
 
 On the level of the engine (it imports only the engine, the errors and the extension
 module), so that strategies can ask the core too; the games played through the core
-(:mod:`hansa_lab.compiled.games`) build on it.
+(:mod:`hansa_lab.play.core_game`) build on it.
 
 >>> from hansa_lab.engine.state import GameConfig, new_game
 >>> g = CoreGame(GameConfig(n_players=3, seed=7))
@@ -18,9 +22,10 @@ True
 from __future__ import annotations
 
 import functools
-import importlib
+from collections.abc import Sequence
 from dataclasses import fields
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from hansa_lab.engine.actions import MARKER_KINDS, Action
 from hansa_lab.engine.board import PERMANENT_MARKERS
@@ -43,32 +48,53 @@ from hansa_lab.engine.state import FAVOUR_TILES, GameConfig, State
 from hansa_lab.engine.vocabulary import END_REASONS
 from hansa_lab.errors import IllegalActionError, InvariantError
 
-_core: Any
-_IMPORT_ERROR: ImportError | None
-try:  # the extension module is built by maturin (pip install -e . / maturin develop)
-    _core = importlib.import_module("hansa_lab._core")
-    _IMPORT_ERROR = None
-except ImportError as e:  # pragma: no cover - only without a build
-    _core = None
-    _IMPORT_ERROR = e
+if TYPE_CHECKING:  # the core's classes, for annotations elsewhere too (``as``: re-exported)
+    from hansa_lab._core import CoreConfig as CoreConfig
+    from hansa_lab._core import CoreMatch as CoreMatch
+    from hansa_lab._core import CorePolicy as CorePolicy
+    from hansa_lab._core import CoreState as CoreState
+    from hansa_lab._core import CoreVectorEnv as CoreVectorEnv
 
-__all__ = ["CoreGame", "available", "core_config", "core_divide", "core_from_text",
-           "core_module", "core_options", "core_perft", "core_to_text",
-           "state_fields"]
+_MISSING = ("the compiled core hansa_lab._core is not built: run `make .venv/.installed` "
+            "(needs a Rust toolchain) or `maturin develop --release`")
+
+
+class _Missing(ModuleType):
+    """Stands for the extension module when it is not built: any name of it raises the
+    ImportError saying how to build it."""
+
+    def __init__(self, error: ImportError) -> None:
+        super().__init__("hansa_lab._core")
+        self.error = error
+
+    def __getattr__(self, name: str) -> Any:
+        raise ImportError(_MISSING) from self.error
+
+
+try:  # the extension module is built by maturin (pip install -e . / maturin develop)
+    from hansa_lab import _core
+except ImportError as e:  # pragma: no cover - only without a build
+    _core = _Missing(e)
+
+__all__ = ["CoreGame", "available", "core_config", "core_divide", "core_feature_names",
+           "core_from_text", "core_learned_policy", "core_learned_rollout_policy",
+           "core_match", "core_max_envs", "core_max_threads", "core_model_forward",
+           "core_module", "core_options", "core_perft", "core_policy_named",
+           "core_random_games", "core_sample_games", "core_to_text", "core_vector_env",
+           "play_random_game", "state_fields", "timings", "turn_columns"]
 
 
 def available() -> bool:
     """Whether the compiled core is built and importable."""
-    return _core is not None
+    return not isinstance(_core, _Missing)
 
 
-def core_module() -> Any:
-    """The extension module (ImportError saying how to build it when it is missing)."""
-    if _core is None:
-        raise ImportError(
-            "the compiled core hansa_lab._core is not built: run `make .venv/.installed` "
-            "(needs a Rust toolchain) or `maturin develop --release`"
-        ) from _IMPORT_ERROR
+def core_module() -> ModuleType:
+    """The extension module itself, for tests that probe the core's own checks
+    (ImportError saying how to build it when it is missing); the package goes through
+    this module's typed functions and :class:`CoreGame`."""
+    if isinstance(_core, _Missing):
+        raise ImportError(_MISSING) from _core.error
     return _core
 
 
@@ -110,18 +136,18 @@ def core_options(config: GameConfig) -> dict[str, Any]:
     return out
 
 
-def core_config(config: GameConfig) -> Any:
+def core_config(config: GameConfig) -> CoreConfig:
     """The configuration as the core's ``CoreConfig`` (built once per call site; the core
     plays every configuration of the Python engine), with the resolved options
     (:func:`core_options`)."""
-    return core_module().CoreConfig(config.n_players, config.side, config.edition,
-                                    int(config.seed) & MASK, core_options(config))
+    return _core.CoreConfig(config.n_players, config.side, config.edition,
+                            int(config.seed) & MASK, core_options(config))
 
 
 @functools.cache
-def _plain_random() -> Any:
+def _plain_random() -> CorePolicy:
     """The core's ``random`` strategy with its default biases."""
-    return core_module().CorePolicy("random", [("establish", 1.0), ("gather", 1.0)])
+    return _core.CorePolicy("random", [("establish", 1.0), ("gather", 1.0)])
 
 
 def _decision(t: tuple[Any, ...]) -> Decision:
@@ -131,7 +157,7 @@ def _decision(t: tuple[Any, ...]) -> Decision:
     return DECISIONS[kind](*values)
 
 
-def _names(table: tuple[str, ...], codes: Any) -> tuple[str, ...]:
+def _names(table: tuple[str, ...], codes: Sequence[int]) -> tuple[str, ...]:
     return tuple(table[k] for k in codes)
 
 
@@ -140,10 +166,9 @@ class CoreGame:
 
     __slots__ = ("_s", "config")
 
-    def __init__(self, config: GameConfig, _state: Any = None) -> None:
+    def __init__(self, config: GameConfig, _state: CoreState | None = None) -> None:
         self.config = config
-        self._s = _state if _state is not None else core_module().CoreState(
-            core_config(config))
+        self._s = _state if _state is not None else _core.CoreState(core_config(config))
 
     # ----------------------------------------------------------------- queries
     @property
@@ -195,17 +220,49 @@ class CoreGame:
     def random_choice(self, rng_state: int) -> tuple[Action, int] | None:
         """The random strategy's choice with a SplitMix64 stream in state ``rng_state``:
         (action, the stream's state after), or None once the game is over."""
-        out = _plain_random().choose(self._s, rng_state & MASK)
+        return self.choice_of(_plain_random(), rng_state)
+
+    def choice_of(self, policy: CorePolicy, rng_state: int) -> tuple[Action, int] | None:
+        """What the core strategy ``policy`` (:func:`core_policy_named`,
+        :func:`core_learned_policy` …) chooses here with a SplitMix64 stream in state
+        ``rng_state``: (action, the stream's state after), or None once the game is
+        over. The position is unchanged."""
+        out = policy.choose(self._s, rng_state & MASK)
         if out is None:
             return None
         t, state = out
         return Action(*t), int(state)
 
+    # ----------------------------------------------------------------- environments
+    def legal_indices(self) -> list[int]:
+        """The legal actions as the learning environments' integers (their action
+        index, :class:`~hansa_lab.env.action_index.ActionIndex`)."""
+        return list(_core.env_legal_indices(self._s))
+
+    def apply_index(self, i: int) -> bool:
+        """Apply the action of environment integer ``i`` in place; False (the position
+        unchanged) when it is not legal now."""
+        return bool(_core.env_apply_index(self._s, i))
+
+    def observe_into(self, seat: int, out: Any) -> None:
+        """Write ``seat``'s observation vector into ``out`` (a float32 buffer of the
+        observation's size)."""
+        _core.env_observe(self._s, seat, out)
+
+    def mask_into(self, mask: Any) -> int:
+        """Write the legal-action mask into ``mask`` (a uint8 buffer of the action
+        index's size, 1 for each legal action); the number of legal actions."""
+        return int(_core.env_mask(self._s, mask))
+
+    def rank_rewards(self) -> list[float]:
+        """Every seat's reward from its final rank (a finished game)."""
+        return [float(r) for r in _core.env_rank_rewards(self._s)]
+
     # ----------------------------------------------------------------- conversions
     def to_state(self) -> State:
         """The position as a Python :class:`State` (equal field by field to the Python
         engine's state after the same actions, with the last action's events)."""
-        d = self._s.to_dict()
+        d: dict[str, Any] = self._s.to_dict()
         config = self.config
         pending = tuple(_decision(t) for t in d["pending"])
         favours = tuple(_names(FAVOUR_TILES, f) for f in d["favours"])
@@ -274,7 +331,7 @@ class CoreGame:
         return game
 
 
-def _codes(table: tuple[str, ...], names: Any, field: str) -> list[int]:
+def _codes(table: tuple[str, ...], names: Sequence[Any], field: str) -> list[int]:
     try:
         return [table.index(x) for x in names]
     except (ValueError, TypeError) as e:
@@ -283,7 +340,7 @@ def _codes(table: tuple[str, ...], names: Any, field: str) -> list[int]:
 
 def state_fields(state: State) -> dict[str, Any]:
     """A Python :class:`State`'s fields as the core reads them (indices for names)."""
-    pending = []
+    pending: list[tuple[Any, ...]] = []
     for f in state.pending:
         kind = getattr(f, "KIND", None)
         if kind not in DECISIONS or type(f) is not DECISIONS[kind]:
@@ -343,7 +400,7 @@ def core_from_text(text: str, config: GameConfig | None = None) -> CoreGame:
     :func:`~hansa_lab.engine.position.check_position` as the Python reader's)."""
     config = read_config(text, config)
     try:
-        state = core_module().position_from_text(core_config(config), text)
+        state = _core.position_from_text(core_config(config), text)
     except ValueError as e:
         raise PositionError(str(e)) from None
     game = CoreGame(config, state)
@@ -358,16 +415,127 @@ def core_from_text(text: str, config: GameConfig | None = None) -> CoreGame:
 def core_to_text(game: CoreGame) -> str:
     """The core's position as text, written by the core (the same text as
     :func:`~hansa_lab.engine.position.to_text` of the equal Python state)."""
-    return str(core_module().position_to_text(game._s, options_text(game.config)))
+    return str(_core.position_to_text(game._s, options_text(game.config)))
 
 
 def core_perft(game: CoreGame, depth: int) -> int:
     """:func:`~hansa_lab.engine.perft.perft`, counted by the core."""
-    return int(core_module().position_perft(game._s, depth))
+    return int(_core.position_perft(game._s, depth))
 
 
 def core_divide(game: CoreGame, depth: int) -> list[tuple[Action, int]]:
     """:func:`~hansa_lab.engine.perft.divide`, counted by the core."""
     if depth < 1:
         raise ValueError(f"divide depth must be >= 1, got {depth}")
-    return [(Action(*t), int(n)) for t, n in core_module().position_divide(game._s, depth)]
+    return [(Action(*t), int(n)) for t, n in _core.position_divide(game._s, depth)]
+
+
+# --------------------------------------------------------------------------- strategies
+#: a learned model's linear part as the core takes it: (features, mean, scale, weights,
+#: bias) (:meth:`~hansa_lab.strategies.model_file.LearnedModel.core_args`)
+ModelArgs = tuple[list[str], list[float], list[float], list[float], float]
+#: a model's hidden layer as the core takes it (None: a linear model)
+HiddenArgs = tuple[list[float], list[float], list[float]] | None
+
+
+def core_policy_named(name: str, params: Sequence[tuple[str, float]]) -> CorePolicy:
+    """The core's strategy ``name`` (one of its policy names) with ``params``
+    (ValueError naming an unknown strategy or a parameter out of range)."""
+    return _core.CorePolicy(name, params)
+
+
+def core_learned_policy(model: ModelArgs, hidden: HiddenArgs, *, model_weight: float,
+                        greedy_weight: float, explore: float,
+                        evaluation: Sequence[tuple[str, float]], reply: float, tip: str,
+                        tip_weight: float, tip_threshold: int) -> CorePolicy:
+    """The core's one-ply learned player over ``model`` (ValueError: a knob out of its
+    range, or a model whose features are not the core's)."""
+    return _core.learned_policy(*model, model_weight, greedy_weight, explore, evaluation,
+                                hidden=hidden, reply=reply, tip=tip, tip_weight=tip_weight,
+                                tip_threshold=tip_threshold)
+
+
+def core_learned_rollout_policy(model: ModelArgs, hidden: HiddenArgs, *,
+                                model_weight: float, greedy_weight: float, explore: float,
+                                candidates: int, samples: int, horizon: int,
+                                evaluation: Sequence[tuple[str, float]], gap: float,
+                                tip: str, tip_weight: float,
+                                tip_threshold: int) -> CorePolicy:
+    """The core's learned search (candidates of the learned player, each played out)."""
+    return _core.learned_rollout_policy(*model, model_weight, greedy_weight, explore,
+                                        candidates, samples, horizon, evaluation, gap,
+                                        hidden=hidden, tip=tip, tip_weight=tip_weight,
+                                        tip_threshold=tip_threshold)
+
+
+def core_model_forward(model: ModelArgs, hidden: HiddenArgs,
+                       rows: Sequence[Sequence[float]]) -> list[float]:
+    """The model's values of feature ``rows``, computed by the core (ValueError for
+    whatever the core would refuse in a game: the check of a model file)."""
+    return list(_core.model_forward(*model, rows, hidden=hidden))
+
+
+def core_feature_names() -> list[str]:
+    """The core's feature names, in vector order (the learned players' inputs)."""
+    return list(_core.FEATURE_NAMES)
+
+
+# --------------------------------------------------------------------------- batches
+def core_match(start: CoreGame, seats: Sequence[CorePolicy | None], seed: int,
+               max_actions: int, log: bool) -> CoreMatch:
+    """A game in the core's match loop from ``start`` (copied): ``seats[p]`` a core
+    strategy or None for a seat decided in Python, seat streams from ``seed``; ``log``:
+    the core builds the ``turns`` and ``events`` rows."""
+    return _core.CoreMatch(start._s, seats, seed, max_actions, log)
+
+
+def core_sample_games(
+    config: GameConfig, seats: Sequence[CorePolicy], seeds: Sequence[int], rate: float,
+    max_actions: int,
+) -> list[tuple[int, list[int], list[float], list[int], list[int], int, bool]]:
+    """Self-play games of ``config``, one per seed, each decision point sampled with
+    probability ``rate``: per game (seed, rounds, features, totals, ranks, actions,
+    ended)."""
+    return _core.sample_games(core_config(config), seats, seeds, rate, max_actions)
+
+
+def core_vector_env(config: GameConfig, n_envs: int, seed: int, max_actions: int,
+                    threads: int) -> CoreVectorEnv:
+    """``n_envs`` games of ``config`` stepped together in the core."""
+    return _core.CoreVectorEnv(core_config(config), n_envs, seed, max_actions, threads)
+
+
+def core_max_envs() -> int:
+    """The most environments one vector environment holds."""
+    return int(_core.MAX_ENVS)
+
+
+def core_max_threads() -> int:
+    """The most threads one vector environment steps with."""
+    return int(_core.MAX_THREADS)
+
+
+def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,
+                                                                               list[Action]]:
+    """A whole game with the random strategy in every seat, played in the core (the same
+    game as :func:`hansa_lab.play.play_game` ``(config, ["random"] * n)``)."""
+    s, actions = _core.play_random_game(core_config(config), max_actions)
+    return CoreGame(config, s), [Action(*t) for t in actions]
+
+
+def core_random_games(config: GameConfig, seeds: Sequence[int],
+                      max_actions: int) -> tuple[int, int, int]:
+    """Random games for ``seeds`` (checked by the caller), all in the core: (games,
+    actions, capped games)."""
+    return _core.play_random_games(core_config(config), seeds, max_actions)
+
+
+def timings(config: GameConfig, games: int = 50) -> tuple[float, float, float]:
+    """Nanoseconds per state copy, full legal-action list and score-if-ended-now in the
+    core, averaged over the positions of ``games`` random games."""
+    return _core.timings(core_config(config), games)
+
+
+def turn_columns() -> list[str]:
+    """The columns of the ``turns`` rows the core builds, in their order."""
+    return list(_core.TURN_COLUMNS)

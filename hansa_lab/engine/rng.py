@@ -1,7 +1,7 @@
 """The shared pseudo-random generator: SplitMix64, identical in Python and in the Rust core.
 
 Every chance event of a game (the set-up draws of :func:`hansa_lab.engine.state.new_game`)
-and every seat's strategy stream (:func:`hansa_lab.play.strategy_rng`) comes from an
+and every seat's strategy stream (:func:`seat_stream`) comes from an
 :class:`Rng`, so that (configuration, seed, line-up) gives the same game in both engines.
 The Rust twin is ``core/src/rng.rs``; every method below is defined only in terms of
 :meth:`Rng.next_u64`, and both sides implement the same algorithms:

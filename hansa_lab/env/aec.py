@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from hansa_lab.compiled.bridge import CoreGame, core_module
+from hansa_lab.compiled.bridge import CoreGame
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.rng import mix64
 from hansa_lab.engine.state import MAX_SEED, GameConfig
@@ -92,7 +92,6 @@ class HansaEnv(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
-        self._core = core_module()
         self._n_obs, self._n_act = n_obs, n_act
         self._next_seed: int | None = None
         self.game: CoreGame | None = None
@@ -130,15 +129,15 @@ class HansaEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._game()
         obs = np.zeros(self._n_obs, np.float32)
-        self._core.env_observe(game._s, self._seat(agent), obs)
+        game.observe_into(self._seat(agent), obs)
         mask = np.zeros(self._n_act, np.int8)
         if not game.is_over and agent == self.agent_selection:
-            self._core.env_mask(game._s, mask.view(np.uint8))
+            game.mask_into(mask.view(np.uint8))
         return {"observation": obs, "action_mask": mask}
 
     def legal_actions(self) -> list[int]:
         """The integers of the legal actions of the agent to act."""
-        return list(self._core.env_legal_indices(self._game()._s))
+        return self._game().legal_indices()
 
     def step(self, action: Any) -> None:
         """The action of the agent to act (an integer of its action space; ``None`` for an
@@ -161,14 +160,13 @@ class HansaEnv(AECEnv):
         i = action_integer(action, self._n_act, agent)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        if not self._core.env_apply_index(game._s, i):
+        if not game.apply_index(i):
             if self.illegal_action == "raise":
                 raise ValueError(self._illegal_message(agent, i))
             self.rewards[agent] = -1.0
             self._finish(truncated=False, info={"illegal_action": i})
         elif game.is_over:
-            for a, r in zip(self.possible_agents, self._core.env_rank_rewards(game._s),
-                            strict=True):
+            for a, r in zip(self.possible_agents, game.rank_rewards(), strict=True):
                 self.rewards[a] = float(r)
             self._finish(truncated=False)
         elif game.n_actions >= self.max_actions:

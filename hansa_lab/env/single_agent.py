@@ -32,14 +32,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from hansa_lab.compiled.bridge import CoreGame, core_module
-from hansa_lab.compiled.games import core_policy
-from hansa_lab.engine.actions import Action
+from hansa_lab.compiled.bridge import CoreGame
 from hansa_lab.engine.rng import MASK, MAX_SEED, seat_stream
 from hansa_lab.env.action_index import ActionIndex
 from hansa_lab.env.aec import ILLEGAL_ACTION_MODES, make_config
 from hansa_lab.env.inputs import action_integer, seed_integer
 from hansa_lab.env.observation import observation_size
+from hansa_lab.play.core_game import core_policy
 from hansa_lab.strategies import make_strategy
 
 __all__ = ["SingleAgentEnv"]
@@ -86,7 +85,6 @@ class SingleAgentEnv(gymnasium.Env):
             "action_mask": spaces.Box(0, 1, (self._n_act,), np.int8),
         })
         self.action_space = spaces.Discrete(self._n_act)
-        self._core = core_module()
         self.game: CoreGame | None = None
         self._rng_states: list[int] = []
         self._ended = False  # the last step ended the episode (terminated or truncated)
@@ -94,10 +92,10 @@ class SingleAgentEnv(gymnasium.Env):
     def _obs(self) -> dict[str, np.ndarray]:
         game = self._game()
         obs = np.zeros(self._n_obs, np.float32)
-        self._core.env_observe(game._s, self.seat, obs)
+        game.observe_into(self.seat, obs)
         mask = np.zeros(self._n_act, np.int8)
         if not game.is_over and game.current_player == self.seat:
-            self._core.env_mask(game._s, mask.view(np.uint8))
+            game.mask_into(mask.view(np.uint8))
         return {"observation": obs, "action_mask": mask}
 
     def afterstates(self) -> tuple[np.ndarray, np.ndarray]:
@@ -108,12 +106,12 @@ class SingleAgentEnv(gymnasium.Env):
         game = self._game()
         if self._ended or game.is_over or game.current_player != self.seat:
             raise RuntimeError("the learner is not to act: no afterstates")
-        legal = np.asarray(self._core.env_legal_indices(game._s), np.int64)
+        legal = np.asarray(game.legal_indices(), np.int64)
         out = np.zeros((len(legal), self._n_obs), np.float32)
         for k, i in enumerate(legal):
-            child = game._s.copy()
-            self._core.env_apply_index(child, int(i))
-            self._core.env_observe(child, self.seat, out[k])
+            child = game.copy()
+            child.apply_index(int(i))
+            child.observe_into(self.seat, out[k])
         return legal, out
 
     def _game(self) -> CoreGame:
@@ -132,9 +130,11 @@ class SingleAgentEnv(gymnasium.Env):
                 and game.n_actions < self.max_actions:
             p = game.current_player
             k = seats.index(p)
-            chosen = self.policies[k].choose(game._s, self._rng_states[k])
-            t, self._rng_states[k] = chosen
-            game.apply(Action(*t))
+            chosen = game.choice_of(self.policies[k], self._rng_states[k])
+            if chosen is None:  # pragma: no cover - only after the end, checked above
+                raise RuntimeError("an opponent's core strategy found no decision")
+            action, self._rng_states[k] = chosen
+            game.apply(action)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
@@ -166,7 +166,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self._ended or game.is_over or game.n_actions >= self.max_actions:
             raise RuntimeError("the episode is over: call reset() before step()")
         i = action_integer(action, self._n_act)
-        if not self._core.env_apply_index(game._s, i):
+        if not game.apply_index(i):
             if self.illegal_action == "raise":
                 raise ValueError(f"action {i} is not legal now (the legal actions are the "
                                  "1s of the observation's action_mask)")

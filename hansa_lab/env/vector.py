@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from hansa_lab.compiled.bridge import core_config, core_module
+from hansa_lab.compiled.bridge import core_max_envs, core_max_threads, core_vector_env
 from hansa_lab.env.aec import make_config
 from hansa_lab.env.inputs import action_array, seed_integer
 
@@ -62,16 +62,14 @@ class VectorEnv:
     def __init__(self, n_envs: int, n_players: int = 3, board: str = "base",
                  edition: str = "bigbox", options: dict[str, Any] | None = None,
                  seed: int = 0, max_actions: int = 20_000, threads: int = 1) -> None:
-        core = core_module()
-        for name, v, top in (("n_envs", n_envs, core.MAX_ENVS),
+        for name, v, top in (("n_envs", n_envs, core_max_envs()),
                              ("max_actions", max_actions, 2**31 - 1),
-                             ("threads", threads, core.MAX_THREADS)):
+                             ("threads", threads, core_max_threads())):
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= top:
                 raise ValueError(f"{name} must be an int 1-{top}, got {v!r}")
         seed = seed_integer(seed, "VectorEnv")
         self.config = make_config(n_players, board, edition, options)
-        self._env = core.CoreVectorEnv(core_config(self.config), n_envs, seed, max_actions,
-                                       threads)
+        self._env = core_vector_env(self.config, n_envs, seed, max_actions, threads)
         self.n_envs = n_envs
         self.n_players = n_players
         self.threads = threads

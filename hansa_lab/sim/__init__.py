@@ -7,5 +7,6 @@ the recorder that turns a game into rows, with the numpy per-turn scoring) and `
 (``Results``: the tables as DataFrames, summaries and comparisons).
 
 May import :mod:`hansa_lab.errors`, the engine, strategies, :mod:`hansa_lab.play` and
-:mod:`hansa_lab.stats`; never the viewers or the tools.
+:mod:`hansa_lab.stats`; never the studies built on it (:mod:`hansa_lab.studies`), the
+viewers or the tools.
 """

@@ -12,15 +12,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hansa_lab import compiled
 from hansa_lab.errors import ExperimentError
-from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
+from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT, DEFAULT_ENGINE, ENGINES
 from hansa_lab.sim.experiment import (
     BACKENDS,
     is_int,
-)
-from hansa_lab.sim.logs import (
-    ENGINES,
 )
 from hansa_lab.sim.provenance import usable_core_count
 from hansa_lab.sim.worker import ChunkResult, ChunkTask
@@ -104,7 +100,7 @@ class Execution:
     fail_fast: bool = False
     force: bool = False
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
-    engine: str = "core"
+    engine: str = DEFAULT_ENGINE
 
 
 def check_execution(ex: Execution, names: Mapping[str, str]) -> None:
@@ -119,7 +115,7 @@ def check_execution(ex: Execution, names: Mapping[str, str]) -> None:
     if ex.engine not in ENGINES:
         raise ExperimentError(n("engine"), f"must be one of {', '.join(ENGINES)}, got "
                                            f"{ex.engine!r}")
-    if ex.engine == "core" and not compiled.available():
+    if not ENGINES[ex.engine].available():
         raise ExperimentError(n("engine"), "the compiled core is not built (run `make "
                                            "core-build` or `maturin develop --release`), or "
                                            "choose engine='python'")

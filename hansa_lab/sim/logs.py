@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from hansa_lab import compiled
+from hansa_lab.compiled.bridge import turn_columns
 from hansa_lab.engine.actions import USES_AN_ACTION, format_action
 from hansa_lab.engine.board import A_KEYS, ABILITIES, Board
 from hansa_lab.engine.decisions import Relocate
@@ -38,6 +38,7 @@ from hansa_lab.engine.events import EVENT_KINDS as ENGINE_EVENTS
 from hansa_lab.engine.events import Event
 from hansa_lab.engine.invariants import MERCHANTS, TRADERS
 from hansa_lab.engine.options import Tuning
+from hansa_lab.engine.rng import seat_stream
 from hansa_lab.engine.scoring import (
     CATEGORIES,
     SCORED_TRACKS,
@@ -52,11 +53,14 @@ from hansa_lab.engine.state import EMPTY, GameConfig, State, new_game
 from hansa_lab.errors import StrategyError
 from hansa_lab.play import (
     DEFAULT_DECISION_TIME_LIMIT,
+    DEFAULT_ENGINE,
     DEFAULT_MAX_ACTIONS,
     PythonGame,
+    engine_named,
+    per_engine,
     run_game,
-    strategy_rng,
 )
+from hansa_lab.play.core_game import CoreMatchGame, MatchResult
 from hansa_lab.strategies import Strategy, make_strategy
 
 if TYPE_CHECKING:
@@ -502,11 +506,11 @@ class _CoreLogs:
     def __init__(self, config: GameConfig, players: list[Strategy], limit: int, key: tuple,
                  full: bool) -> None:
         self.key, self.full = key, full
-        self.game = compiled.CoreMatchGame(config, players, max_actions=limit, log=full)
+        self.game = CoreMatchGame(config, players, max_actions=limit, log=full)
 
     def rows(self) -> tuple[State, int, int, Rows, Rows]:
         """The final position, the actions, the longest quiet stretch, turns, events."""
-        match = compiled.MatchResult(self.game.config, self.game.match)
+        match = MatchResult(self.game.config, self.game.match)
         final = match.final()
         board = final.board
         turns: Rows = _core_turn_columns(match.turn_rows(), self.key) if self.full else []
@@ -542,13 +546,10 @@ class _PythonLogs:
                 self.recorder.events)
 
 
-#: The rules engines a game can be played with (``core``: the compiled core, where the
-#: core's own strategies play without a Python call per decision; ``python``: the
-#: readable reference engine), each with how its logs are built. Both give the same game
-#: and the same rows.
-_ENGINE_LOGS: dict[str, type[_CoreLogs] | type[_PythonLogs]] = {
-    "core": _CoreLogs, "python": _PythonLogs}
-ENGINES = tuple(_ENGINE_LOGS)
+#: How each rules engine (:data:`hansa_lab.play.ENGINES`) builds its logs. Both give the
+#: same game and the same rows.
+_ENGINE_LOGS: dict[str, type[_CoreLogs] | type[_PythonLogs]] = per_engine(
+    {"core": _CoreLogs, "python": _PythonLogs}, "the logs")
 
 
 def record_game(
@@ -563,25 +564,25 @@ def record_game(
     max_actions: int | None = None,
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
     stall_rounds: int = DEFAULT_STALL_ROUNDS,
-    engine: str = "core",
+    engine: str = DEFAULT_ENGINE,
 ) -> dict[str, Rows]:
     """Play one game and return its rows per table (``failures`` instead when a strategy
     fails; ``decision_time_limit`` as in :func:`hansa_lab.play.play_game`).
 
-    ``engine`` chooses the rules engine (:data:`ENGINES`); the game is played by the one
-    game loop (:func:`hansa_lab.play.run_game`). ``engine="core"``: the compiled core,
-    which also builds the ``turns`` and ``events`` rows; ``engine="python"``: the Python
-    engine, logged by observers. The rows are the same."""
-    if engine not in _ENGINE_LOGS:
-        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    ``engine`` chooses the rules engine (:data:`hansa_lab.play.ENGINES`); the game is
+    played by the one game loop (:func:`hansa_lab.play.loop.run_game`).
+    ``engine="core"``: the compiled core, which also builds the ``turns`` and ``events``
+    rows; ``engine="python"``: the Python engine, logged by observers. The rows are the
+    same."""
+    name = engine_named(engine).name
     key = (experiment, arm, game_id)
     players = [make_strategy(s) for s in strategies]
     t0 = time.perf_counter()
     limit = DEFAULT_MAX_ACTIONS if max_actions is None else max_actions
-    logs = _ENGINE_LOGS[engine](config, players, limit, key, full)
+    logs = _ENGINE_LOGS[name](config, players, limit, key, full)
     try:
         run_game(logs.game, players,
-                 [strategy_rng(config.seed, p) for p in range(len(players))],
+                 [seat_stream(config.seed, p) for p in range(len(players))],
                  decision_time_limit=decision_time_limit)
     except StrategyError as e:
         return {"failures": [_failure_row(key, config, rotation, e)]}
@@ -634,7 +635,7 @@ def _result_rows(key: tuple, config: GameConfig, rotation: int, players: list[St
 def _core_turn_columns(raw: bytes, key: tuple) -> dict[str, np.ndarray]:
     """The ``turns`` columns from the rows the core built (:data:`TURN_COLUMNS` of
     ``hansa_lab._core``, little-endian int32)."""
-    names = compiled.turn_columns()
+    names = turn_columns()
     rows = np.frombuffer(raw, dtype="<i4").reshape(-1, len(names)).astype(np.int64)
     cols: dict[str, np.ndarray] = {name: rows[:, i] for i, name in enumerate(names)}
     cols["is_acting"] = cols["seat"] == cols["acting_seat"]

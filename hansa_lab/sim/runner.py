@@ -33,7 +33,7 @@ from typing import Any
 import pandas as pd
 
 from hansa_lab.errors import ExperimentError, SimulationFailed, terminate_as_interrupt
-from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
+from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT, DEFAULT_ENGINE
 from hansa_lab.sim.backends import (
     Execution,
     check_execution,
@@ -86,10 +86,6 @@ from hansa_lab.sim.store import (
 from hansa_lab.sim.worker import ChunkResult, ChunkTask, run_chunk
 from hansa_lab.strategies import make_strategy
 
-#: The core count the workers' count is checked against, looked up here at run time so a
-#: caller (a test) can replace it for this module.
-_usable_cores = usable_core_count
-
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "GAME_ORDER",
@@ -125,7 +121,7 @@ def _workers(n_jobs: int, n_chunks: int, progress: bool) -> int:
     """Worker processes to start: ``n_jobs`` (negative: counted back from all cores),
     never more than the chunks to play (one chunk keeps one worker busy); a warning on
     stderr when that is more than the cores (with or without ``progress``)."""
-    cores = _usable_cores()
+    cores = usable_core_count()
     wanted = n_jobs if n_jobs > 0 else cores + 1 + n_jobs
     workers = max(1, min(wanted, n_chunks))
     if workers > cores:  # said even without a progress bar: it costs memory and speed
@@ -359,7 +355,7 @@ def _play(
     })
 
 
-def play_in_memory(exp: Experiment, *, n_jobs: int = 1, engine: str = "core",
+def play_in_memory(exp: Experiment, *, n_jobs: int = 1, engine: str = DEFAULT_ENGINE,
                    progress: bool = False) -> Results:
     """Play a checked experiment (from :func:`normalize_experiment`, possibly changed by
     ``dataclasses.replace``) with no results folder: one run over all its conditions
@@ -394,7 +390,7 @@ def simulate(
     max_actions: int | None = None,
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
     stall_rounds: int = DEFAULT_STALL_ROUNDS,
-    engine: str = "core",
+    engine: str = DEFAULT_ENGINE,
 ) -> Results:
     """Play ``n_games`` seat-rotated games of a line-up and log them.
 
@@ -561,7 +557,7 @@ def run_experiment(
         progress=progress, fail_fast=fail_fast, force=force,
         decision_time_limit=decision_time_limit if decision_time_limit is not None
         else raw.get("decision_time_limit", DEFAULT_DECISION_TIME_LIMIT),
-        engine=engine if engine is not None else raw.get("engine", "core"),
+        engine=engine if engine is not None else raw.get("engine", DEFAULT_ENGINE),
     )
     out_given = out
     if out is None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.errors import EngineError
-from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
+from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT, DEFAULT_ENGINE
 from hansa_lab.sim.experiment import (
     GameSpec,
 )
@@ -51,8 +51,8 @@ class ChunkTask:
     decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT
     #: quiet rounds beyond which a game is flagged as stalled
     stall_rounds: int = DEFAULT_STALL_ROUNDS
-    #: rules engine (:data:`hansa_lab.sim.logs.ENGINES`)
-    engine: str = "core"
+    #: rules engine (:data:`hansa_lab.play.ENGINES`)
+    engine: str = DEFAULT_ENGINE
 
 
 @dataclass

@@ -31,9 +31,9 @@ What is here (every name below is importable from ``hansa_lab.stats``):
   :func:`format_p` (every p-value a person reads);
 - :mod:`~hansa_lab.stats.mechanism` — why the first seat wins: :func:`first_seat_mechanism`
   (first developments, first routes to the ability cities, the score gap by round);
-- :mod:`~hansa_lab.stats.populations` — answers per population side by side:
+- :mod:`~hansa_lab.stats.population_answers` — answers per population side by side:
   :func:`answers_table`, :func:`agreement_line` (agree / differ / no evidence they differ);
-- :mod:`~hansa_lab.stats.style` — :func:`play_style` (third action, City Keys, Coellen,
+- :mod:`~hansa_lab.stats.play_style` — :func:`play_style` (third action, City Keys, Coellen,
   winners' scores: how a population plays);
 - :mod:`~hansa_lab.stats.quality` — :func:`game_quality`, :func:`lead_changes`,
   :func:`leader_wins`, :func:`end_reason_mix`;
@@ -93,7 +93,8 @@ from hansa_lab.stats.paired import (
     paired_differences,
     summarize_pairs,
 )
-from hansa_lab.stats.populations import PopulationAnswer, agreement_line, answers_table
+from hansa_lab.stats.play_style import play_style
+from hansa_lab.stats.population_answers import PopulationAnswer, agreement_line, answers_table
 from hansa_lab.stats.quality import (
     GameQuality,
     end_reason_mix,
@@ -110,7 +111,6 @@ from hansa_lab.stats.sequential import (
     planned_pairs,
     sequential_compare,
 )
-from hansa_lab.stats.style import play_style
 from hansa_lab.stats.summaries import mean_scores, score_differences, win_rates
 from hansa_lab.stats.synthetic import synthetic_tables
 from hansa_lab.stats.tables import CONDITION_COLUMNS, GAME_KEYS, lineup_period, with_games

@@ -1,5 +1,5 @@
 """Figures of the first-seat study (:func:`hansa_lab.stats.mechanism.first_seat_mechanism`)
-and of answers per population (:mod:`hansa_lab.stats.populations`), matplotlib.
+and of answers per population (:mod:`hansa_lab.stats.population_answers`), matplotlib.
 
 - :func:`plot_first_seat_mechanism` — three panels a designer reads at a glance: which
   seat develops each ability first, which seat reaches each ability city first (both
@@ -12,7 +12,7 @@ Like :mod:`hansa_lab.stats.plots`: each function returns a
 :class:`matplotlib.figure.Figure` (no ``pyplot``) and ``save`` writes it to a path.
 
 >>> import pandas as pd
->>> from hansa_lab.stats.populations import PopulationAnswer, answers_table
+>>> from hansa_lab.stats.population_answers import PopulationAnswer, answers_table
 >>> t = answers_table([PopulationAnswer("a", "seats", 0.3, 0.2, 0.4, "win share of seat 0",
 ...                                     "Wilson", "balanced", 100)])
 >>> [ax.get_title() for ax in plot_population_answers(t).axes]
@@ -36,7 +36,7 @@ from hansa_lab.stats.plot_style import (
     legend_columns,
     percent_axis,
 )
-from hansa_lab.stats.populations import NOT_APPLICABLE
+from hansa_lab.stats.population_answers import NOT_APPLICABLE
 
 __all__ = ["plot_first_seat_mechanism", "plot_population_answers"]
 

@@ -2,7 +2,7 @@
 (Lan–DeMets alpha spending, repeated confidence intervals), with the boundaries and the
 planned sample size of such a design.
 
-:func:`hansa_lab.sim.sequential.runner_batches` makes a batch function for
+:func:`hansa_lab.studies.planning.runner_batches` makes a batch function for
 :func:`sequential_compare` from the runner.
 """
 
@@ -299,7 +299,7 @@ def sequential_compare(
     tables (with a ``seed`` column) are first averaged per deal: the rotations of a
     deal share its bonus draws and random streams, so the **deal is the pair** (the
     independent unit) and ``n``, ``max_pairs``, ``batch_size`` count deals.
-    :func:`hansa_lab.sim.sequential.runner_batches` makes such a function from the
+    :func:`hansa_lab.studies.planning.runner_batches` makes such a function from the
     runner.
 
     **Test.** A two-sided group-sequential test of H0: mean difference δ = 0 on the

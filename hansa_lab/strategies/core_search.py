@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from hansa_lab.compiled.bridge import CoreGame, core_module
+from hansa_lab.compiled.bridge import CoreGame, core_policy_named
 from hansa_lab.engine.actions import Action
-from hansa_lab.engine.rng import MASK, Rng
+from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import State
 from hansa_lab.strategies.base import Strategy
 
@@ -43,12 +43,12 @@ class CoreSearch(Strategy):
         if len(legal) == 1:
             return legal[0]
         if self._twin is None:
-            self._twin = core_module().CorePolicy(self.core_name, self.core_params())
+            self._twin = core_policy_named(self.core_name, self.core_params())
         # the game loop's own position: the core checks its fields, not its invariants
-        out = self._twin.choose(CoreGame.from_state(state, check=False)._s, rng.state & MASK)
+        out = CoreGame.from_state(state, check=False).choice_of(self._twin, rng.state)
         if out is None:  # pragma: no cover - the game loop never asks after the end
             raise RuntimeError(f"{self.name} asked to decide in a finished game")
-        action, rng.state = Action(*out[0]), int(out[1])
+        action, rng.state = out
         return legal[legal.index(action)]
 
     def __getstate__(self) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """``learned``: a one-ply player on a learned position evaluation.
 
 For each legal action it values the resulting position with a model trained by
-``hansa-lab learn`` (:mod:`hansa_lab.sim.learn`) and plays the best, as ``greedy`` does
+``hansa-lab learn`` (:mod:`hansa_lab.studies.learn`) and plays the best, as ``greedy`` does
 with its hand-made evaluation. A position is worth ``model_weight`` times the model's
 value (the log-odds of winning for the shipped model) plus ``greedy_weight`` times
 greedy's evaluation on the weights of ``evaluation`` (``greedy``'s defaults, or a strategy
@@ -57,11 +57,11 @@ import os
 from pathlib import Path
 from typing import Any, ClassVar
 
-from hansa_lab.compiled.bridge import CoreGame, core_module
+from hansa_lab.compiled.bridge import CoreGame, core_learned_policy
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.board import board_family
 from hansa_lab.engine.limits import Limit, strategy_limits
-from hansa_lab.engine.rng import MASK, Rng
+from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.strategies.base import Strategy, make_strategy, register, search_box
 from hansa_lab.strategies.evaluation import Weights
@@ -214,10 +214,11 @@ class Learned(Strategy):
         """The core's ``CorePolicy`` playing this model in games of ``config`` (ValueError
         if its features are not the core's)."""
         m = self.learned_model_for(config)
-        return core_module().learned_policy(*m.core_args(), self.model_weight,
-                                            self.greedy_weight, self.explore,
-                                            self._evaluation, hidden=m.core_hidden(),
-                                            reply=self.reply, **self.core_tip())
+        return core_learned_policy(m.core_args(), m.core_hidden(),
+                                   model_weight=self.model_weight,
+                                   greedy_weight=self.greedy_weight, explore=self.explore,
+                                   evaluation=self._evaluation, reply=self.reply,
+                                   **self.core_tip())
 
     def core_tip(self) -> dict[str, Any]:
         """The tip this player carries, as the core's ``learned_policy`` takes it."""
@@ -231,10 +232,10 @@ class Learned(Strategy):
         twin = self._twins.get(key)
         if twin is None:
             twin = self._twins[key] = self.core_twin(state.config)
-        out = twin.choose(CoreGame.from_state(state, check=False)._s, rng.state & MASK)
+        out = CoreGame.from_state(state, check=False).choice_of(twin, rng.state)
         if out is None:  # pragma: no cover - the game loop never asks after the end
             raise RuntimeError("learned asked to decide in a finished game")
-        action, rng.state = Action(*out[0]), int(out[1])
+        action, rng.state = out
         return legal[legal.index(action)]
 
     def __getstate__(self) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from hansa_lab.compiled.bridge import core_module
+from hansa_lab.compiled.bridge import core_learned_rollout_policy
 from hansa_lab.engine.limits import Limit, strategy_limits
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.strategies.base import make_strategy, register, search_box
@@ -68,10 +68,11 @@ class LearnedRollout(Learned):
         (ValueError: a parameter out of its range, or a model whose features are not the
         core's)."""
         m = self.learned_model_for(config)
-        return core_module().learned_rollout_policy(
-            *m.core_args(), self.model_weight, self.greedy_weight, self.explore,
-            self.candidates, self.samples, self.horizon, self._evaluation, self.gap,
-            hidden=m.core_hidden(), **self.core_tip())
+        return core_learned_rollout_policy(
+            m.core_args(), m.core_hidden(), model_weight=self.model_weight,
+            greedy_weight=self.greedy_weight, explore=self.explore,
+            candidates=self.candidates, samples=self.samples, horizon=self.horizon,
+            evaluation=self._evaluation, gap=self.gap, **self.core_tip())
 
 
 @register("strong")

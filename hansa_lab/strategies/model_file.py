@@ -314,7 +314,7 @@ def _check_training(path: Path, training: Any) -> None:
 def model_from_json(d: Any, path: str | Path) -> LearnedModel:
     """The model of a model file's parsed JSON ``d``, checked (see the module doc);
     ``path`` names the file in messages."""
-    from hansa_lab.compiled.bridge import core_module
+    from hansa_lab.compiled.bridge import core_feature_names, core_model_forward
 
     path = Path(path)
     if not isinstance(d, dict):
@@ -335,8 +335,7 @@ def model_from_json(d: Any, path: str | Path) -> LearnedModel:
     name = d.get("name", path.stem)
     if not isinstance(name, str) or not name:
         raise ModelFileError(path, "name", f"must be a name (text), got {_brief(name)}")
-    core = core_module()
-    features = _check_features(path, d["features"], list(core.FEATURE_NAMES))
+    features = _check_features(path, d["features"], core_feature_names())
     n = len(features)
     mean = _numbers(path, "mean", d["mean"], n, "one per feature")
     scale = _numbers(path, "scale", d["scale"], n, "one per feature")
@@ -355,7 +354,7 @@ def model_from_json(d: Any, path: str | Path) -> LearnedModel:
     meta = {k: v for k, v in d.items() if k not in _MODEL_FIELDS}
     model = LearnedModel(name, kind, features, mean, scale, weights, bias, meta, hidden)
     try:  # the core's own check: whatever it would refuse in a game is refused here
-        core.model_forward(*model.core_args(), [], hidden=model.core_hidden())
+        core_model_forward(model.core_args(), model.core_hidden(), [])
     except ValueError as e:
         raise ModelFileError(path, "", f"refused by the core: {e}") from None
     return model

@@ -14,11 +14,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from hansa_lab import compiled
+from hansa_lab.compiled.bridge import timings
 from hansa_lab.engine.board import BOARD_FAMILIES
 from hansa_lab.engine.scoring import final_scores, ranking
 from hansa_lab.engine.state import GameConfig
-from hansa_lab.play import play_game
+from hansa_lab.play import DEFAULT_ENGINE, engine_named, play_game, seat_players
+from hansa_lab.play.core_game import play_match, play_random_games
+from hansa_lab.play.engines import per_engine
 from hansa_lab.stats.intervals import binomial_sf, wilson_interval
 from hansa_lab.strategies import make_strategy
 
@@ -71,8 +73,6 @@ def bench_core(
     Also: CPU seconds (the machine may be shared), nanoseconds per state copy, full
     legal-action list and score-if-ended-now (over the positions of 50 games), and the
     process's peak memory growth over 10,000 games in a row."""
-    from hansa_lab.compiled.games import play_random_games, timings
-
     config = GameConfig(n_players, board, edition, first_seed)
     games = actions = capped = 0
     chunk = 16
@@ -115,8 +115,12 @@ def _peak_rss_kib() -> int:
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
+#: each engine's own benchmark (:func:`bench_engines`)
+_ENGINE_BENCHES = per_engine({"python": bench_engine, "core": bench_core}, "bench_engines")
+
+
 def bench_engines(
-    engine: str = "core",
+    engine: str = DEFAULT_ENGINE,
     n_players: int = 3,
     seconds: float = 10.0,
     board: str = "base",
@@ -125,10 +129,9 @@ def bench_engines(
     """``engine``: ``core`` (:func:`bench_core`, the default), ``python``
     (:func:`bench_engine`) or ``both`` (one after the other in this run, with
     ``core_vs_python`` = the ratio of their actions/s)."""
-    if engine == "python":
-        return {"engine": "python", **bench_engine(n_players, seconds, board, edition)}
-    if engine == "core":
-        return {"engine": "core", **bench_core(n_players, seconds, board, edition)}
+    if engine != "both":
+        name = engine_named(engine).name
+        return {"engine": name, **_ENGINE_BENCHES[name](n_players, seconds, board, edition)}
     c0 = time.process_time()
     py = bench_engine(n_players, seconds, board, edition)
     py["cpu_seconds"] = round(time.process_time() - c0, 3)
@@ -179,7 +182,7 @@ def bench_strategies(
             t0 = time.perf_counter()
             py = play_game(config, lineup)
             t1 = time.perf_counter()
-            in_core = compiled.play_game(config, lineup)
+            in_core = play_game(config, lineup, engine="core")
             t2 = time.perf_counter()
             record_game(config, lineup, seed, engine="core")
             t3 = time.perf_counter()
@@ -228,12 +231,10 @@ def _ratios(best: dict[str, float], games: int) -> dict[str, Any]:
 
 def _engine_only(engine: str, config: GameConfig, lineup: list[str]) -> Any:
     """Play a game without logs in ``engine`` (the core: its match loop, no rows)."""
-    if engine == "python":
+    if engine_named(engine).name == "python":
         return play_game(config, lineup)
-    from hansa_lab.play import seat_players
-
     players, rngs = seat_players(config, lineup, config.seed)
-    return compiled.play_match(config, players, rngs, log=False).final()
+    return play_match(config, players, rngs, log=False).final()
 
 
 def _logging_overhead(n_players: int, board: str, edition: str, n_seeds: int,
@@ -290,7 +291,7 @@ def bench_runner(
     board: str = "base",
     edition: str = "bigbox",
     repeats: int = 2,
-    engine: str = "core",
+    engine: str = DEFAULT_ENGINE,
 ) -> dict[str, Any]:
     """Figures for the runner (printed by ``hansa-lab bench --suite runner``), every game
     played with ``engine`` (``core`` or ``python``):
@@ -514,7 +515,6 @@ def bench_env(n_players: int = 3, seconds: float = 10.0, board: str = "base",
     import random
     import statistics
 
-    from hansa_lab.compiled.games import play_random_games
     from hansa_lab.env.aec import HansaEnv
     from hansa_lab.env.vector import VectorEnv
 

@@ -1,7 +1,7 @@
 """Parity harness: the Python engine and the compiled core step the same random games.
 
 At every step both engines' legal action lists, states (every field, through
-:meth:`hansa_lab.compiled.games.CoreGame.to_state`), the applied action's events and scores if the
+:meth:`hansa_lab.compiled.bridge.CoreGame.to_state`), the applied action's events and scores if the
 game ended now are compared, and the core's random strategy must pick the
 same action as the Python one from the same SplitMix64 stream. After the last step the
 final states, scores and rankings are compared too. The report counts games, actions
@@ -22,15 +22,15 @@ import random
 import time
 from typing import Any
 
-from hansa_lab.compiled.games import CoreGame
+from hansa_lab.compiled.bridge import CoreGame
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.limits import option_limit
 from hansa_lab.engine.options import ALL, MARKER_KINDS, MARKER_SETS, RULE_OPTIONS
+from hansa_lab.engine.rng import seat_stream
 from hansa_lab.engine.rules import apply_in_place, legal_actions
 from hansa_lab.engine.scoring import ranking, score_rows
 from hansa_lab.engine.state import GameConfig, State, new_game
 from hansa_lab.engine.vocabulary import PLAIN_INT_OPTIONS
-from hansa_lab.play import strategy_rng
 from hansa_lab.strategies.random_policy import RandomStrategy
 
 #: (board, players) pairs cycled by game index: every side and player count
@@ -135,7 +135,7 @@ def parity_game(config: GameConfig, max_actions: int = 20_000) -> tuple[int, dic
     py = new_game(config)
     core = CoreGame(config)
     strategy = RandomStrategy()
-    rngs = [strategy_rng(config.seed, p) for p in range(config.n_players)]
+    rngs = [seat_stream(config.seed, p) for p in range(config.n_players)]
     step = 0
 
     def mismatch(what: str, python: Any, core_side: Any) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from hansa_lab.engine.position import VERSION, from_text, to_text
 from hansa_lab.engine.state import GameConfig, State, new_game
 from hansa_lab.errors import terminate_as_interrupt
 from hansa_lab.golden import read_perft_file
+from hansa_lab.play import ENGINES as PLAY_ENGINES
 from hansa_lab.tools.commands.common import (
     LONG_RUN_SECONDS,
     SEED,
@@ -43,7 +44,7 @@ from hansa_lab.tools.commands.common import (
 if TYPE_CHECKING:
     from hansa_lab.tools.commands.common import Subcommands
 
-ENGINES = ("python", "core")
+ENGINES = tuple(PLAY_ENGINES)
 
 
 @dataclass(frozen=True)

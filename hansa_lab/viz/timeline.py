@@ -26,14 +26,13 @@ from typing import Any
 
 import pandas as pd
 
-from hansa_lab import compiled
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.board import ABILITIES
 from hansa_lab.engine.events import event_text
 from hansa_lab.engine.narrate import describe_action
 from hansa_lab.engine.scoring import KontorCache, ranking, score_rows
 from hansa_lab.engine.state import GameConfig, State
-from hansa_lab.play import GameRecord, states_of
+from hansa_lab.play import DEFAULT_ENGINE, GameRecord, play_game, play_on, states_of
 from hansa_lab.strategies import Strategy
 from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.render import PLAYER_COLOURS, render_parts, render_side_svgs, render_svg
@@ -114,8 +113,8 @@ class Timeline:
         """Play the game of ``config`` (its seed) with a line-up and keep every position.
 
         ``strategies``: one per seat, or one for all, or a comma-separated line-up."""
-        return cls.from_record(compiled.play_game(config,
-                                              parse_lineup(strategies, config.n_players)))
+        return cls.from_record(play_game(config, parse_lineup(strategies, config.n_players),
+                                         engine=DEFAULT_ENGINE))
 
     # ------------------------------------------------------------------ navigation
     @property
@@ -254,7 +253,7 @@ class Timeline:
         a table comparing its final scores with the real game's (:func:`compare_outcomes`).
         ``seed`` seeds the strategies' random streams (default: the game's seed)."""
         lineup = parse_lineup(strategies, self.config.n_players)
-        rec = compiled.play_on(self.states[i], lineup, seed)
+        rec = play_on(self.states[i], lineup, seed, engine=DEFAULT_ENGINE)
         table = compare_outcomes(self.final, rec.final, self.strategies, rec.strategies)
         return rec, table
 

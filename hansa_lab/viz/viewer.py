@@ -5,7 +5,7 @@ slider and play/pause move over its actions (or whole turns), and the board, the
 panels, the event log and the score chart follow. *What-if* lets another line-up play on
 from the shown position, many times, and compares the distribution of outcomes with what
 really happened; *move analysis* values each choice of the shown position by paired
-continuations (:mod:`hansa_lab.sim.moves`) and lists the game's costliest decisions, each
+continuations (:mod:`hansa_lab.studies.moves`) and lists the game's costliest decisions, each
 one click away; *export* writes the replay as one offline HTML file.
 
 >>> from hansa_lab.engine.state import GameConfig
@@ -42,19 +42,18 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
-from hansa_lab import compiled
 from hansa_lab.engine.narrate import END_REASONS, describe_action
 from hansa_lab.engine.scoring import final_scores
 from hansa_lab.engine.state import GameConfig
-from hansa_lab.play import GameRecord
-from hansa_lab.sim.moves import (
+from hansa_lab.play import DEFAULT_ENGINE, GameRecord, play_game
+from hansa_lab.strategies import Strategy
+from hansa_lab.strategies.lineup import parse_lineup
+from hansa_lab.studies.moves import (
     analyse_moves,
     continuation_summary,
     continuations,
     costly_decisions,
 )
-from hansa_lab.strategies import Strategy
-from hansa_lab.strategies.lineup import parse_lineup
 from hansa_lab.viz.export import export_replay
 from hansa_lab.viz.render import (
     MIN_TEXT_PX,
@@ -162,7 +161,7 @@ def record_from_results(results: Any, game_id: int, *, arm: str | None = None,
     row = find_game(results, game_id, arm, experiment)
     config = config_from_row(row)
     lineup = parse_lineup(str(row["lineup"]), config.n_players)
-    record = compiled.play_game(config, lineup)
+    record = play_game(config, lineup, engine=DEFAULT_ENGINE)
     if "actions" in row and int(row["actions"]) != len(record.actions):
         warnings.warn(f"game {game_id}: the replay has {len(record.actions)} actions, the "
                       f"table says {int(row['actions'])} (are the same strategies "
@@ -510,7 +509,7 @@ class GameViewer:
     # ------------------------------------------------------------------ move analysis
     def analyse(self, position: int | None = None, *, strategies: str | None = None,
                 n: int = 10, top_k: int = 5, seed: int | None = None) -> pd.DataFrame:
-        """:func:`hansa_lab.sim.moves.analyse_moves` for the shown position (or
+        """:func:`hansa_lab.studies.moves.analyse_moves` for the shown position (or
         ``position``): the ``top_k`` best choices by the deciding seat's own strategy and
         the move really played, each followed by ``n`` paired continuations of the
         line-up ``strategies`` (default: the what-if box); kept in ``analysis_table``."""
@@ -545,7 +544,7 @@ class GameViewer:
 
     def find_costly(self, seat: int | None = None, *, strategies: str | None = None,
                     n: int = 6, top_k: int = 3, every: int = 5) -> pd.DataFrame:
-        """:func:`hansa_lab.sim.moves.costly_decisions` of this game for ``seat`` (default:
+        """:func:`hansa_lab.studies.moves.costly_decisions` of this game for ``seat`` (default:
         the highlighted seat, else every seat); kept in ``costly_table``."""
         tl = self.timeline
         table = costly_decisions(tl.config, tl.actions,

@@ -1,6 +1,6 @@
 """The ``audit`` command: a player's self-play tables profiled seat by seat, with the seats
 that differ from the others beyond what the rules explain flagged
-(:mod:`hansa_lab.sim.audit` plays, :mod:`hansa_lab.stats.audit` profiles and tests)."""
+(:mod:`hansa_lab.studies.audit` plays, :mod:`hansa_lab.stats.audit` profiles and tests)."""
 
 from __future__ import annotations
 
@@ -41,11 +41,11 @@ def _boards(text: str, n_players: int) -> tuple[str, ...]:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     """Play and profile the audit; print one report per board and save its tables."""
-    from hansa_lab.sim.audit import AuditRun, play_audit, predecessor_of
     from hansa_lab.sim.experiment import MAX_SEED
     from hansa_lab.sim.paths import output_folder
     from hansa_lab.stats.audit import audit_report, format_audit, predecessor_table, seat_records
     from hansa_lab.strategies import make_strategy
+    from hansa_lab.studies.audit import AuditRun, play_audit, predecessor_of
 
     try:
         make_strategy(args.player)

@@ -23,13 +23,11 @@ if TYPE_CHECKING:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from hansa_lab import compiled
     from hansa_lab.play import GameRecord, play_game
 
     config = game_config(args, args.seed)
     strategies = lineup(args.strategies, config.n_players)
-    play = compiled.play_game if args.engine == "core" else play_game
-    rec = played(lambda: play(config, strategies, check=args.check))
+    rec = played(lambda: play_game(config, strategies, engine=args.engine, check=args.check))
     assert isinstance(rec, GameRecord)
     result = rec.result()
     if args.actions:

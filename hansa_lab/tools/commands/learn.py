@@ -51,10 +51,10 @@ def _bounds(items: Sequence[str]) -> tuple[tuple[str, float, float], ...]:
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
-    """Self-play tuning of a strategy's parameters (hansa_lab.sim.tune)."""
+    """Self-play tuning of a strategy's parameters (hansa_lab.studies.tune)."""
     from hansa_lab.errors import ExperimentError
     from hansa_lab.sim.progress import progress_line
-    from hansa_lab.sim.tune import TuneResult, TuneSettings, tune
+    from hansa_lab.studies.tune import TuneResult, TuneSettings, tune
 
     config = game_config(args)
     settings = TuneSettings(
@@ -142,7 +142,7 @@ def _learn_lineups(texts: Sequence[str], config: GameConfig) -> tuple[tuple[str,
     """``--lineup`` values as line-ups of specs (one spec fills every seat), every spec
     checked to be a strategy that plays in the compiled core (as learning needs) before
     anything is played or written."""
-    from hansa_lab.compiled.games import core_policy
+    from hansa_lab.play.core_game import core_policy
     from hansa_lab.strategies import make_strategy
     from hansa_lab.strategies.lineup import split_specs
 
@@ -165,18 +165,18 @@ def _learn_lineups(texts: Sequence[str], config: GameConfig) -> tuple[tuple[str,
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
-    """Self-play data, a fitted model and its held-out figures (hansa_lab.sim.learn).
+    """Self-play data, a fitted model and its held-out figures (hansa_lab.studies.learn).
     Every argument and path is checked before the first game; the model file is checked
     before it is written."""
     from hansa_lab.errors import ExperimentError, ModelFileError, terminate_as_interrupt
-    from hansa_lab.sim.learn import (
+    from hansa_lab.sim.paths import output_file, output_folder
+    from hansa_lab.studies.learn import (
         MODEL_KINDS,
         LearnSettings,
         build_dataset,
         fit_model,
         write_model,
     )
-    from hansa_lab.sim.paths import output_file, output_folder
 
     config = game_config(args)
     if not 0.0 < args.rate <= 1.0:  # nan too
@@ -298,11 +298,11 @@ def _one_strategy(text: str, flag: str) -> str:
 
 def cmd_learn_measure(args: argparse.Namespace) -> int:
     """One challenger seat against a line-up, seat-rotated, with its cost beside a
-    reference table (hansa_lab.sim.learn.measure_seat). Every strategy (and model file)
+    reference table (hansa_lab.studies.learn.measure_seat). Every strategy (and model file)
     is checked before the first game."""
     from hansa_lab.errors import StrategyError, terminate_as_interrupt
-    from hansa_lab.sim.learn import measure_seat
     from hansa_lab.strategies.lineup import split_specs
+    from hansa_lab.studies.learn import measure_seat
 
     config = game_config(args)
     challenger = _one_strategy(args.challenger, "--challenger")

@@ -60,6 +60,7 @@ def _print_figures(out: dict[str, Any], as_json: bool, width: int) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from hansa_lab.play import DEFAULT_ENGINE
     from hansa_lab.tools.bench import bench_engines, bench_runner, bench_strategies
 
     config = game_config(args)
@@ -71,20 +72,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if args.engine == "both":
             raise CliError("--engine: the runner suite runs one engine (core or python)")
         out = bench_runner(config.n_players, args.games, args.board, args.edition,
-                           engine=args.engine or "core")
+                           engine=args.engine or DEFAULT_ENGINE)
     elif args.suite == "strategies":
         out = bench_strategies(config.n_players, args.games or 3, args.board, args.edition)
     elif args.suite == "env":
-        from hansa_lab.compiled.bridge import core_module
+        from hansa_lab.compiled.bridge import core_max_envs
         from hansa_lab.tools.bench import bench_env
 
-        top = core_module().MAX_ENVS
+        top = core_max_envs()
         if args.envs > top:
             raise CliError(f"--envs must be at most {top}, got {args.envs}")
         out = bench_env(config.n_players, args.seconds, args.board, args.edition,
                         n_envs=args.envs, threads=args.threads, rounds=args.rounds)
     else:
-        out = bench_engines(args.engine or "core", config.n_players, args.seconds,
+        out = bench_engines(args.engine or DEFAULT_ENGINE, config.n_players, args.seconds,
                             args.board, args.edition)
     _print_figures(out, args.json, 24)
     return 0

@@ -1,6 +1,6 @@
 """The ``populations`` command: the seat-balance and strategy-tip answers for several
 populations side by side, with where they agree and where they differ
-(:func:`hansa_lab.sim.populations.compare_populations`)."""
+(:func:`hansa_lab.studies.populations.compare_populations`)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from hansa_lab.tools.commands.common import (
 if TYPE_CHECKING:
     import pandas as pd
 
-    from hansa_lab.sim.populations import PopulationStudy
+    from hansa_lab.studies.populations import PopulationStudy
     from hansa_lab.tools.commands.common import Subcommands
 
 #: The table's columns as printed (the CSV has them all).
@@ -76,7 +76,7 @@ def cmd_populations(args: argparse.Namespace) -> int:
     """Ask the seat and tip questions of every population; print the table and the line."""
     from hansa_lab.sim.experiment import MAX_SEED
     from hansa_lab.sim.paths import output_folder
-    from hansa_lab.sim.populations import (
+    from hansa_lab.studies.populations import (
         PopulationStudy,
         compare_populations,
         parse_populations,

@@ -42,7 +42,7 @@ MAIN_GAMES = 300
 MAIN_CHUNK_SIZE = 40
 MAIN_OUT = "results/strategy_tips_quick"
 #: The players the main job also asks its tips among (``strong:tip=actions_first`` in the
-#: focal seat against three ``strong``; :mod:`hansa_lab.sim.populations`), and their games
+#: focal seat against three ``strong``; :mod:`hansa_lab.studies.populations`), and their games
 #: per tip arm: 8 deals × 4 seat rotations, the base arm 8 games. Measured: about 0.75 s
 #: of CPU per all-strong 4-player game, 100 s of CPU for the four tips (about 50 s on 2
 #: cores); the intervals are wide (about ±5 points) and the job says how wide.
@@ -54,8 +54,8 @@ def _planned(exp: Any, args: argparse.Namespace, n_jobs: int, engine: str,
              games: int | None) -> int | None:
     """``--precision``/``--plan``: print the plan of ``exp``; the games to play, or None
     when ``--plan`` asked to stop there."""
-    from hansa_lab.sim.planning import plan_experiment
     from hansa_lab.stats.terminal import wrap_text
+    from hansa_lab.studies.planning import plan_experiment
 
     plan = plan_experiment(exp, args.precision or 1.0, n_jobs=n_jobs, engine=engine,
                            games=games if args.precision is None else None,
@@ -65,7 +65,7 @@ def _planned(exp: Any, args: argparse.Namespace, n_jobs: int, engine: str,
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT
+    from hansa_lab.play import DEFAULT_DECISION_TIME_LIMIT, DEFAULT_ENGINE
     from hansa_lab.sim.runner import Results, simulate
     from hansa_lab.strategies.lineup import split_specs
 
@@ -85,7 +85,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 "arms": {"main": strategies}}, default_name="simulate")
         except Exception as e:
             raise flag_error(e) from e
-        games = _planned(exp, args, jobs(args.jobs), args.engine or "core", games)
+        games = _planned(exp, args, jobs(args.jobs), args.engine or DEFAULT_ENGINE, games)
         if games is None:
             return 0
     elif games is None:
@@ -100,7 +100,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         chunk_size=args.chunk_size, progress=not args.no_progress, fail_fast=args.fail_fast,
         force=args.force, log=args.log,
         decision_time_limit=DEFAULT_DECISION_TIME_LIMIT if args.decision_time_limit is None
-        else args.decision_time_limit, engine=args.engine or "core",
+        else args.decision_time_limit, engine=args.engine or DEFAULT_ENGINE,
     ))
     assert isinstance(res, Results)
     print(res.report())
@@ -180,6 +180,7 @@ def _experiment(path: str, games: int | None, arms: list[Any] | None,
                 players: list[Any] | None) -> _ExperimentFile:
     """An experiment file loaded, with ``--games`` and the ``--arms``/``--players``
     selection applied (errors as the runner raises them)."""
+    from hansa_lab.play import DEFAULT_ENGINE
     from hansa_lab.sim.experiment import load_experiment, normalize_experiment
 
     raw = load_experiment(path)
@@ -188,7 +189,7 @@ def _experiment(path: str, games: int | None, arms: list[Any] | None,
     exp = normalize_experiment(raw, source=path, default_name=Path(path).stem)
     if arms is not None or players is not None:
         exp = exp.select(arms, players)
-    return _ExperimentFile(exp, raw.get("engine", "core"))
+    return _ExperimentFile(exp, raw.get("engine", DEFAULT_ENGINE))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -237,11 +238,12 @@ def _planned_games(experiment: str, games: int | None, arms: list[Any] | None,
 
 
 def _decide(exp: Any, args: argparse.Namespace, n_jobs: int) -> int:
-    """``run --until-decided``: the group-sequential test per arm (see sim/planning.py)."""
-    from hansa_lab.sim.planning import decide_arms
+    """``run --until-decided``: the group-sequential test per arm (see studies/planning.py)."""
+    from hansa_lab.play import DEFAULT_ENGINE
     from hansa_lab.stats.answers import plural
     from hansa_lab.stats.terminal import wrap_text
     from hansa_lab.stats.verdicts import sequential_sentence
+    from hansa_lab.studies.planning import decide_arms
 
     if args.effect is None or not 0 < args.effect < float("inf"):
         raise CliError("--effect: --until-decided needs the smallest difference that matters, "
@@ -256,7 +258,7 @@ def _decide(exp: Any, args: argparse.Namespace, n_jobs: int) -> int:
     try:
         results = decide_arms(exp, args.effect, max_deals=args.max_deals,
                               batch_deals=args.batch_deals, n_jobs=n_jobs, on_look=look,
-                              engine=args.engine or "core")
+                              engine=args.engine or DEFAULT_ENGINE)
     except ValueError as e:
         raise CliError(f"--until-decided: {e}") from e
     base = exp.comparison_base
@@ -377,14 +379,14 @@ def _print_tips_among(among: _MainAmong, exp: Any, res: Any,
                       args: argparse.Namespace) -> None:
     """The main job's last answer: each tip among the experiment's players (its run,
     ``res``) and among :data:`MAIN_AMONG` players (played here by
-    :func:`~hansa_lab.sim.populations.compare_populations`), with the agreement line and
+    :func:`~hansa_lab.studies.populations.compare_populations`), with the agreement line and
     the resolution the sizes give."""
     import math
 
     from joblib import cpu_count
 
-    from hansa_lab.sim.populations import PopulationStudy, compare_populations
     from hansa_lab.stats.terminal import wrap_text
+    from hansa_lab.studies.populations import PopulationStudy, compare_populations
     from hansa_lab.tools.commands.populations import study_lines
 
     condition = exp.conditions[0]

@@ -33,12 +33,13 @@ def _add_survey_run_args(p: argparse.ArgumentParser, out: str) -> None:
 
 def cmd_lengths(args: argparse.Namespace) -> int:
     """Game lengths of line-ups on every board side and player count."""
-    from hansa_lab.sim.lengths import Lengths, run_lengths
+    from hansa_lab.play import DEFAULT_ENGINE
+    from hansa_lab.studies.lengths import Lengths, run_lengths
 
     lineups = strategy_list(args.strategies)
     lengths = run_guarded(lambda: run_lengths(
         lineups, games=args.games, limit=args.limit, seed=args.seed, n_jobs=args.jobs,
-        out=args.out, progress=not args.no_progress, engine=args.engine or "core",
+        out=args.out, progress=not args.no_progress, engine=args.engine or DEFAULT_ENGINE,
         **execution(args)))
     assert isinstance(lengths, Lengths)
     print(f"{lengths.command}\n")
@@ -69,14 +70,15 @@ def add_lengths(sub: Subcommands) -> None:
 
 def cmd_ladder(args: argparse.Namespace) -> int:
     """Every combination of the strategies at a table, seat-rotated, rated."""
-    from hansa_lab.sim.ladder import LADDER_STRATEGIES, Ladder, run_ladder
+    from hansa_lab.play import DEFAULT_ENGINE
+    from hansa_lab.studies.ladder import LADDER_STRATEGIES, Ladder, run_ladder
 
     strategies = strategy_list(args.strategies) or list(LADDER_STRATEGIES)
     ladder = run_guarded(lambda: run_ladder(
         strategies, n_players=args.players, deals=args.deals, tables=args.tables,
         board=args.board,
         edition=args.edition, seed=args.seed, n_jobs=args.jobs, out=args.out,
-        progress=not args.no_progress, engine=args.engine or "core", **execution(args)))
+        progress=not args.no_progress, engine=args.engine or DEFAULT_ENGINE, **execution(args)))
     assert isinstance(ladder, Ladder)
     print(f"{ladder.command}\n")
     print(ladder.table())

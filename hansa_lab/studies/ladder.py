@@ -29,6 +29,7 @@ from typing import Any
 import pandas as pd
 
 from hansa_lab.errors import ExperimentError
+from hansa_lab.play import DEFAULT_ENGINE
 from hansa_lab.sim.experiment import is_int
 from hansa_lab.sim.paths import output_folder
 from hansa_lab.sim.results import Results, format_table
@@ -109,7 +110,7 @@ def run_ladder(
     n_jobs: int = 1,
     out: str | os.PathLike[str] | None = None,
     progress: bool = True,
-    engine: str = "core",
+    engine: str = DEFAULT_ENGINE,
     n_boot: int = 1000,
     **execution: Any,
 ) -> Ladder:

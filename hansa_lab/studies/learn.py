@@ -52,10 +52,10 @@ from typing import Any
 
 import numpy as np
 
-from hansa_lab.compiled.bridge import core_config, core_module
-from hansa_lab.compiled.games import core_policy
+from hansa_lab.compiled.bridge import core_feature_names, core_sample_games
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
+from hansa_lab.play.core_game import core_policy
 from hansa_lab.sim.paths import output_file, output_folder
 from hansa_lab.sim.progress import progress_bar
 from hansa_lab.sim.store import atomic_write, fault_point, is_temp_name, write_bytes
@@ -69,7 +69,7 @@ __all__ = ["ALL_KINDS", "MODEL_KINDS", "TEMPO_FEATURES", "Dataset", "FitReport",
 
 def feature_names() -> list[str]:
     """The core's feature names, in vector order."""
-    return list(core_module().FEATURE_NAMES)
+    return core_feature_names()
 
 
 @dataclass(frozen=True)
@@ -138,19 +138,17 @@ class Dataset:
 
 
 def _play_chunk(settings: LearnSettings, lineup: int, start: int, stop: int) -> dict[str, Any]:
-    core = core_module()
     config = settings.config(0)
-    cc = core_config(config)
     xs, margins, wins, games, seats, rounds = [], [], [], [], [], []
     n = settings.n_players
     ended = 0
     for i in range(start, stop):
-        policies = [core_policy(make_strategy(s), config)
-                    for s in seat_specs(settings, lineup, i)]
-        if any(p is None for p in policies):
+        twins = [core_policy(make_strategy(s), config) for s in seat_specs(settings, lineup, i)]
+        policies = [p for p in twins if p is not None]
+        if len(policies) < len(twins):
             raise ValueError("every strategy of a learning line-up must play in the core")
-        (_, rnd, feats, totals, ranks, _, done), = core.sample_games(
-            cc, policies, [game_seed(settings, i)], settings.rate, settings.max_actions)
+        (_, rnd, feats, totals, ranks, _, done), = core_sample_games(
+            config, policies, [game_seed(settings, i)], settings.rate, settings.max_actions)
         ended += bool(done)
         k = len(rnd)
         f = np.asarray(feats, dtype=np.float64).reshape(k * n, -1) if k else None
@@ -164,7 +162,7 @@ def _play_chunk(settings: LearnSettings, lineup: int, start: int, stop: int) -> 
         games.append(np.full(k * n, lineup * settings.games + i))
         seats.append(np.tile(np.arange(n), k))
         rounds.append(np.repeat(np.asarray(rnd), n))
-    width = len(core.FEATURE_NAMES)
+    width = len(core_feature_names())
 
     def cat(parts: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = (0,)) -> np.ndarray:
         return np.concatenate(parts).astype(dtype) if parts else np.zeros(shape, dtype)
@@ -688,8 +686,8 @@ def measure_seat(challenger: str, opponent: str, *, n_players: int = 4, board: s
     every seat on the same deals, for the cost ratio. Played in the compiled core."""
     import time
 
-    from hansa_lab.compiled.games import play_game
     from hansa_lab.engine.scoring import final_scores, winners
+    from hansa_lab.play import play_game
     from hansa_lab.stats.intervals import wilson_interval
 
     wins, margins, cpu = 0.0, [], 0.0
@@ -699,7 +697,7 @@ def measure_seat(challenger: str, opponent: str, *, n_players: int = 4, board: s
             lineup = [opponent] * n_players
             lineup[seat] = challenger
             t = time.process_time()
-            rec = play_game(config, lineup)
+            rec = play_game(config, lineup, engine="core")
             cpu += time.process_time() - t
             won = winners(rec.final)
             wins += (seat in won) / len(won)
@@ -713,7 +711,7 @@ def measure_seat(challenger: str, opponent: str, *, n_players: int = 4, board: s
         t = time.process_time()
         for d in range(deals):
             config = GameConfig(n_players, board=board, seed=seed + d, options=options)
-            play_game(config, [reference] * n_players)
+            play_game(config, [reference] * n_players, engine="core")
         out.reference = reference
         out.reference_cpu_per_game = (time.process_time() - t) / deals
         out.cost_ratio = out.cpu_per_game / out.reference_cpu_per_game

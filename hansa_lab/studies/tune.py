@@ -77,11 +77,12 @@ from typing import Any
 
 import numpy as np
 
-from hansa_lab import compiled
+from hansa_lab.engine.rng import seat_stream
 from hansa_lab.engine.scoring import ranking, score_breakdown
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
-from hansa_lab.play import DEFAULT_MAX_ACTIONS, strategy_rng
+from hansa_lab.play import DEFAULT_MAX_ACTIONS
+from hansa_lab.play.core_game import play_match
 from hansa_lab.sim.experiment import MAX_SEED, jsonable
 from hansa_lab.sim.paths import output_file, output_folder
 from hansa_lab.sim.progress import progress_bar
@@ -304,8 +305,8 @@ def _play_batch(batch: _Batch) -> list[list[tuple[float, float]]]:
     for seed, rotation, c in batch.games:
         lineup = [batch.candidates[c], *batch.opponents]
         players = [copy.deepcopy(lineup[(p - rotation) % n]) for p in range(n)]
-        rngs = [strategy_rng(seed, p) for p in range(n)]
-        run = compiled.play_match(s.config(seed), players, rngs,
+        rngs = [seat_stream(seed, p) for p in range(n)]
+        run = play_match(s.config(seed), players, rngs,
                                   max_actions=s.max_actions or DEFAULT_MAX_ACTIONS)
         final = run.final()
         totals = [sum(b.values()) for b in score_breakdown(final)]

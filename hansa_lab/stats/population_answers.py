@@ -21,7 +21,7 @@ table and :func:`agreement_line` the sentence. Two populations' answers to a que
 *differ* only when their 95% intervals do not overlap (a conservative test: disjoint
 intervals imply a difference at well under 5%); overlapping intervals are "no evidence
 they differ", whatever the words say. The runs themselves:
-:func:`hansa_lab.sim.populations.compare_populations`.
+:func:`hansa_lab.studies.populations.compare_populations`.
 
 >>> rows = [PopulationAnswer("greedy", "seats", 0.26, 0.23, 0.29, "win share of seat 0",
 ...                          "Wilson", "balanced", 1000),

@@ -3,7 +3,7 @@
 Issue 13 asks that no game between shipped strategies last more than 60 rounds. This
 plays each line-up (one strategy in every seat, or a mixed table) on every board family
 (base, East, Britannia) with every player count it takes, and tabulates the rounds per
-board side and player count (:func:`hansa_lab.stats.style.game_lengths`): median, 90th
+board side and player count (:func:`hansa_lab.stats.play_style.game_lengths`): median, 90th
 percentile, longest, the games over the limit with a Wilson interval, and how the games
 ended. Summary logs suffice, so the run is light; ``strong`` seats make it slower (a
 search: see the README's players table for its cost beside greedy's).
@@ -23,11 +23,12 @@ from typing import Any
 import pandas as pd
 
 from hansa_lab.errors import ExperimentError
+from hansa_lab.play import DEFAULT_ENGINE
 from hansa_lab.sim.experiment import is_int
 from hansa_lab.sim.paths import output_folder
 from hansa_lab.sim.results import Results, format_table
 from hansa_lab.sim.runner import run_experiment
-from hansa_lab.stats.style import game_lengths
+from hansa_lab.stats.play_style import game_lengths
 
 __all__ = ["LENGTH_LINEUPS", "TABLES", "Lengths", "run_lengths"]
 
@@ -79,7 +80,7 @@ def run_lengths(
     n_jobs: int = 1,
     out: str | os.PathLike[str] | None = None,
     progress: bool = True,
-    engine: str = "core",
+    engine: str = DEFAULT_ENGINE,
     **execution: Any,
 ) -> Lengths:
     """Play ``games`` deals of each line-up (default :data:`LENGTH_LINEUPS`; a list of

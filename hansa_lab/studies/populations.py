@@ -1,6 +1,6 @@
 """Answers per population: run the seat-balance and strategy-tip questions for several
 populations (``greedy``, ``planner``, ``strong``, any strategy spec or named line-up) and
-set the answers side by side (:mod:`hansa_lab.stats.populations`).
+set the answers side by side (:mod:`hansa_lab.stats.population_answers`).
 
 For every population :func:`compare_populations` runs
 
@@ -45,7 +45,7 @@ import pandas as pd
 
 from hansa_lab.sim.results import Results
 from hansa_lab.sim.runner import run_experiment
-from hansa_lab.stats.populations import (
+from hansa_lab.stats.population_answers import (
     NOT_APPLICABLE,
     TIP_METHOD,
     PopulationAnswer,
@@ -154,7 +154,8 @@ def tip_spec(tip: str, population: Population) -> str | None:
 class PopulationStudy:
     """What :func:`compare_populations` found."""
 
-    #: one row per population and question (:func:`~hansa_lab.stats.populations.answers_table`)
+    #: one row per population and question
+    #: (:func:`~hansa_lab.stats.population_answers.answers_table`)
     answers: pd.DataFrame
     #: where the conclusions agree and where they differ
     agreement: str

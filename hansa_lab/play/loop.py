@@ -1,10 +1,10 @@
-"""Playing and replaying games: (configuration, seed, actions) → the same game.
+"""The game loop every rules engine shares: the :class:`Game` protocol an engine's game
+implements, :func:`run_game` (each decision asked through one isolation, time limit and
+failure record), the per-decision :class:`DecisionClock`, the line-up's seats
+(:func:`seat_players`) and the finished game's :class:`GameRecord`.
 
->>> rec = play_game(GameConfig(n_players=3, seed=5), ["random"] * 3)
->>> rec.end_reason in ("prestige", "markers", "cities")
-True
->>> replay(rec.config, rec.actions).n_actions == len(rec.actions)
-True
+The engines' games are in :mod:`hansa_lab.play.python_game` and
+:mod:`hansa_lab.play.core_game`; :mod:`hansa_lab.play.engines` names them.
 """
 
 from __future__ import annotations
@@ -12,17 +12,16 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hansa_lab.engine.actions import Action, format_action, parse_action
-from hansa_lab.engine.invariants import check_state, check_transition
+from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.observe import HiddenBag, observe
 from hansa_lab.engine.rng import Rng, check_seed, seat_stream
-from hansa_lab.engine.rules import apply, apply_in_place, check_types, legal_actions
+from hansa_lab.engine.rules import legal_actions
 from hansa_lab.engine.scoring import ranking, score_breakdown
-from hansa_lab.engine.state import GameConfig, State, new_game
+from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.errors import (
     DecisionTimeout,
     EngineError,
@@ -38,12 +37,6 @@ from hansa_lab.strategies.lineup import parse_lineup
 DEFAULT_MAX_ACTIONS = 20_000
 #: Seconds a strategy may take for one decision (no shipped strategy comes near it).
 DEFAULT_DECISION_TIME_LIMIT = 60.0
-
-
-def strategy_rng(seed: int, seat: int) -> Rng:
-    """The random stream of the strategy in ``seat`` (independent of the game's setup):
-    :func:`hansa_lab.engine.rng.seat_stream`, the same in the Rust core."""
-    return seat_stream(seed, seat)
 
 
 @dataclass
@@ -102,10 +95,11 @@ def seat_players(
     config: GameConfig, strategies: str | Sequence[str | Strategy], seed: int
 ) -> tuple[list[Strategy], list[Rng]]:
     """One strategy and one random stream per seat (streams from ``seed``); the line-up
-    as :func:`~hansa_lab.strategies.lineup.parse_lineup` reads it."""
+    as :func:`~hansa_lab.strategies.lineup.parse_lineup` reads it; seat ``p`` draws from
+    :func:`~hansa_lab.engine.rng.seat_stream` ``(seed, p)``, the same in the Rust core."""
     seed = checked_seed(seed)
     players = [make_strategy(s) for s in parse_lineup(strategies, config.n_players)]
-    return players, [strategy_rng(seed, p) for p in range(config.n_players)]
+    return players, [seat_stream(seed, p) for p in range(config.n_players)]
 
 
 class DecisionClock:
@@ -175,9 +169,10 @@ def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
 
 class Game(Protocol):
     """A game in progress in one rules engine: what the game loop (:func:`run_game`)
-    needs. :class:`PythonGame` is the Python engine's; the compiled core's are in
-    :mod:`hansa_lab.compiled.games` (its fast inner step is :meth:`advance`: the seats the core
-    plays itself decide there, without a call per decision)."""
+    needs. :class:`~hansa_lab.play.python_game.PythonGame` is the Python engine's; the
+    compiled core's are in :mod:`hansa_lab.play.core_game` (its fast inner step is
+    :meth:`advance`: the seats the core plays itself decide there, without a call per
+    decision)."""
 
     config: GameConfig
 
@@ -210,60 +205,6 @@ class Game(Protocol):
     def final(self) -> State:
         """The last position as a Python :class:`State` (by default the current one)."""
         return self.position()
-
-
-class PythonGame(Game):
-    """The Python engine behind the :class:`Game` protocol, from ``state`` (updated in
-    place unless ``check`` or ``on_step`` asks for immutable states); see
-    :func:`play_game` for ``check``, ``on_step`` and ``observer``. Stops after
-    ``max_actions``."""
-
-    def __init__(
-        self,
-        state: State,
-        *,
-        max_actions: int = DEFAULT_MAX_ACTIONS,
-        check: bool = False,
-        on_step: Callable[[State, Action, State], None] | None = None,
-        observer: Callable[[State, int, str, int], None] | None = None,
-    ) -> None:
-        self.config = state.config
-        self.state = state
-        self.max_actions = max_actions
-        self.check = check
-        self.on_step = on_step
-        self.observer = observer
-        self.played: list[Action] = []
-        self.immutable = check or on_step is not None
-
-    def advance(self) -> int | None:
-        s = self.state
-        if s.end_reason is not None or len(self.played) >= self.max_actions:
-            return None
-        return s.current_player
-
-    def position(self) -> State:
-        return self.state
-
-    def apply(self, action: Action) -> None:
-        state = self.state
-        p = state.current_player if self.observer is not None else -1
-        if self.immutable:
-            nxt = apply(state, action, check=False)
-            if self.check:
-                check_state(nxt)
-                check_transition(state, nxt)
-            if self.on_step is not None:
-                self.on_step(state, action, nxt)
-            self.state = state = nxt
-        else:
-            apply_in_place(state, action, check=False)
-        if self.observer is not None:
-            self.observer(state, len(self.played), action.kind, p)
-        self.played.append(action)
-
-    def actions(self) -> list[Action]:
-        return self.played
 
 
 class _Decider:
@@ -376,112 +317,3 @@ def run_game(
         raise EngineError(game.config, list(game.actions()), action, e) from e
     finally:
         decider.close()
-
-
-def play_game(
-    config: GameConfig,
-    strategies: str | Sequence[str | Strategy],
-    *,
-    check: bool = False,
-    max_actions: int = DEFAULT_MAX_ACTIONS,
-    on_step: Callable[[State, Action, State], None] | None = None,
-    observer: Callable[[State, int, str, int], None] | None = None,
-    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
-) -> GameRecord:
-    """Play one game. ``check=True`` validates every action and runs the invariant
-    checker after each one; ``on_step(before, action, after)`` sees every step (the
-    states are then kept immutable; without it the loop updates one state in place).
-    ``observer(state, action_index, action_kind, player)`` is called after every action
-    with the updated state (whose ``events`` are that action's events); it must not
-    modify the state.
-
-    Strategies are isolated (see :func:`run_game`): each decision sees the seat's view
-    (:func:`~hansa_lab.engine.observe.observe`, the bag's draw order hidden), must
-    return within ``decision_time_limit`` seconds (None: no limit), and a strategy that
-    raises, exits, times out, changes its view or returns no legal action stops the game
-    with a :class:`StrategyError`."""
-    players, rngs = seat_players(config, strategies, config.seed)
-    t0 = time.perf_counter()
-    game = PythonGame(new_game(config), max_actions=max_actions, check=check,
-                      on_step=on_step, observer=observer)
-    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
-    return GameRecord(
-        config=config,
-        strategies=[s.spec for s in players],
-        actions=game.actions(),
-        final=game.final(),
-        wall_time=time.perf_counter() - t0,
-    )
-
-
-def replay(config: GameConfig, actions: Sequence[Action | str], *, check: bool = True) -> State:
-    """Replay a game from its configuration and actions (objects or text forms).
-
-    An illegal action, or one that is neither an :class:`Action` nor text
-    (``check=False`` too), raises :class:`IllegalActionError` naming its position; text
-    that is no action raises :class:`~hansa_lab.errors.ActionParseError`."""
-    state = new_game(config)
-    for n, a in enumerate(actions):
-        act = parse_action(state.board, a) if isinstance(a, str) else a
-        try:
-            if not check:
-                check_types(act)
-            state = apply(state, act, check=check)
-        except IllegalActionError as e:
-            raise IllegalActionError(f"replay step {n + 1}: {e}") from e
-    return state
-
-
-def states_of(config: GameConfig, actions: Sequence[Action]) -> list[State]:
-    """Every state of a game, from the set-up to the end (for viewers and logs); an entry
-    that is not an :class:`Action` raises :class:`IllegalActionError` naming it."""
-    out = [new_game(config)]
-    for n, a in enumerate(actions):
-        try:
-            check_types(a)
-        except IllegalActionError as e:
-            raise IllegalActionError(f"action {n + 1}: {e}") from None
-        out.append(apply(out[-1], a, check=False))
-    return out
-
-
-def play_on(
-    state: State,
-    strategies: str | Sequence[str | Strategy],
-    seed: int | None = None,
-    *,
-    max_actions: int = DEFAULT_MAX_ACTIONS,
-    decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT,
-) -> GameRecord:
-    """Let a line-up play a game on from ``state`` (left unchanged) until it ends.
-
-    The strategy in seat ``p`` draws from :func:`strategy_rng` ``(seed, p)``, ``seed``
-    defaulting to the game's seed, so the continuation is reproducible; from the set-up,
-    with the game's seed and line-up, it is exactly :func:`play_game`. The record's
-    ``actions`` are the actions played on (``extra["start_action"]`` is where they
-    start) and ``final`` is the end position. Used by the viewer's what-if.
-
-    >>> from hansa_lab.engine.state import new_game
-    >>> cfg = GameConfig(n_players=3, seed=4)
-    >>> real = play_game(cfg, ["random"] * 3)
-    >>> mid = states_of(cfg, real.actions[:100])[-1]
-    >>> what_if = play_on(mid, ["random"] * 3, seed=9)
-    >>> what_if.extra["start_action"], what_if.final.is_over
-    (100, True)
-    >>> play_on(new_game(cfg), ["random"] * 3).actions == real.actions
-    True
-    """
-    config = state.config
-    base = config.seed if seed is None else seed
-    players, rngs = seat_players(config, strategies, base)
-    t0 = time.perf_counter()
-    game = PythonGame(state.clone(), max_actions=max_actions)
-    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
-    return GameRecord(
-        config=config,
-        strategies=[pl.spec for pl in players],
-        actions=game.actions(),
-        final=game.final(),
-        wall_time=time.perf_counter() - t0,
-        extra={"start_action": state.n_actions, "seed": base},
-    )

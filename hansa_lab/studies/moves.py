@@ -33,14 +33,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from hansa_lab import compiled
 from hansa_lab.engine.actions import Action, format_action
 from hansa_lab.engine.observe import determinise
 from hansa_lab.engine.rng import MASK, Rng, mix64
 from hansa_lab.engine.rules import apply, legal_actions
 from hansa_lab.engine.scoring import final_scores, ranking
 from hansa_lab.engine.state import GameConfig, State
-from hansa_lab.play import states_of
+from hansa_lab.play import DEFAULT_ENGINE, play_on, states_of
 from hansa_lab.stats.intervals import t_quantile, wilson_interval
 from hansa_lab.strategies import Strategy, make_strategy
 from hansa_lab.strategies.lineup import parse_lineup
@@ -67,7 +66,8 @@ def redeal(state: State, key: int | str) -> State:
 def _outcome(state: State, lineup: Sequence[str | Strategy], seed: int,
              redeal_key: int | None) -> tuple[list[int], list[float]]:
     start = redeal(state, redeal_key) if redeal_key is not None else state
-    final = compiled.play_on(start, lineup, seed=seed).final if not start.is_over else start
+    final = (play_on(start, lineup, seed=seed, engine=DEFAULT_ENGINE).final
+             if not start.is_over else start)
     ranks = ranking(final)
     n_first = ranks.count(1)
     return final_scores(final), [1.0 / n_first if r == 1 else 0.0 for r in ranks]

@@ -8,7 +8,9 @@
 - :func:`decide_arms` answers "does each arm beat the base arm by at least ``effect``
   points, or not?" with the group-sequential test of
   :func:`hansa_lab.stats.sequential_compare`: it plays new paired deals in batches and
-  stops as soon as the question is decided (or at a maximum).
+  stops as soon as the question is decided (or at a maximum);
+- :func:`runner_batches` plays new deals of paired arms on demand, the batches of such a
+  sequential test.
 
 Precision is about the main comparison: with a base arm, the paired difference of the
 focal player's final score per deal (:meth:`~hansa_lab.sim.results.Results.compare`);
@@ -19,20 +21,22 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+import pandas as pd
+
+from hansa_lab.play import DEFAULT_ENGINE
 from hansa_lab.sim.experiment import Condition, Experiment
 from hansa_lab.sim.results import Results
-from hansa_lab.sim.runner import play_in_memory
-from hansa_lab.sim.sequential import runner_batches
+from hansa_lab.sim.runner import play_in_memory, simulate
 from hansa_lab.stats.sequential import SequentialResult, sequential_compare
 from hansa_lab.stats.tables import lineup_period
 from hansa_lab.stats.verdicts import deals_for_half_width
 
-__all__ = ["PILOT_SEED_OFFSET", "Plan", "decide_arms", "plan_experiment"]
+__all__ = ["PILOT_SEED_OFFSET", "Plan", "decide_arms", "plan_experiment", "runner_batches"]
 
 #: Pilot games use seeds from experiment seed + this, so the run never replays them.
 PILOT_SEED_OFFSET = 1_000_000
@@ -96,7 +100,7 @@ def _pilot(exp: Experiment, deals: int, n_jobs: int, engine: str,
 
 
 def plan_experiment(exp: Experiment, half_width: float = 1.0, *, pilot_deals: int = 4,
-                    n_jobs: int = 1, engine: str = "core", games: int | None = None,
+                    n_jobs: int = 1, engine: str = DEFAULT_ENGINE, games: int | None = None,
                     progress: bool = False) -> Plan:
     """The games ``exp`` needs for 95% intervals of ±``half_width`` points, from a pilot
     of ``pilot_deals`` deals per arm and condition played with ``engine`` (see the
@@ -185,7 +189,7 @@ def decide_arms(
     batch_deals: int = 20,
     n_jobs: int = 1,
     on_look: Callable[[str, dict[str, Any]], None] | None = None,
-    engine: str = "core",
+    engine: str = DEFAULT_ENGINE,
 ) -> dict[str, SequentialResult]:
     """For each arm but the base arm, play paired deals in batches until the group-
     sequential test decides "arm better", "base better" or "no difference" (within
@@ -213,3 +217,59 @@ def decide_arms(
                                       arm_a=arm, arm_b=base, on_look=look)
     return out
 
+
+def _spec_key(spec: Any) -> str:
+    return spec if isinstance(spec, str) else repr(sorted(dict(spec).items()))
+
+
+def runner_batches(
+    arms: Mapping[str, Sequence[Any]],
+    *,
+    n_players: int = 4,
+    seed: int = 0,
+    **simulate_kwargs: Any,
+) -> Callable[[int], tuple[pd.DataFrame, pd.DataFrame]]:
+    """A ``run_batch`` for :func:`hansa_lab.stats.sequential_compare` that plays paired
+    arms with :func:`hansa_lab.sim.runner.simulate` (in memory; ``log="summary"`` and no
+    progress bar unless overridden in ``simulate_kwargs``).
+
+    A call with ``n`` plays ``n`` new deals (the pairs of the sequential test), each arm
+    in all its line-up's distinct seat rotations — one ``simulate`` per arm on the same
+    seeds, so an all-same base arm plays one game per deal and a tip arm ``n_players``.
+    Seeds continue where the previous batch stopped and game ids are offset to stay
+    unique across batches. Returns ``(players, games)``; pass
+    ``arm_a``/``arm_b`` (and ``focal``) to :func:`~hansa_lab.stats.sequential_compare`.
+
+    >>> run = runner_batches({"tip": ["random:gather=false", "random"], "base": ["random"]},
+    ...                      n_players=2)
+    >>> players, games = run(1)
+    >>> games[["arm", "game_id", "seed", "rotation"]]
+        arm  game_id  seed  rotation
+    0   tip        0     0         0
+    1   tip        1     0         1
+    2  base        2     0         0
+    >>> run(2)[1].seed.tolist()
+    [1, 1, 2, 2, 1, 2]
+    """
+    kwargs: dict[str, Any] = {"progress": False, "log": "summary", **simulate_kwargs}
+    periods = {arm: lineup_period([_spec_key(lu[i % len(lu)]) for i in range(n_players)])
+               for arm, lu in arms.items()}
+    next_seed, next_id = seed, 0
+
+    def run(n: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+        nonlocal next_seed, next_id
+        deals = max(1, int(n))
+        players, games = [], []
+        for arm, lineup in arms.items():
+            res = simulate({arm: list(lineup)}, n_games=deals * periods[arm],
+                           n_players=n_players, seed=next_seed, **kwargs)
+            g, p = res.games.copy(), res.players.copy()
+            g["game_id"] += next_id
+            p["game_id"] += next_id
+            next_id += int(res.games["game_id"].max()) + 1 if len(res.games) else 0
+            players.append(p)
+            games.append(g)
+        next_seed += deals
+        return (pd.concat(players, ignore_index=True), pd.concat(games, ignore_index=True))
+
+    return run

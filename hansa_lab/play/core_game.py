@@ -4,47 +4,47 @@ The Python engine (:mod:`hansa_lab.engine`) is the readable reference; the core 
 twin, module by module (``core/src/board.rs`` … ``variants/``), and the parity harness
 (:mod:`hansa_lab.tools.parity`, ``hansa-lab parity``) checks the two step by step. A
 single core position and its conversion to and from a Python :class:`State` are in
-:mod:`hansa_lab.compiled.bridge` (:class:`~hansa_lab.compiled.bridge.CoreGame`, re-exported here).
+:mod:`hansa_lab.compiled.bridge` (:class:`~hansa_lab.compiled.bridge.CoreGame`).
 
-The core plays every configuration of the Python engine: the five board
-sides, both editions, every rule option. Here: whole games (:func:`play_game`,
-:func:`play_on`, :func:`play_match` with the logs built in the core), the core twins of
-the package's strategies (:data:`CORE_STRATEGIES`, :func:`core_policy`) and the
-benchmarks' helpers.
+The core plays every configuration of the Python engine: the five board sides, both
+editions, every rule option. Here: the core's games behind the game loop's
+:class:`~hansa_lab.play.loop.Game` protocol (:class:`CoreMatchGame`,
+:class:`CheckedCoreGame`), :func:`play_match` with the logs built in the core, the core
+twins of the package's strategies (:data:`CORE_STRATEGIES`, :func:`core_policy`) and the
+benchmarks' batch of random games. A whole game in either engine is
+:func:`hansa_lab.play.play_game` ``(..., engine="core")``.
 
 >>> from hansa_lab.engine.state import GameConfig
->>> rec = play_game(GameConfig(n_players=3, seed=7), ["greedy", "random", "random"])
+>>> from hansa_lab.play import play_game
+>>> rec = play_game(GameConfig(n_players=3, seed=7), ["greedy", "random", "random"],
+...                 engine="core")
 >>> rec.end_reason in ("prestige", "markers", "cities")
 True
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hansa_lab.compiled.bridge import (
     CoreGame,
-    available,
-    core_config,
-    core_module,
-    state_fields,
+    core_match,
+    core_policy_named,
+    core_random_games,
 )
 from hansa_lab.engine.actions import Action
 from hansa_lab.engine.invariants import check_state, check_transition
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.errors import IllegalActionError
-from hansa_lab.play import (
+from hansa_lab.play.loop import (
     DEFAULT_DECISION_TIME_LIMIT,
     DEFAULT_MAX_ACTIONS,
     Game,
-    GameRecord,
     checked_seed,
     run_game,
-    seat_players,
 )
 from hansa_lab.strategies import (
     ARCHETYPES,
@@ -64,22 +64,17 @@ from hansa_lab.strategies import (
     StrongV2,
 )
 
-__all__ = [  # CoreGame, available and state_fields live in hansa_lab.compiled.bridge
+if TYPE_CHECKING:
+    from hansa_lab.compiled.bridge import CoreMatch, CorePolicy
+
+__all__ = [
     "CORE_STRATEGIES",
     "CheckedCoreGame",
-    "CoreGame",
     "CoreMatchGame",
     "MatchResult",
-    "available",
     "core_policy",
-    "play_game",
     "play_match",
-    "play_on",
-    "play_random_game",
     "play_random_games",
-    "state_fields",
-    "timings",
-    "turn_columns",
 ]
 
 #: The strategies the core plays, by name (exactly these classes: see :func:`core_policy`).
@@ -99,38 +94,15 @@ CORE_STRATEGIES: dict[str, type[Strategy]] = {
     "strong_v2": StrongV2,
     **ARCHETYPES,
 }
-def play_random_game(config: GameConfig, max_actions: int = 20_000) -> tuple[CoreGame,
-                                                                               list[Action]]:
-    """A whole game with the random strategy in every seat, played in the core (the same
-    game as :func:`hansa_lab.play.play_game` ``(config, ["random"] * n)``)."""
-    s, actions = core_module().play_random_game(core_config(config), max_actions)
-    return CoreGame(config, s), [Action(*t) for t in actions]
-
-
-def timings(config: GameConfig, games: int = 50) -> tuple[float, float, float]:
-    """Nanoseconds per state copy, full legal-action list and score-if-ended-now in the
-    core, averaged over the positions of ``games`` random games."""
-    out: tuple[float, float, float] = core_module().timings(core_config(config), games)
-    return out
-
-
 def play_random_games(config: GameConfig, seeds: list[int],
                       max_actions: int = 20_000) -> tuple[int, int, int]:
     """Random games for ``seeds`` (the configuration's own seed is ignored), all in the
     core: (games, actions, capped games). A seed outside 0 … 2**63 - 1 raises
     ``ValueError``, as :class:`GameConfig` does."""
-    seeds = [checked_seed(s) for s in seeds]
-    out: tuple[int, int, int] = core_module().play_random_games(core_config(config), seeds,
-                                                            max_actions)
-    return out
+    return core_random_games(config, [checked_seed(s) for s in seeds], max_actions)
 
 
-def turn_columns() -> list[str]:
-    """The columns of the ``turns`` rows the core builds, in their order."""
-    return list(core_module().TURN_COLUMNS)
-
-
-def core_policy(strategy: Strategy, config: GameConfig | None = None) -> Any | None:
+def core_policy(strategy: Strategy, config: GameConfig | None = None) -> CorePolicy | None:
     """The core's twin of ``strategy`` (a ``CorePolicy`` with the same parameters) for
     games of ``config``, or None when the core does not play it: only the package's own
     classes of :data:`CORE_STRATEGIES` have a twin (a subclass defined elsewhere is called
@@ -142,9 +114,10 @@ def core_policy(strategy: Strategy, config: GameConfig | None = None) -> Any | N
         return None
     twin = getattr(strategy, "core_twin", None)
     if twin is not None:  # built from more than numbers (learned: its model file)
-        return twin(config)
+        built: CorePolicy = twin(config)
+        return built
     params = [(k, float(v)) for k, v in strategy.params.items()]
-    return core_module().CorePolicy(getattr(strategy, "core_name", cls.name), params)
+    return core_policy_named(getattr(strategy, "core_name", cls.name), params)
 
 
 @dataclass
@@ -153,7 +126,7 @@ class MatchResult:
     the core built them) and its final position."""
 
     config: GameConfig
-    match: Any
+    match: CoreMatch
 
     @property
     def actions(self) -> list[Action]:
@@ -174,15 +147,14 @@ class MatchResult:
         """The ``turns`` rows as little-endian int32 (rows × :data:`TURN_COLUMNS`)."""
         return bytes(self.match.turn_rows())
 
-    def events(self) -> list[tuple[Any, ...]]:
+    def events(self) -> list[tuple[int, int, int, int, str, int, int, int, str, int]]:
         """The ``events`` rows: (action index, round, turn, seat, kind, other seat, route,
         city index or -1, detail, value)."""
-        out: list[tuple[Any, ...]] = self.match.events()
-        return out
+        return self.match.events()
 
 
 class CoreMatchGame(Game):
-    """A game in the core's match loop behind the :class:`~hansa_lab.play.Game`
+    """A game in the core's match loop behind the :class:`~hansa_lab.play.loop.Game`
     protocol: :meth:`advance` plays every seat with a core twin (:func:`core_policy`)
     inside the core without a Python call (a whole game, when every seat has one), and
     stops for the others; ``log``: the core builds the ``turns`` and ``events`` rows."""
@@ -194,7 +166,7 @@ class CoreMatchGame(Game):
         stream = checked_seed(config.seed if seed is None else seed)
         begin = CoreGame(config) if start is None else CoreGame.from_state(start)
         self.config = config
-        self.match = core_module().CoreMatch(begin._s, seats, stream, max_actions, log)
+        self.match = core_match(begin, seats, stream, max_actions, log)
         self._shown: State | None = None  # the position converted for the asked seat
 
     def advance(self) -> int | None:
@@ -225,7 +197,7 @@ class CoreMatchGame(Game):
 
 class CheckedCoreGame(Game):
     """A game in the core one action at a time behind the
-    :class:`~hansa_lab.play.Game` protocol, every position converted and checked by the
+    :class:`~hansa_lab.play.loop.Game` protocol, every position converted and checked by the
     invariant checker (``check=True``); the seats with a core twin choose through it
     (:meth:`advance`), drawing from their own ``rngs``."""
 
@@ -245,10 +217,10 @@ class CheckedCoreGame(Game):
             policy = self.policies[p]
             if policy is None:
                 return p
-            choice = policy.choose(self.game._s, self.rngs[p].state)
+            choice = self.game.choice_of(policy, self.rngs[p].state)
             if choice is None:  # pragma: no cover - only after the end, checked above
                 raise RuntimeError("the core's policy found no decision")
-            action, self.rngs[p].state = Action(*choice[0]), choice[1]
+            action, self.rngs[p].state = choice
             self.apply(action)
         return None
 
@@ -281,8 +253,8 @@ def play_match(
     """Play a game in the core from ``start`` (default: the set-up). Seats whose strategy
     has a core twin (:func:`core_policy`) play inside the core, drawing from
     ``seat_stream(seed, seat)`` (``seed`` defaults to the game's); the others are asked
-    in Python by the one game loop (:func:`hansa_lab.play.run_game`: isolated and timed
-    as in :func:`hansa_lab.play.play_game`), with their own ``rngs``. ``log``: the core
+    in Python by the one game loop (:func:`hansa_lab.play.loop.run_game`: isolated and
+    timed as in :func:`hansa_lab.play.play_game`), with their own ``rngs``. ``log``: the core
     builds the ``turns`` and ``events`` rows.
 
     A strategy that fails raises :class:`StrategyError` with the game so far; an error of
@@ -293,46 +265,3 @@ def play_match(
                          log=log)
     run_game(game, players, rngs, decision_time_limit=decision_time_limit)
     return MatchResult(config, game.match)
-
-
-def play_game(config: GameConfig, strategies: Any, *, check: bool = False,
-              max_actions: int = DEFAULT_MAX_ACTIONS,
-              decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT) -> Any:
-    """:func:`hansa_lab.play.play_game` with the compiled core as the rules engine: the
-    same game, the same :class:`~hansa_lab.play.GameRecord` (its ``final`` state converted
-    to a Python :class:`State`).
-
-    Seats whose strategy has a core twin (random, greedy and the tips) choose inside the
-    core (such a line-up plays the whole game there); any other strategy is called back
-    with the seat's view and the legal actions, by the same game loop as the Python
-    engine's. ``check=True`` runs the invariant checker on every position (one step at a
-    time: :class:`CheckedCoreGame`)."""
-    players, rngs = seat_players(config, strategies, config.seed)
-    t0 = time.perf_counter()
-    game: CoreMatchGame | CheckedCoreGame
-    if check:
-        game = CheckedCoreGame(config, players, rngs, max_actions=max_actions)
-    else:
-        game = CoreMatchGame(config, players, max_actions=max_actions)
-    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
-    return GameRecord(config=config, strategies=[pl.spec for pl in players],
-                      actions=game.actions(), final=game.final(),
-                      wall_time=time.perf_counter() - t0)
-
-
-def play_on(state: State, strategies: Any, seed: int | None = None, *,
-            max_actions: int = DEFAULT_MAX_ACTIONS,
-            decision_time_limit: float | None = DEFAULT_DECISION_TIME_LIMIT) -> GameRecord:
-    """:func:`hansa_lab.play.play_on` in the core: the same continuation from ``state``
-    (seat ``p`` draws from ``seat_stream(seed, p)``, ``seed`` defaulting to the game's),
-    the same :class:`~hansa_lab.play.GameRecord`."""
-    config = state.config
-    base = config.seed if seed is None else seed
-    players, rngs = seat_players(config, strategies, base)
-    t0 = time.perf_counter()
-    game = CoreMatchGame(config, players, start=state, seed=base, max_actions=max_actions)
-    run_game(game, players, rngs, decision_time_limit=decision_time_limit)
-    return GameRecord(config=config, strategies=[pl.spec for pl in players],
-                      actions=game.actions(), final=game.final(),
-                      wall_time=time.perf_counter() - t0,
-                      extra={"start_action": state.n_actions, "seed": base})
