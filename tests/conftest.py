@@ -16,18 +16,31 @@ pytest.register_assert_rewrite("helpers")
 
 
 #: Tests of the default tier that ``make check`` leaves to ``make test``: the test
-#: functions whose runs (every parametrisation, with their fixtures' set-up) took 10 s or
-#: more in all in ``pytest -n 2 --durations=0`` on a shared, busy machine (about 4 s of CPU
-#: or more idle), so the check before a commit stays under 3 minutes; the docstring
-#: examples, perft counts and parameter ranges stay in the check (many cheap cases).
+#: functions whose runs (every parametrisation, with their fixtures' set-up) took 6 s or
+#: more in all in ``pytest -n 2 --durations=0`` on a shared, busy machine (about 2.5 s of
+#: CPU or more idle), so the check before a commit stays under 3 minutes; the docstring
+#: examples, goldens, perft counts and parameter ranges stay in it (many cheap cases).
 #: Marked ``heavy`` by module and test name; a name that no longer exists in a collected
 #: module is an error, so the list cannot go stale silently.
 HEAVY: dict[str, tuple[str, ...]] = {
+    "test_analysis.py": (
+        "test_sequential_error_rate_near_alpha",
+    ),
+    "test_answers.py": (
+        "test_the_wording_corpus_is_large_enough_to_mean_something",
+    ),
     "test_archetypes.py": (
+        "test_an_archetype_plays_in_the_core_as_greedy_with_its_weights",
         "test_each_archetype_follows_its_plan_more_than_greedy",
+    ),
+    "test_bad_inputs.py": (
+        "test_the_console_script_prints_no_traceback",
     ),
     "test_bad_inputs_cli.py": (
         "test_sigterm_on_a_long_command_says_its_work_is_saved",
+    ),
+    "test_bad_inputs_positions.py": (
+        "test_the_readers_agree_on_mutations_of_real_positions",
     ),
     "test_bad_inputs_runs.py": (
         "test_a_folder_left_by_a_killed_start_is_resumed_and_cleaned",
@@ -35,7 +48,11 @@ HEAVY: dict[str, tuple[str, ...]] = {
         "test_a_resume_after_a_changed_input_is_refused_and_force_replays",
         "test_replay_of_a_game_in_a_damaged_chunk_names_the_file",
     ),
+    "test_command_reliability.py": (
+        "test_tune_saves_and_says_so_on_sigterm",
+    ),
     "test_compare.py": (
+        "test_the_command_ends_with_the_answer_the_report_and_the_csv",
         "test_until_decided_plays_in_rounds_and_splits_the_error_over_the_looks",
     ),
     "test_conformance.py": (
@@ -45,6 +62,9 @@ HEAVY: dict[str, tuple[str, ...]] = {
     ),
     "test_core.py": (
         "test_parity_fast_tier",
+    ),
+    "test_core_fuzz.py": (
+        "test_random_arguments_to_every_binding_neither_abort_nor_escape_exception",
     ),
     "test_core_strategies.py": (
         "test_a_what_if_from_the_middle_of_a_game_is_the_same_in_the_core",
@@ -79,11 +99,29 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "test_plots.py": (
         "test_seat_advantage_is_a_grid_of_player_counts_by_population",
     ),
+    "test_populations.py": (
+        "test_a_small_study_side_by_side_and_resumed",
+    ),
+    "test_position.py": (
+        "test_positions_round_trip_in_both_engines_and_across",
+    ),
+    "test_progress.py": (
+        "test_long_commands_show_a_bar_with_the_time_left_on_stderr",
+    ),
+    "test_results_folder.py": (
+        "test_a_corrupt_manifest_is_reported_and_force_recovers",
+        "test_racing_processes_never_hold_the_lock_together",
+    ),
     "test_rollout.py": (
         "test_rollout_plays_the_same_game_in_both_engines",
     ),
     "test_runner.py": (
         "test_console_script",
+        "test_main_job_runs_the_tips_experiment_forced",
+        "test_serial_and_loky_give_the_same_tables",
+    ),
+    "test_strategy_isolation.py": (
+        "test_the_package_strategies_never_change_the_state_they_are_shown",
     ),
     "test_strong.py": (
         "test_strong_and_strong_v1_beat_greedy",
