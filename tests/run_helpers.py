@@ -28,8 +28,8 @@ TABLES = list(SCHEMA)
 
 
 def sorted_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows in a canonical order, without the wall-clock column."""
-    df = df.drop(columns=[c for c in ("wall_time",) if c in df.columns])
+    """Rows in a canonical order, without the clock columns (wall and CPU seconds)."""
+    df = df.drop(columns=[c for c in ("wall_time", "cpu_time") if c in df.columns])
     return df.sort_values(list(df.columns), kind="stable").reset_index(drop=True)
 
 

@@ -97,6 +97,7 @@ SCHEMA: dict[str, dict[str, str]] = {
         "winners": "string",
         "n_winners": "int8",
         "wall_time": "float64",
+        "cpu_time": "float64",
         "quiet_rounds": "int32",
         "stalled": "bool",
     },
@@ -198,6 +199,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "winners": "winning seats after the tie-breaks, comma-separated (ties share)",
         "n_winners": "number of winning seats",
         "wall_time": "seconds to play and log the game",
+        "cpu_time": "CPU seconds of the playing process to play and log the game (NaN in "
+                    "runs written before the column existed)",
         "quiet_rounds": "longest run of whole rounds in which no prestige and no Kontor "
                         "changed (a stalled table: players waiting for each other)",
         "stalled": "quiet_rounds exceeded the run's stall_rounds (default "
@@ -577,7 +580,7 @@ def record_game(
     name = engine_named(engine).name
     key = (experiment, arm, game_id)
     players = [make_strategy(s) for s in strategies]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     limit = DEFAULT_MAX_ACTIONS if max_actions is None else max_actions
     logs = _ENGINE_LOGS[name](config, players, limit, key, full)
     try:
@@ -588,7 +591,7 @@ def record_game(
         return {"failures": [_failure_row(key, config, rotation, e)]}
     final, n_actions, quiet, turns, events = logs.rows()
     games, players_rows = _result_rows(key, config, rotation, players, final, n_actions,
-                                       quiet, stall_rounds, t0)
+                                       quiet, stall_rounds, t0, c0)
     return {"games": games, "players": players_rows, "turns": turns, "events": events}
 
 
@@ -605,7 +608,7 @@ def _failure_row(key: tuple, config: GameConfig, rotation: int,
 
 def _result_rows(key: tuple, config: GameConfig, rotation: int, players: list[Strategy],
                  s: State, n_actions: int, quiet: int, stall_rounds: int,
-                 t0: float) -> tuple[list[tuple], list[tuple]]:
+                 t0: float, c0: float) -> tuple[list[tuple], list[tuple]]:
     """The ``games`` row and the ``players`` rows of a finished (or capped) game."""
     bd = score_breakdown(s)
     ranks = ranking(s, bd)
@@ -617,7 +620,7 @@ def _result_rows(key: tuple, config: GameConfig, rotation: int, players: list[St
             config.n_players, json.dumps(dict(config.options), sort_keys=True),
             ",".join(p.spec for p in players), s.end_reason or "cap", s.round, s.turn,
             n_actions, ",".join(map(str, winners)), len(winners), time.perf_counter() - t0,
-            quiet, quiet > stall_rounds,
+            time.process_time() - c0, quiet, quiet > stall_rounds,
         )
     ]
     prow = []

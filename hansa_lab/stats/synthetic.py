@@ -45,7 +45,7 @@ _COLUMNS = {
     "games": f"{_KEYS} seed:int64 rotation:int16 board:string side:string edition:string "
              "n_players:int8 options:string lineup:string end_reason:string rounds:int32 "
              "turns:int32 actions:int32 winners:string n_winners:int8 wall_time:float64 "
-             "quiet_rounds:int32 stalled:bool",
+             "cpu_time:float64 quiet_rounds:int32 stalled:bool",
     "players": f"{_KEYS} seat:int8 strategy:string strategy_name:string "
                "strategy_params:string total:int32 "
                + " ".join(f"{c}:int32" for c in CATEGORIES)
@@ -149,7 +149,7 @@ def synthetic_tables(
                 games.append((
                     experiment, arm, gid, seed_start + d, k, "base", _SIDES.get(n, "base_45p"),
                     edition, n, "{}", ",".join(strat), reason, rounds, turns_per_game,
-                    3 * turns_per_game, ",".join(map(str, winners)), len(winners), 0.0,
+                    3 * turns_per_game, ",".join(map(str, winners)), len(winners), 0.0, 0.0,
                     0, False,  # quiet_rounds, stalled: synthetic games never stall
                 ))
                 for p in range(n):
