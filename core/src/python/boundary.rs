@@ -1,7 +1,8 @@
 //! The boundary helpers every binding uses, and the only module of the bindings that
 //! imports none of the others (they all import from here): [`guard`] (a panic becomes
 //! `CoreError`), the size checks made before anything is allocated ([`bounded_list`],
-//! [`check_sizes`]), and actions and events as Python sees them.
+//! [`check_sizes`]), the argument checks ([`check_len`], [`value_error`]), and actions
+//! and events as Python sees them.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -83,6 +84,24 @@ pub(crate) fn check_sizes(
         }
     }
     Ok(())
+}
+
+/// ValueError unless `got == expected`: "`what` has `got` items, the `other` `expected`"
+/// (`what`: the argument, e.g. "buffer out"; `other`: what fixes its length, e.g. "the
+/// observation").
+pub(crate) fn check_len(what: &str, got: usize, expected: usize, other: &str) -> PyResult<()> {
+    if got == expected {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "{what} has {got} items, the {other} {expected}"
+    )))
+}
+
+/// The ValueError of a refused argument: `context` (the call and the argument), then the
+/// core's reason. For `.map_err(value_error("learned_policy: tip"))`.
+pub(crate) fn value_error(context: &str) -> impl FnOnce(String) -> PyErr + '_ {
+    move |why| PyValueError::new_err(format!("{context}: {why}"))
 }
 
 /// An action as Python sees it: (kind, a, b, c).

@@ -9,7 +9,7 @@ use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::boundary::{guard, to_py, CoreError, PyAction};
+use super::boundary::{check_len, guard, to_py, CoreError, PyAction};
 use super::config::PyConfig;
 use super::position::PyState;
 use crate::actions::{kind_index, Action, ACTION_KINDS};
@@ -148,13 +148,7 @@ fn env_observe(state: &PyState, seat: usize, out: PyBuffer<f32>) -> PyResult<()>
     }
     let lay = Layout::new(s.board, s.n_players());
     let out = slice_mut(&out, "out")?;
-    if out.len() != lay.size() {
-        return Err(PyValueError::new_err(format!(
-            "buffer out has {} items, the observation {}",
-            out.len(),
-            lay.size()
-        )));
-    }
+    check_len("buffer out", out.len(), lay.size(), "observation")?;
     guard("env_observe", || {
         observe_into(s, seat, &lay, out);
         Ok(())
@@ -179,13 +173,7 @@ fn env_legal_indices(state: &PyState) -> PyResult<Vec<usize>> {
 fn env_mask(state: &PyState, mask: PyBuffer<u8>) -> PyResult<usize> {
     let ix = ActionIndex::new(state.s.board);
     let mask = slice_mut(&mask, "mask")?;
-    if mask.len() != ix.size() {
-        return Err(PyValueError::new_err(format!(
-            "buffer mask has {} items, the action index {}",
-            mask.len(),
-            ix.size()
-        )));
-    }
+    check_len("buffer mask", mask.len(), ix.size(), "action index")?;
     guard("env_mask", || {
         mask.fill(0);
         let acts = legal(&state.s);

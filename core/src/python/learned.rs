@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::boundary::{bounded_list, guard, MAX_SEATS};
+use super::boundary::{bounded_list, guard, value_error, MAX_SEATS};
 use super::config::PyConfig;
 use super::policy::PyPolicy;
 use super::position::PyState;
@@ -125,8 +125,7 @@ fn model(
         bias: bounded_list(call, "hidden bias", &b, MAX_HIDDEN_UNITS)?,
         output: bounded_list(call, "hidden output", &o, MAX_HIDDEN_UNITS)?,
     };
-    m.with_hidden(layer)
-        .map_err(|e| PyValueError::new_err(format!("{call}: {e}")))
+    m.with_hidden(layer).map_err(value_error(call))
 }
 
 /// The model's value of each feature vector of `rows` (the core's forward pass);
@@ -212,11 +211,10 @@ fn learned_policy(
         ],
     )?;
     check_knobs("keep_supply", &[("threshold", tip_threshold as f64)])?;
-    let tip = Tip::from_name(tip, tip_threshold)
-        .map_err(|e| PyValueError::new_err(format!("learned_policy: tip: {e}")))?;
+    let tip = Tip::from_name(tip, tip_threshold).map_err(value_error("learned_policy: tip"))?;
     let m = model("learned_policy", names, mean, scale, weights, bias, hidden)?;
-    let evaluation = weights_with(&evaluation)
-        .map_err(|e| PyValueError::new_err(format!("learned_policy: evaluation: {e}")))?;
+    let evaluation =
+        weights_with(&evaluation).map_err(value_error("learned_policy: evaluation"))?;
     Ok(PyPolicy {
         p: Policy::Learned(Learned {
             model: Arc::new(m),
