@@ -327,8 +327,9 @@ _SHAPED: tuple[RuleOption, ...] = (
 
 #: The option table, in the shared vocabulary's order (documentation order: the existing
 #: options, then scoring, end, player board, set-up).
+_SHAPED_BY_NAME = {o.name: o for o in _SHAPED}
 OPTIONS: tuple[RuleOption, ...] = tuple(
-    _plain_int(name) if name in PLAIN_INT_OPTIONS else next(o for o in _SHAPED if o.name == name)
+    _plain_int(name) if name in PLAIN_INT_OPTIONS else _SHAPED_BY_NAME[name]
     for name in RULE_OPTION_NAMES)
 
 #: Rule options a configuration may set, with their defaults (None: the board's printed value).
