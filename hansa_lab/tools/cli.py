@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     from hansa_lab.tools.commands import inspect, learn, measure, populations, simulate, survey
     from hansa_lab.tools.commands.audit import add_audit
     from hansa_lab.tools.commands.compare import add_compare
+    from hansa_lab.tools.commands.skill import add_skill_ladder
 
     parser = _parser_class()(prog="hansa-lab", description="Hansa Teutonica lab")
     parser.add_argument("--version", action="version", version=f"hansa-lab {_version()}")
@@ -99,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     survey.add_ladder(sub)
     survey.add_lengths(sub)
     populations.add_populations(sub)
+    add_skill_ladder(sub)
     add_audit(sub)
     add_compare(sub)  # which rule variant is most balanced
     simulate.add_simulate(sub)
