@@ -64,23 +64,23 @@ against three ``greedy``; a win shared by k tied players counts 1/k; the score d
 final score minus the mean of its three opponents'.
 
 The documented budget is the default: ``iterations=30`` (with ``exploration=10``,
-``top_k=6``, no rollouts). ``tests/test_mcts.py`` asserts it (marked ``slow``): 32 games, seeds
-0-31, Wilson 95 % lower bound of the win rate > 0.25, exact binomial p < 0.01, mean
-score difference > 0.
+``top_k=6``, no rollouts). ``tests/test_mcts.py`` asserts it (marked ``slow``): a Wilson
+95 % lower bound of the win rate > 0.25, an exact binomial p < 0.01 and a mean score
+difference > 0, on 16 games (seeds 0-15) in the bounded slow tier (``make test``) and on
+32 (seeds 0-31) in the full one (``HANSA_LAB_SLOW=full``, ``make test-full``); it prints
+the figures it asserts.
 
 =======================  =====  ========  ===============  =========  ============  ======
 run                      games  win rate  Wilson 95 %      p          score diff    s/game
 =======================  =====  ========  ===============  =========  ============  ======
 seeds 1000-1099 (fresh)  100    0.740     [0.646, 0.816]   1.3e-24    +14.4 ± 1.1   9.0
-test: seeds 0-31         32     0.906     [0.758, 0.968]   7.5e-15    +16.5 ± 1.6   5.1
 =======================  =====  ========  ===============  =========  ============  ======
 
-(p: one-sided exact binomial test against 0.25; score diff: mean ± standard error;
-s/game: mean wall time of a whole game, all four players included, games run in two
-worker processes (``n_jobs=2``) on a 2-core machine; the 100-game run shared the
-machine with other jobs (max 36 s per game), the test run had it alone (max 15 s, 84 s
-for the test). Seeds 0-39 were also used to choose ``exploration`` and ``top_k``;
-seeds 1000-1099 were not.)
+(``bench_mcts_vs_greedy(n_games=100, first_seed=1000)``; p: one-sided exact binomial test
+against 0.25; score diff: mean ± standard error; s/game: mean wall time of a whole game,
+all four players included, games run in two worker processes (``n_jobs=2``) on a 2-core
+machine shared with other jobs (max 36 s per game). Seeds 0-39 were also used to choose
+``exploration`` and ``top_k``; seeds 1000-1099 were not.)
 Mcts makes ~115 searched decisions per game, 31 ms each on average (p90 85 ms, max
 0.3 s; the search stops early once the pruned tree is solved: 24 iterations on average).
 
