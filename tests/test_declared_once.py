@@ -271,9 +271,10 @@ def test_the_logs_numpy_scoring_is_the_engines() -> None:
 
 def test_every_declared_strategy_is_registered_played_and_documented() -> None:
     """The strategy names: declared with their groups (``limits.json``) and, for the
-    core's, in the vocabulary (``core_policies``, which the core's ``POLICY_NAMES`` is
-    checked against by cargo test); the rest is checked here: the registry, the table of
-    the core's strategy classes and the README's players table name each one."""
+    core's, in the vocabulary (``core_policies``, from which the core's ``POLICY_NAMES``
+    and the first entries of ``CORE_STRATEGIES`` are derived; cargo test checks that the
+    core builds each); the rest is checked here: the registry, the table of the core's
+    strategy classes and the README's players table name each one."""
     from hansa_lab.engine.vocabulary import CORE_POLICIES
     from hansa_lab.play.core_game import CORE_STRATEGIES
     from hansa_lab.strategies.base import _REGISTRY

@@ -202,7 +202,7 @@ mod tests {
         for (_, l) in t.options.iter().chain(t.groups.iter().flat_map(|(_, g)| g)) {
             assert!(l.low <= l.high);
         }
-        for name in crate::strategies::POLICY_NAMES {
+        for name in crate::strategies::POLICY_NAMES.iter() {
             assert!(
                 !policy_groups(name).is_empty(),
                 "{name}: no strategy_groups entry"

@@ -38,6 +38,7 @@ from hansa_lab.engine.actions import Action
 from hansa_lab.engine.invariants import check_state, check_transition
 from hansa_lab.engine.rng import Rng
 from hansa_lab.engine.state import GameConfig, State
+from hansa_lab.engine.vocabulary import CORE_POLICIES
 from hansa_lab.errors import IllegalActionError
 from hansa_lab.play.loop import (
     DEFAULT_DECISION_TIME_LIMIT,
@@ -48,20 +49,13 @@ from hansa_lab.play.loop import (
 )
 from hansa_lab.strategies import (
     ARCHETYPES,
-    ActionsFirst,
-    Blocker,
-    Greedy,
-    Ismcts,
-    KeepSupply,
     Learned,
     LearnedRollout,
-    NetworkKeys,
-    RandomStrategy,
-    Rollout,
     Strategy,
     Strong,
     StrongV1,
     StrongV2,
+    registry,
 )
 
 if TYPE_CHECKING:
@@ -77,16 +71,12 @@ __all__ = [
     "play_random_games",
 ]
 
-#: The strategies the core plays, by name (exactly these classes: see :func:`core_policy`).
+#: The strategies the core plays, by name (exactly these classes: see :func:`core_policy`):
+#: the registered classes of the names the shared vocabulary declares the core's
+#: (``core_policies``, the core's ``POLICY_NAMES``), then the classes that reach a core
+#: policy under another name (``core_name``) or through a twin built from a model file.
 CORE_STRATEGIES: dict[str, type[Strategy]] = {
-    "random": RandomStrategy,
-    "greedy": Greedy,
-    "actions_first": ActionsFirst,
-    "blocker": Blocker,
-    "network_keys": NetworkKeys,
-    "keep_supply": KeepSupply,
-    "rollout": Rollout,
-    "ismcts": Ismcts,
+    **{name: registry()[name] for name in CORE_POLICIES},
     "strong_v1": StrongV1,
     "learned": Learned,
     "learned_rollout": LearnedRollout,

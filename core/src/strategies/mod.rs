@@ -14,6 +14,8 @@ pub mod lookahead;
 pub mod random_policy;
 pub mod rollout;
 
+use std::sync::LazyLock;
+
 use crate::actions::Action;
 use crate::rng::Rng;
 use crate::state::State;
@@ -25,17 +27,16 @@ use learned_search::LearnedRollout;
 use random_policy::Random;
 use rollout::Rollout;
 
-/// The strategy names the core plays (`make_strategy` names of the Python versions).
-pub const POLICY_NAMES: [&str; 8] = [
-    "random",
-    "greedy",
-    "actions_first",
-    "blocker",
-    "network_keys",
-    "keep_supply",
-    "rollout",
-    "ismcts",
-];
+/// The strategy names the core plays (`make_strategy` names of the Python versions), as
+/// the shared vocabulary declares them (`core_policies`, which the Python engine reads
+/// too); [`Policy::new`] builds each (a test checks).
+pub static POLICY_NAMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    crate::vocabulary::VOCABULARY
+        .core_policies
+        .iter()
+        .map(String::as_str)
+        .collect()
+});
 
 /// Every parameter of `greedy` at its default (the defaults of
 /// `hansa_lab/strategies/evaluation.py` and `greedy.py`, for Rust callers such as the
@@ -296,5 +297,23 @@ mod tests {
         assert!(err.contains("no weight \"depth\""), "{err}");
         let err = weights_with(&[("route".to_string(), f64::NAN)]).unwrap_err();
         assert!(err.contains("evaluation weight \"route\""), "{err}");
+    }
+
+    #[test]
+    fn every_declared_policy_is_built_and_an_unknown_name_lists_them() {
+        assert!(!POLICY_NAMES.is_empty());
+        for name in POLICY_NAMES.iter() {
+            // a declared name is the core's: at most a parameter is missing
+            match Policy::new(name, &[]) {
+                Ok(_) => {}
+                Err(e) => assert!(e.contains("parameter") && e.contains("missing"), "{e}"),
+            }
+        }
+        let err = Policy::new("no_such_policy", &[]).unwrap_err();
+        assert!(err.contains("has no strategy \"no_such_policy\""), "{err}");
+        assert!(
+            err.ends_with(&format!("(it has {})", POLICY_NAMES.join(", "))),
+            "{err}"
+        );
     }
 }
