@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from hansa_lab import stats
-from hansa_lab.stats import plot_style, plot_variants, plots, plots_mechanism
+from hansa_lab.stats import plot_skill, plot_style, plot_variants, plots, plots_mechanism
 from hansa_lab.stats.best import MostBalanced, most_balanced_of
 from hansa_lab.stats.mechanism import FirstSeatMechanism
 from hansa_lab.stats.population_answers import PopulationAnswer, answers_table
@@ -118,6 +118,23 @@ def _best_variant() -> MostBalanced:
     return most_balanced_of(table, population="strong:tip=actions_first")
 
 
+def _ladders() -> dict[int, tuple[pd.DataFrame, list[str]]]:
+    """Notebook 03's ladder studies: six rungs at 3, 4 and 5 players."""
+    rungs = ["greedy", "planner", "learned", "learned+reply", "strong", "strong x3"]
+    out = {}
+    for n in (3, 4, 5):
+        rows = []
+        for i, r in enumerate(rungs):
+            shares = [1 / n + 0.02 * (i % 3) * (1 if s == 0 else -1 / (n - 1))
+                      for s in range(n)]
+            seats = tuple((s, x, x - 0.04, x + 0.04) for s, x in enumerate(shares))
+            rows.append(PopulationAnswer(r, "seats", shares[0], shares[0] - 0.04,
+                                         shares[0] + 0.04, "win share of seat 0", "m",
+                                         "unbalanced", 400, seats=seats))
+        out[n] = (answers_table(rows), rungs)
+    return out
+
+
 @pytest.fixture(scope="module")
 def figures() -> dict[str, Callable[[], Figure]]:
     """Every figure, made as the notebooks and the report make it (name[case] → maker)."""
@@ -154,6 +171,8 @@ def figures() -> dict[str, Callable[[], Figure]]:
         "plot_sequential": lambda: plots.plot_sequential(seq),
         # the report's rule-variants section and `hansa-lab compare` (longest names)
         "plot_best_variant": lambda: plot_variants.plot_best_variant(_best_variant()),
+        # notebook 03's balance by skill (the longest rung labels, three player counts)
+        "plot_seats_by_rung": lambda: plot_skill.plot_seats_by_rung(_ladders()),
     }
 
 
@@ -225,7 +244,8 @@ def _drawing(figures: dict[str, Callable[[], Figure]], name: str) -> Drawing:
 NAMES = ["plot_score_breakdown[one panel]", "plot_score_breakdown", "plot_score_composition",
          "plot_ability_timing", "plot_trajectories", "plot_ratings", "plot_seat_advantage",
          "plot_first_seat_mechanism", "plot_comparison", "plot_population_answers",
-         "plot_end_reasons", "plot_leader_wins", "plot_sequential", "plot_best_variant"]
+         "plot_end_reasons", "plot_leader_wins", "plot_sequential", "plot_best_variant",
+         "plot_seats_by_rung"]
 
 
 def _function(name: str) -> str:
@@ -234,7 +254,8 @@ def _function(name: str) -> str:
 
 def test_every_public_figure_is_checked(figures) -> None:
     public = ({n for n in plots.__all__ if n.startswith("plot_")}
-              | set(plots_mechanism.__all__) | set(plot_variants.__all__))
+              | set(plots_mechanism.__all__) | set(plot_variants.__all__)
+              | set(plot_skill.__all__))
     assert set(NAMES) == set(figures)
     assert {_function(n) for n in NAMES} == public
 
@@ -243,7 +264,7 @@ def test_every_figure_the_notebooks_and_the_report_draw_is_checked() -> None:
     """The figures checked here are the ones the notebooks, the report and the run
     exports call."""
     called: dict[str, set[str]] = {}
-    pattern = re.compile(r"\bplot(?:s|s_mechanism|_variants)\.(plot_\w+)\(")
+    pattern = re.compile(r"\bplot(?:s|s_mechanism|_variants|_skill)\.(plot_\w+)\(")
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(path.read_text())["cells"]
         code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")

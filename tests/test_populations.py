@@ -98,7 +98,11 @@ def test_a_small_study_side_by_side_and_resumed(tmp_path):
     assert t.loc[(t.population == "random") & (t.question == "tip blocker"),
                  "verdict"].item() == NOT_APPLICABLE
     greedy_seats = t[(t.population == "greedy") & (t.question == "seats")].iloc[0]
-    assert greedy_seats.cost_vs_reference == pytest.approx(1.0)
+    assert greedy_seats.cost_vs_reference == pytest.approx(1.0)  # CPU seconds, not wall
+    assert greedy_seats.cpu_seconds_per_game > 0
+    assert study.agreement.endswith(f"CPU per game beside all-greedy "
+                                    f"({study.reference_cpu_seconds:.3f} s): greedy 1.0x, "
+                                    f"random {t.cost_vs_reference.iloc[1]:.1f}x")
     assert greedy_seats.games == 8 and 0 <= greedy_seats.lo <= greedy_seats.hi <= 1
     assert study.agreement.startswith("greedy vs random — ")
     assert (tmp_path / "greedy" / "seats").is_dir() and (tmp_path / "greedy" / "tips").is_dir()

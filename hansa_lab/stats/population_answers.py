@@ -53,6 +53,7 @@ __all__ = [
     "PopulationAnswer",
     "agreement_line",
     "answers_table",
+    "cost_phrase",
     "seat_answer",
     "tip_answers",
 ]
@@ -84,7 +85,9 @@ class PopulationAnswer:
     games: int
     #: seconds of play per game of this question's games (the games' ``wall_time``)
     seconds_per_game: float = math.nan
-    #: ``seconds_per_game`` over the reference table's (all-greedy), same study
+    #: CPU seconds of the playing process per game (the games' ``cpu_time``): the cost
+    cpu_seconds_per_game: float = math.nan
+    #: ``cpu_seconds_per_game`` over the reference table's (all-greedy), same study
     cost_vs_reference: float = math.nan
     text: str = ""
     #: every seat's win share and interval (``seats`` answers): (seat, share, lo, hi)
@@ -155,7 +158,7 @@ def answers_table(answers: Sequence[PopulationAnswer]) -> pd.DataFrame:
     df = df.sort_values("question", key=lambda s: s.map(order), kind="stable")
     return readable(df.reset_index(drop=True), View(
         columns=("population", "question", "estimate", "unit", "verdict", "games",
-                 "seconds_per_game", "cost_vs_reference"),
+                 "cpu_seconds_per_game", "cost_vs_reference"),
         intervals=(("estimate", "lo", "hi"),), unit="unit", per_unit=("estimate",),
         percent_units=((SEAT_UNIT, 100.0), ("win share of seat 0", 100.0))))
 
@@ -187,14 +190,67 @@ def _per_seat(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=table.columns)
 
 
-def agreement_line(table: pd.DataFrame) -> str:
+def cost_phrase(table: pd.DataFrame, reference: str = "greedy",
+                reference_cpu: float = math.nan) -> str:
+    """Each population's cost beside the reference's: CPU seconds of play per game (the
+    playing process's, not wall time) and the ratio to all-``reference`` tables of the
+    same study, from each population's seat study (else its first question with a cost).
+    Empty when no population has a CPU cost.
+
+    >>> t = answers_table([PopulationAnswer("greedy", "seats", .25, .2, .3, "win share",
+    ...                                     "m", "balanced", 9, cpu_seconds_per_game=0.02,
+    ...                                     cost_vs_reference=1.0),
+    ...                    PopulationAnswer("strong", "seats", .25, .2, .3, "win share",
+    ...                                     "m", "balanced", 9, cpu_seconds_per_game=0.5,
+    ...                                     cost_vs_reference=25.0)])
+    >>> cost_phrase(t, "greedy", 0.02)
+    'CPU per game beside all-greedy (0.020 s): greedy 1.0x, strong 25.0x'
+    """
+    full = pd.DataFrame(getattr(table, "full", table))
+    if "cpu_seconds_per_game" not in full.columns:
+        return ""
+    costs = []
+    for pop, g in full.groupby("population", sort=False):
+        g = g[np.isfinite(g["cost_vs_reference"].astype(float))]
+        if len(g):
+            row = g[g["question"] == "seats"].iloc[0] if (g["question"] == "seats").any() \
+                else g.iloc[0]
+            costs.append(f"{pop} {float(row['cost_vs_reference']):.1f}x")
+    if not costs:
+        return ""
+    ref = f" ({reference_cpu:.3f} s)" if math.isfinite(reference_cpu) else ""
+    return f"CPU per game beside all-{reference}{ref}: {', '.join(costs)}"
+
+
+def _merged(items: list[tuple[str, str]]) -> list[str]:
+    """``question (what was said)`` per item, the seats of the seat question that say the
+    same thing named together (``seats, seat 1 and seat 2 (...)``): the words of a seat
+    answer are the population's, the same for every seat."""
+    groups: dict[tuple[str, str], list[str]] = {}  # (question or "seats", said) → seats
+    for question, said in items:
+        seat = question.startswith("seats, ")
+        key = ("seats", said) if seat else (question, said)
+        groups.setdefault(key, []).extend([question.removeprefix("seats, ")] if seat else [])
+    out = []
+    for (question, said), seats in groups.items():
+        if seats:
+            listed = seats[0] if len(seats) == 1 else f"{', '.join(seats[:-1])} and {seats[-1]}"
+            question = f"seats, {listed}"
+        out.append(f"{question} ({said})")
+    return out
+
+
+def agreement_line(table: pd.DataFrame, *, reference: str | None = None,
+                   reference_cpu: float = math.nan) -> str:
     """One line: for each question asked of two or more populations — each seat of the
     seat question, each tip — whether they *agree* (the same conclusive word everywhere:
     balanced, unbalanced, helps, hurts, smaller than the margin; and no two intervals
     apart), *differ* (some two 95% intervals do not overlap: named, with their words) or
     show *no evidence they differ* (the intervals overlap, whatever the words). Every
     population is named in every item. Questions a population cannot be asked
-    (:data:`NOT_APPLICABLE`) or without an interval are left out.
+    (:data:`NOT_APPLICABLE`) or without an interval are left out. With ``reference``
+    (the population the costs are relative to) the line ends with every population's CPU
+    cost per game beside it (:func:`cost_phrase`).
 
     >>> t = answers_table([
     ...     PopulationAnswer("a", "tip x", 1.0, 0.2, 1.8, "points", "t", "helps", 100),
@@ -210,9 +266,9 @@ def agreement_line(table: pd.DataFrame) -> str:
                   & np.isfinite(full["lo"].astype(float))
                   & np.isfinite(full["hi"].astype(float))]
     names = list(dict.fromkeys(full["population"]))
-    agree: list[str] = []
+    agree: list[tuple[str, str]] = []
     differ: list[str] = []
-    unclear: list[str] = []
+    unclear: list[tuple[str, str]] = []
     for question, g in usable.groupby("question", sort=False):
         if len(g) < 2:
             continue
@@ -223,12 +279,15 @@ def agreement_line(table: pd.DataFrame) -> str:
             parts = "; ".join(f"{r['population']} {_interval(r)} {r['verdict']}" for r in rows)
             differ.append(f"{question} ({parts}; the 95% intervals do not overlap)")
         elif g["verdict"].nunique() == 1 and g["verdict"].iloc[0] in CONCLUSIVE:
-            agree.append(f"{question} ({said})")
+            agree.append((str(question), said))
         else:
-            unclear.append(f"{question} (the 95% intervals overlap: {said})")
+            unclear.append((str(question), f"the 95% intervals overlap: {said}"))
     head = " vs ".join(names)
-    kinds = (("agree", agree), ("differ", differ), ("no evidence they differ", unclear))
+    kinds = (("agree", _merged(agree)), ("differ", differ),
+             ("no evidence they differ", _merged(unclear)))
     said_of = [f"{label}: {'; '.join(items)}" for label, items in kinds if items]
+    cost = cost_phrase(table, reference, reference_cpu) if reference else ""
+    tail = f"; {cost}" if cost else ""
     if not said_of:
-        return f"{head} — no question was answered by two populations with intervals"
-    return f"{head} — " + "; ".join(said_of)
+        return f"{head} — no question was answered by two populations with intervals{tail}"
+    return f"{head} — " + "; ".join(said_of) + tail

@@ -23,12 +23,21 @@ Each run has its own results folder, ``<out>/<population>/seats`` and
 population (asking again with the same settings plays only the missing games), and a
 population added later plays only its own games.
 
-Cost: seconds of play per game (the games' ``wall_time``: one worker playing one game)
-beside the same figure for the **reference** population (all-``greedy`` by default)
+Cost: CPU seconds of play per game (the games' ``cpu_time``: the playing process's CPU
+time, which another program's load on the machine does not inflate as it does wall time;
+``seconds_per_game`` keeps the wall time) beside the same figure for the **reference**
+population (all-``greedy`` by default)
 measured in the same study: its seat study, else its tips experiment's all-reference
 base arm, else (the reference is not one of the populations) a seat study of
 ``reference_games`` games played for the purpose. The ratio, not the seconds, is the
-figure to quote: absolute times vary about 3× between machines.
+figure to quote: absolute times vary about 3× between machines. Games stored by a version
+without ``cpu_time`` have no CPU cost (``-``; replay them with ``force``).
+
+**The skill ladder** (``ladder=True``, populations from :func:`ladder_populations`): the
+populations are the rungs of :func:`hansa_lab.studies.skill.skill_rungs`, novice first,
+and the study also states, for every question, from which rung upward the answer shows no
+evidence of change, or what still changes between the two top rungs
+(:mod:`hansa_lab.stats.convergence`).
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ import pandas as pd
 
 from hansa_lab.sim.results import Results
 from hansa_lab.sim.runner import run_experiment
+from hansa_lab.stats.convergence import Convergence, convergence_lines
 from hansa_lab.stats.population_answers import (
     NOT_APPLICABLE,
     TIP_METHOD,
@@ -65,6 +75,7 @@ __all__ = [
     "Population",
     "PopulationStudy",
     "compare_populations",
+    "ladder_populations",
     "parse_populations",
     "tip_spec",
 ]
@@ -164,17 +175,38 @@ class PopulationStudy:
     #: the reference population the costs are relative to, and its seconds per game
     reference: str = "greedy"
     reference_seconds: float = math.nan
+    #: the reference's CPU seconds per game (the costs' denominator)
+    reference_cpu_seconds: float = math.nan
+    #: the populations in order, novice first, when they are a skill ladder (else empty)
+    rungs: tuple[str, ...] = ()
+    #: a ladder's convergence, one per question (:mod:`hansa_lab.stats.convergence`)
+    convergence: tuple[Convergence, ...] = ()
 
 
 def _folder(out: Path, name: str) -> Path:
     return out / (_SAFE.sub("_", name).strip("_") or "population")
 
 
-def _seconds(res: Results, arms: Sequence[str] | None = None) -> float:
+def _seconds(res: Results, arms: Sequence[str] | None = None, column: str = "wall_time"
+             ) -> float:
+    """Mean ``wall_time`` (or ``cpu_time``) per game of ``res`` (of ``arms``); NaN when a
+    game lacks it (stored before the column existed)."""
     g = res.games
     if arms is not None:
         g = g[g["arm"].isin(list(arms))]
-    return float(g["wall_time"].mean()) if len(g) else math.nan
+    return float(g[column].mean(skipna=False)) if len(g) else math.nan
+
+
+def _cpu(res: Results, arms: Sequence[str] | None = None) -> float:
+    return _seconds(res, arms, "cpu_time")
+
+
+def ladder_populations(board: str = "base", players: int = 4) -> dict[str, str]:
+    """The skill ladder's rungs for ``players`` on ``board`` as populations, novice first:
+    rung label → strategy spec (:func:`hansa_lab.studies.skill.skill_rungs`)."""
+    from hansa_lab.studies.skill import skill_rungs
+
+    return {r.label: r.spec for r in skill_rungs(board, players)}
 
 
 def compare_populations(
@@ -196,6 +228,7 @@ def compare_populations(
     progress: bool = False,
     force: bool = False,
     tips_results: Mapping[str, Results] | None = None,
+    ladder: bool = False,
 ) -> PopulationStudy:
     """Ask the seat-balance and tip questions of every population and set the answers
     side by side (see the module docstring for the designs and folders).
@@ -210,7 +243,9 @@ def compare_populations(
     instead of resuming. ``tips_results``: population name → a tips experiment already
     played with this design (arm ``base`` and one arm per tip, the focal seat first, e.g.
     the main job's ``experiments/strategy_tips.toml`` for ``greedy``): its answers are read
-    from it, nothing is played for that population's tips. Returns a
+    from it, nothing is played for that population's tips. ``ladder``: the populations are
+    ordered by skill, novice first (e.g. :func:`ladder_populations`): the study also
+    states each answer's convergence. Returns a
     :class:`PopulationStudy`: the answers table (estimate, interval, verdict, games,
     seconds per game and its ratio to the reference) and the agreement line.
     """
@@ -239,7 +274,8 @@ def compare_populations(
         if "seats" in questions:
             res = seat_study(p, per_population[p.name], "seats")
             answers.append(replace(seat_answer(p.name, res.players, res.games),
-                                   seconds_per_game=_seconds(res)))
+                                   seconds_per_game=_seconds(res),
+                                   cpu_seconds_per_game=_cpu(res)))
         if "tips" in questions and tips_results and p.name in tips_results:
             runs.setdefault(p.name, {})["tips"] = tips_results[p.name]
             answers += _tip_rows(p, tips_results[p.name], tips)
@@ -248,16 +284,22 @@ def compare_populations(
                              runs, n_jobs, progress, force)
     own = runs.get(ref.name, {})
     if "seats" in own:
-        ref_seconds = _seconds(own["seats"])
+        ref_run, ref_arms = own["seats"], None
     elif "tips" in own:  # the tips' base arm is an all-reference table
-        ref_seconds = _seconds(own["tips"], ["base"])
+        ref_run, ref_arms = own["tips"], ["base"]
     else:
-        ref_seconds = _seconds(seat_study(ref, min(max(per_population.values()),
-                                                   reference_games), "reference"))
-    answers = [replace(a, cost_vs_reference=a.seconds_per_game / ref_seconds) for a in answers]
+        ref_run, ref_arms = seat_study(ref, min(max(per_population.values()),
+                                                reference_games), "reference"), None
+    ref_seconds, ref_cpu = _seconds(ref_run, ref_arms), _cpu(ref_run, ref_arms)
+    answers = [replace(a, cost_vs_reference=a.cpu_seconds_per_game / ref_cpu)
+               for a in answers]
     table = answers_table(answers)
     table.attrs["seats"] = players  # the fair share 1/seats of the seat question
-    return PopulationStudy(table, agreement_line(table), runs, ref.name, ref_seconds)
+    rungs = tuple(p.name for p in pops) if ladder else ()
+    converged = tuple(convergence_lines(table, rungs)) if ladder else ()
+    line = agreement_line(table, reference=ref.name, reference_cpu=ref_cpu)
+    return PopulationStudy(table, line, runs, ref.name, ref_seconds, ref_cpu, rungs,
+                           converged)
 
 
 def _games_per_population(games: int | Mapping[str, int],
@@ -315,5 +357,6 @@ def _tip_rows(p: Population, res: Results, tips: Sequence[str]) -> list[Populati
     for a in tip_answers(p.name, res.players, res.games):
         tip = a.question.removeprefix("tip ")
         if tip in tips:
-            out.append(replace(a, seconds_per_game=_seconds(res, [tip])))
+            out.append(replace(a, seconds_per_game=_seconds(res, [tip]),
+                               cpu_seconds_per_game=_cpu(res, [tip])))
     return out

@@ -1,6 +1,8 @@
 """The ``populations`` command: the seat-balance and strategy-tip answers for several
 populations side by side, with where they agree and where they differ
-(:func:`hansa_lab.studies.populations.compare_populations`)."""
+(:func:`hansa_lab.studies.populations.compare_populations`); with ``--ladder`` the
+populations are the skill ladder's rungs, novice first, and each answer's convergence
+along the ladder is stated (:mod:`hansa_lab.stats.convergence`)."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 
 #: The table's columns as printed (the CSV has them all).
 SHOWN = ("population", "question", "estimate", "lo", "hi", "verdict", "games",
-         "seconds_per_game", "cost_vs_reference")
+         "cpu_seconds_per_game", "cost_vs_reference")
 
 
 def _names(flag: str, text: str) -> list[str]:
@@ -65,8 +67,8 @@ def _readable(table: pd.DataFrame) -> pd.DataFrame:
     out = table[list(SHOWN)].copy()
     for col in ("estimate", "lo", "hi"):
         out[col] = [value(r, col) for _, r in table.iterrows()]
-    out["seconds_per_game"] = [f"{v:.3f}" if math.isfinite(v) else "-"
-                               for v in table["seconds_per_game"]]
+    out["cpu_seconds_per_game"] = [f"{v:.3f}" if math.isfinite(v) else "-"
+                                   for v in table["cpu_seconds_per_game"]]
     out["cost_vs_reference"] = [f"{v:.2f}x" if math.isfinite(v) else "-"
                                 for v in table["cost_vs_reference"]]
     return out
@@ -79,15 +81,26 @@ def cmd_populations(args: argparse.Namespace) -> int:
     from hansa_lab.studies.populations import (
         PopulationStudy,
         compare_populations,
+        ladder_populations,
         parse_populations,
         tip_spec,
     )
+    if args.ladder and args.populations is not None:
+        raise CliError("--ladder: the ladder's rungs are the populations; give --ladder or "
+                       "--populations, not both")
+    populations: str | dict[str, str] = args.populations or "greedy,planner"
+    if args.ladder:
+        try:
+            populations = ladder_populations(args.board, args.players)
+        except ValueError as e:
+            raise CliError(_flagged(str(e))) from None
     questions = _names("--questions", args.questions)
     tips = _names("--tips", args.tips)
     # checked here, where the flag is known (the study's messages name its own fields)
     greedy = parse_populations("greedy")[0]
     checks: list[tuple[str, Callable[[], object]]] = [
-        ("--populations", lambda: parse_populations(args.populations)),
+        ("--ladder" if args.ladder else "--populations",
+         lambda: parse_populations(populations)),
         ("--reference", lambda: parse_populations([args.reference])),
         *(("--tips", partial(tip_spec, tip, greedy)) for tip in tips)]
     for flag, check in checks:
@@ -111,11 +124,11 @@ def cmd_populations(args: argparse.Namespace) -> int:
     def run() -> PopulationStudy:
         try:
             return compare_populations(
-                args.populations, questions=questions, tips=tips, games=args.games,
+                populations, questions=questions, tips=tips, games=args.games,
                 tip_games=args.tip_games, players=args.players, board=args.board,
                 edition=args.edition, seed=args.seed, reference=args.reference,
                 out=args.out, n_jobs=args.jobs, progress=not args.no_progress,
-                force=args.force)
+                force=args.force, ladder=args.ladder)
         except ValueError as e:
             raise CliError(_flagged(str(e))) from None
 
@@ -127,27 +140,42 @@ def cmd_populations(args: argparse.Namespace) -> int:
     out = Path(args.out)
     table.to_csv(out / "answers.csv", index=False)
     (out / "agreement.txt").write_text(study.agreement + "\n", "utf-8")
-    print(f"\nanswers.csv, agreement.txt and one results folder per population in {out}")
+    written = "answers.csv, agreement.txt"
+    if study.rungs:
+        (out / "convergence.txt").write_text(
+            "".join(c.text + "\n" for c in study.convergence), "utf-8")
+        written += ", convergence.txt"
+    print(f"\n{written} and one results folder per population in {out}")
     return 0
 
 
 def study_lines(study: PopulationStudy) -> list[str]:
-    """What ``populations`` prints of a study (the main job too): the answers table, the
-    cost line, the methods, each population's answer and the agreement line."""
+    """What ``populations`` prints of a study (the main job too): the rungs of a ladder, the
+    answers table, the cost line, the methods, each population's answer, the agreement
+    line and a ladder's convergence."""
     from hansa_lab.sim.results import format_table
     from hansa_lab.stats.terminal import wrap_text
 
     table = study.answers
-    lines = [format_table(_readable(table)),
-             wrap_text(f"\ncost: seconds of play per game; cost_vs_reference against "
-                       f"all-{study.reference} tables of this study "
-                       f"({study.reference_seconds:.3f} s per game)"),
+    lines = []
+    if study.rungs:
+        lines.append("Skill ladder, novice first (the populations of the table):")
+        lines += [f"  {i}. {name}" for i, name in enumerate(study.rungs, 1)]
+        lines.append("")
+    lines += [format_table(_readable(table)),
+              wrap_text(f"\ncost: CPU seconds of play per game (the playing process's, not "
+                        f"wall time); cost_vs_reference against all-{study.reference} "
+                        f"tables of this study ({study.reference_cpu_seconds:.3f} CPU s per "
+                        f"game)"),
              wrap_text(f"methods: {'; '.join(dict.fromkeys(table['method']))}"),
              "\nAnswers (each population's record; seat 0 moves first):"]
     for r in table.itertuples(index=False):
         if r.text:
             lines.append(wrap_text(f"  {r.population}, {r.question}: {r.text}"))
     lines.append(f"\n{wrap_text(study.agreement)}")
+    if study.rungs:
+        lines.append(f"\nAlong the ladder (rungs 1 to {len(study.rungs)}, novice first):")
+        lines += [wrap_text(f"  {c.text}") for c in study.convergence]
     return lines
 
 
@@ -167,9 +195,12 @@ def _games(text: str) -> int | dict[str, int]:
 def add_populations(sub: Subcommands) -> None:
     p = sub.add_parser("populations", help="seat balance and strategy tips for several "
                        "populations side by side: which answers hold for which players")
-    p.add_argument("--populations", default="greedy,planner",
+    p.add_argument("--populations", default=None,
                    help="comma-separated strategy specs, each played in every seat "
                         "(default greedy,planner)")
+    p.add_argument("--ladder", action="store_true",
+                   help="the skill ladder's rungs for --board and --players as the "
+                        "populations, novice first, with each answer's convergence")
     p.add_argument("--questions", default="seats,tips", help="seats and/or tips")
     p.add_argument("--tips", default="actions_first,blocker,network_keys,keep_supply",
                    help="the tips to test (each carried by the population's player, "
