@@ -15,6 +15,7 @@ from hansa_lab.stats.convergence import (
     STILL_CHANGING,
     TOO_FEW_TO_TELL,
     effect_convergence,
+    ladder_sentence,
     seat_convergence,
     seat_homogeneity,
 )
@@ -58,7 +59,8 @@ def test_a_converged_ladder_names_the_rung_and_the_top_answer() -> None:
     assert (c.state, c.rung) == (CONVERGED, 2)
     assert c.p_value >= 0.05 and c.test == "chi-square test of homogeneity"
     assert c.text.startswith("seats: from rung 2 (middle) upward no evidence the answer "
-                             "changes: unbalanced at best, favoured: seat 0 (first player)")
+                             "changes: unbalanced at best, favoured over the fair share "
+                             "25.0%: seat 0 (first player)")
     assert "rungs 2–4" in c.text and "not proof of equality" in c.text
     # every rung alike: "at every rung"
     same = [_drawn(n, FAVOURED, 800, i) for i, n in enumerate(NAMES)]
@@ -108,6 +110,25 @@ def test_small_samples_cannot_tell_or_see_only_large_changes() -> None:
     assert "no evidence the answer changes" in c.text
     one = seat_convergence(answers_table([small[0]]), ["good"])
     assert one.state == TOO_FEW_TO_TELL and "one rung only" in one.text
+
+
+def test_one_sentence_per_player_count_says_favoured_and_converged() -> None:
+    converged = answers_table([_drawn(n, FAVOURED, 800, i) for i, n in enumerate(NAMES)])
+    line = ladder_sentence(4, converged, NAMES)
+    assert line.startswith("At 4 players, among the top rungs (good, best): at best "
+                           "unbalanced — favoured over the fair share 25.0%: seat 0 (first "
+                           "player) ")
+    assert "; converged: no evidence the answer changes at every rung" in line
+    assert line.endswith(").") and line.count(". ") == 0  # one sentence
+    moved = [_drawn("novice", FAVOURED, 800, 1), _drawn("middle", FAVOURED, 800, 2),
+             _drawn("good", FAVOURED, 800, 3), _drawn("best", [.25, .4, .2, .15], 800, 4)]
+    assert "; not converged: still changing at the top rung — " in ladder_sentence(
+        4, answers_table(moved), NAMES)
+    few = answers_table([_rung("good", [2, 1, 1], TOO_FEW), _rung("best", [1, 2, 1], TOO_FEW)])
+    line = ladder_sentence(3, few, ["good", "best"])
+    assert line.startswith("At 3 players, among the top rungs (good, best): at best too few "
+                           "games to tell; convergence unknown: too few games at the top "
+                           "rungs")
 
 
 def test_the_homogeneity_test_holds_its_level_and_sees_a_change() -> None:

@@ -70,6 +70,7 @@ __all__ = [
     "convergence_lines",
     "effect_convergence",
     "favoured_seats",
+    "ladder_sentence",
     "seat_convergence",
     "seat_homogeneity",
 ]
@@ -194,8 +195,8 @@ def favoured_seats(row: pd.Series) -> str:
     >>> row = pd.Series({"verdict": "unbalanced", "games": 400, "seats": (
     ...     (0, .28, .24, .33), (1, .36, .31, .41), (2, .19, .16, .24), (3, .17, .14, .21))})
     >>> print(favoured_seats(row).replace("; ", ";\\n"))
-    favoured: seat 1 36.0% [31.0%, 41.0%];
-    below the fair share 25.0%: seat 2 19.0% [16.0%, 24.0%], seat 3 17.0% [14.0%, 21.0%]
+    favoured over the fair share 25.0%: seat 1 36.0% [31.0%, 41.0%];
+    below it: seat 2 19.0% [16.0%, 24.0%], seat 3 17.0% [14.0%, 21.0%]
     """
     seats = sorted((int(s), float(x), float(lo), float(hi)) for s, x, lo, hi in row["seats"])
     fair = 1 / len(seats)
@@ -207,9 +208,10 @@ def favoured_seats(row: pd.Series) -> str:
 
     parts = []
     if above:
-        parts.append(f"favoured: {listed(above)}")
+        parts.append(f"favoured over the fair share {fair:.1%}: {listed(above)}")
     if below:
-        parts.append(f"below the fair share {fair:.1%}: {listed(below)}")
+        parts.append(f"below {'it' if above else f'the fair share {fair:.1%}'}: "
+                     f"{listed(below)}")
     if not parts:
         top = max(seats, key=lambda s: s[1])
         parts.append(f"no seat clearly off the fair share {fair:.1%} (highest: "
@@ -329,3 +331,41 @@ def convergence_lines(table: pd.DataFrame, rungs: Sequence[str], *,
         else:
             out.append(effect_convergence(table, str(question), rungs, alpha=alpha))
     return out
+
+
+def ladder_sentence(n_players: int, table: pd.DataFrame, rungs: Sequence[str], *,
+                    alpha: float = 0.05) -> str:
+    """One sentence for a ladder's seat answer at one player count: which seat is favoured
+    among the top rungs (the top rung's shares with their Wilson intervals, as decided by
+    its verdict) and whether the answer has converged (:func:`seat_convergence`).
+
+    >>> from hansa_lab.stats.population_answers import PopulationAnswer, answers_table
+    >>> def rung(name, shares, verdict="unbalanced"):
+    ...     seats = tuple((s, x, x - .03, x + .03) for s, x in enumerate(shares))
+    ...     return PopulationAnswer(name, "seats", shares[0], shares[0] - .03,
+    ...                             shares[0] + .03, "win share of seat 0", "m", verdict,
+    ...                             900, seats=seats)
+    >>> t = answers_table([rung("a", [.4, .3, .3]), rung("b", [.4, .3, .3])])
+    >>> print(ladder_sentence(3, t, ["a", "b"]))  # doctest: +NORMALIZE_WHITESPACE
+    At 3 players, among the top rungs (a, b): at b unbalanced — favoured over the fair
+    share 33.3%: seat 0 (first player) 40.0% [37.0%, 43.0%]; below it: seat 1 30.0%
+    [27.0%, 33.0%], seat 2 30.0% [27.0%, 33.0%]; converged: no evidence the answer changes
+    at every rung (chi-square test of homogeneity across rungs 1 and 2: p = 1.000).
+    """
+    c = seat_convergence(table, rungs, alpha=alpha)
+    top = list(rungs)[-2:]
+    verdict = _rows(table, "seats", [top[-1]])[0]["verdict"]
+    said = str(verdict) if c.answer == verdict else f"{verdict} — {c.answer}"
+    head = f"At {n_players} players, among the top rungs ({', '.join(top)}): at {top[-1]} {said}"
+    if c.state == CONVERGED and c.rung is not None:
+        where = "at every rung" if c.rung == 1 else \
+            f"from rung {c.rung} ({c.rungs[c.rung - 1]}) upward"
+        m = len(c.rungs)
+        span = f"rungs {c.rung}–{m}" if m - c.rung > 1 else f"rungs {c.rung} and {m}"
+        tail = (f"converged: no evidence the answer changes {where} ({c.test} across "
+                f"{span}: {p_phrase(c.p_value, '')})")
+    elif c.state == STILL_CHANGING:
+        tail = f"not converged: {c.text.split(': ', 1)[1]}"
+    else:
+        tail = f"convergence unknown: {c.text.split(' — ', 1)[-1]}"
+    return f"{head}; {tail}."
