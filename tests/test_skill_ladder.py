@@ -132,3 +132,30 @@ def test_the_command_refuses_bad_inputs_in_one_line(tmp_path, capsys, argv, mess
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_an_override_replaces_the_rungs_of_its_board_and_players(tmp_path, monkeypatch):
+    import hansa_lab.studies.skill as skill
+
+    rung = 'label = "{0}"\nspec = "{0}"\nabout = "the {0} player"\n'
+    path = tmp_path / "ladder.toml"
+    path.write_text("[[rung]]\n" + rung.format("greedy") + "[[rung]]\n" + rung.format("planner")
+                    + '[[override]]\nboard = "east"\nplayers = [4]\n'
+                    + "[[override.rung]]\n" + rung.format("random")
+                    + "[[override.rung]]\n" + rung.format("greedy"))
+    monkeypatch.setattr(skill, "LADDER_FILE", path)
+    skill._declared.cache_clear()
+    try:
+        assert [r.label for r in skill_rungs("east", 4)] == ["random", "greedy"]
+        assert [r.label for r in skill_rungs("east", 3)] == ["greedy", "planner"]
+        assert [r.label for r in skill_rungs("base", 4)] == ["greedy", "planner"]
+        path.write_text("[[rung]]\n" + rung.format("greedy") + '[[override]]\nboard = "moon"\n')
+        skill._declared.cache_clear()
+        with pytest.raises(ValueError, match="override 1: unknown board 'moon'"):
+            skill_rungs()
+        path.write_text('[[rung]]\nlabel = "greedy"\nspec = "greedy"\n')
+        skill._declared.cache_clear()
+        with pytest.raises(ValueError, match="needs exactly label, spec and about"):
+            skill_rungs()
+    finally:
+        skill._declared.cache_clear()

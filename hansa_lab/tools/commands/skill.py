@@ -44,13 +44,16 @@ def cmd_skill_ladder(args: argparse.Namespace) -> int:
     )
 
     config = game_config(args)
-    try:
-        if args.rungs is None:
+    if args.rungs is None:
+        try:
             rungs = skill_rungs(config.board, config.n_players)
-        else:
+        except ValueError as e:  # the shipped file is broken (--board was checked above)
+            raise CliError(f"--board/--players: {e}") from None
+    else:
+        try:
             rungs = resolve_rungs(split_specs(args.rungs), config.board, config.n_players)
-    except ValueError as e:
-        raise CliError(f"--rungs: {e}") from None
+        except ValueError as e:
+            raise CliError(f"--rungs: {e}") from None
     if args.top_against is not None:
         try:
             make_strategy(args.top_against)
