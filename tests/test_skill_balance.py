@@ -230,3 +230,47 @@ def test_the_figure_draws_one_line_per_seat_and_the_fair_share() -> None:
 def test_an_answers_table_keeps_the_cpu_cost_column() -> None:
     t = answers_table([_rung("greedy", [3, 3, 3, 3], cpu=0.02, cost=1.0)])
     assert "cpu_seconds_per_game" in pd.DataFrame(t).columns
+
+
+def test_a_variant_advantage_converges_or_changes() -> None:
+    from hansa_lab.stats.convergence import advantage_convergence, advantage_verdict
+
+    def row(rung: str, wins: int, games: int, fair: float = 1 / 3) -> dict[str, object]:
+        lo, hi = wilson_interval(float(wins), float(games))
+        return {"population": rung, "question": "variant v", "estimate": wins / games - fair,
+                "lo": lo - fair, "hi": hi - fair, "first_seat_win": wins / games,
+                "games": games, "verdict": advantage_verdict(games, lo - fair, hi - fair)}
+
+    same = pd.DataFrame([row("a", 200, 400), row("b", 205, 400), row("c", 198, 400)])
+    c = advantage_convergence(same, "variant v", ["a", "b", "c"])
+    assert (c.state, c.rung) == (CONVERGED, 1)
+    assert "favours the first seat at c, the first seat's advantage +16.2%" in c.text
+    moved = pd.DataFrame([row("a", 200, 400), row("b", 205, 400), row("c", 130, 400)])
+    c = advantage_convergence(moved, "variant v", ["a", "b", "c"])
+    assert c.state == STILL_CHANGING and "seat 0 wins 32.5% of 400 games) at c" in c.text
+
+
+def test_compare_ladder_plays_every_rung_and_states_each_variant(tmp_path, monkeypatch,
+                                                                  capsys) -> None:
+    from hansa_lab.studies import skill
+    from hansa_lab.studies.skill import Rung
+    from hansa_lab.tools.cli import main
+    from hansa_lab.tools.commands.compare import compare_ladder
+
+    rungs = (Rung("random", "random", "novice"), Rung("greedy", "greedy", "next"))
+    monkeypatch.setattr(skill, "skill_rungs", lambda board="base", players=4: rungs)
+    result = compare_ladder(3, {"start_supply": [3, 4]}, games=6, out=tmp_path,
+                            progress=False)
+    assert result.rungs == ("random", "greedy")
+    questions = ["variant default", "variant start_supply=3", "variant start_supply=4"]
+    assert list(dict.fromkeys(result.table["question"])) == questions
+    assert len(result.table) == 6 and (result.table["games"] == 6).all()
+    assert [c.question for c in result.convergence] == questions
+    assert (tmp_path / "random").is_dir() and (tmp_path / "greedy").is_dir()
+    assert main(["compare", "--ladder", "--population", "strong", "--option",
+                 "start_supply=3,4", "--out", str(tmp_path)]) == 2
+    assert "--ladder: " in capsys.readouterr().err
+    assert main(["compare", "--ladder", "--players", "3", "--option", "start_supply=3,4",
+                 "--games", "6", "--no-progress", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Along the ladder (novice first):" in out and "variant start_supply=4: " in out

@@ -13,9 +13,10 @@ over the top rungs is the best the lab can say about good play.
    question the chi-square test of homogeneity of the win counts by seat (a rungs × seats
    table of win shares; tied wins count as shares), or a Monte Carlo version of it
    (20,000 tables drawn with the rungs' games and the pooled seat shares, fixed seed)
-   when an expected count is below 5; for a tip, Cochran's Q on the effects with their
-   standard errors read off the 95% intervals (half-width / 1.96: a normal
-   approximation to the paired t intervals), and
+   when an expected count is below 5; for a rule variant's first-seat advantage the same
+   test on seat 0's wins against the others' (:func:`advantage_convergence`); for a tip,
+   Cochran's Q on the effects with their standard errors read off the 95% intervals
+   (half-width / 1.96: a normal approximation to the paired t intervals), and
 3. every rung gives the same verdict (``unbalanced``, ``no clear seat difference``, …).
 
 The answer has *converged from rung k* when ``j..m`` is consistent for every ``j`` from
@@ -63,10 +64,15 @@ from hansa_lab.stats.population_answers import NOT_APPLICABLE
 from hansa_lab.stats.verdicts import TOO_FEW
 
 __all__ = [
+    "AGAINST_FIRST",
     "CONVERGED",
+    "FAVOURS_FIRST",
+    "NO_CLEAR_ADVANTAGE",
     "STILL_CHANGING",
     "TOO_FEW_TO_TELL",
     "Convergence",
+    "advantage_convergence",
+    "advantage_verdict",
     "convergence_lines",
     "effect_convergence",
     "favoured_seats",
@@ -369,3 +375,58 @@ def ladder_sentence(n_players: int, table: pd.DataFrame, rungs: Sequence[str], *
     else:
         tail = f"convergence unknown: {c.text.split(' — ', 1)[-1]}"
     return f"{head}; {tail}."
+
+
+#: The verdicts of a first-seat advantage (:func:`advantage_verdict`).
+FAVOURS_FIRST = "favours the first seat"
+AGAINST_FIRST = "against the first seat"
+NO_CLEAR_ADVANTAGE = "no clear first-seat advantage"
+
+
+def advantage_verdict(games: int, lo: float, hi: float) -> str:
+    """The word of a first-seat advantage (seat 0's win share minus its fair share, with
+    its Wilson interval shifted the same way): its interval above zero, below zero, or
+    across it; too few games to tell below :data:`~hansa_lab.stats.answers.MIN_DEALS`.
+
+    >>> advantage_verdict(400, 0.02, 0.11), advantage_verdict(400, -0.04, 0.05)
+    ('favours the first seat', 'no clear first-seat advantage')
+    """
+    from hansa_lab.stats.answers import MIN_DEALS
+
+    if games < MIN_DEALS:
+        return str(TOO_FEW)
+    if lo > 0:
+        return FAVOURS_FIRST
+    return AGAINST_FIRST if hi < 0 else NO_CLEAR_ADVANTAGE
+
+
+def _advantage(r: pd.Series) -> str:
+    def pct(x: float) -> str:  # no "-0.0%" for a share a hair under the fair one
+        return f"{round(float(x), 6) + 0.0:+.1%}"
+
+    return (f"{pct(r['estimate'])} [{pct(r['lo'])}, {pct(r['hi'])}] "
+            f"(seat 0 wins {float(r['first_seat_win']):.1%} of {int(r['games'])} games)")
+
+
+def advantage_convergence(table: pd.DataFrame, question: str, rungs: Sequence[str], *,
+                          alpha: float = 0.05) -> Convergence:
+    """Where a variant's first-seat advantage stops changing along ``rungs``. ``table``:
+    one row per rung (``population``) and ``question`` with ``estimate``/``lo``/``hi``
+    (the advantage and its interval), ``verdict`` (:func:`advantage_verdict`), ``games``
+    and ``first_seat_win``; the test is the chi-square (or Monte Carlo) test of
+    homogeneity of seat 0's wins against the others' (the rule of the module doc)."""
+    rows = _rows(table, question, rungs)
+    labels = tuple(str(r) for r in rungs)
+
+    def test(part: list[pd.Series]) -> tuple[float, str]:
+        wins = np.array([[float(r["first_seat_win"]) * float(r["games"]),
+                          (1 - float(r["first_seat_win"])) * float(r["games"])]
+                         for r in part])
+        return seat_homogeneity(wins)
+
+    def difference(a: pd.Series, b: pd.Series) -> str:
+        return f"{_advantage(a)} at {a.name}, {_advantage(b)} at {b.name}"
+
+    return _convergence(question, rows, labels, test,
+                        f"the first seat's advantage {_advantage(rows[-1])}", difference,
+                        "the first seat's win shares", alpha)

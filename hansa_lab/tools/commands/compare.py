@@ -12,6 +12,12 @@ as soon as one variant is the best (or at the planned maximum), its intervals wi
 the repeated looks (Bonferroni over the planned looks).
 
 The same from Python in one call: :func:`compare` (``hansa_lab.compare``).
+
+``--ladder`` asks it of every rung of the skill ladder
+(:func:`hansa_lab.studies.skill.skill_rungs`, novice first) instead of one population: one
+comparison per rung (its own run folder), each variant's first-seat advantage rung by rung,
+and for each variant where that answer stops changing along the ladder
+(:func:`hansa_lab.stats.convergence.advantage_convergence`): :func:`compare_ladder`.
 """
 
 from __future__ import annotations
@@ -40,10 +46,11 @@ if TYPE_CHECKING:
     from hansa_lab.sim.results import Results
     from hansa_lab.stats.answers import Answer
     from hansa_lab.stats.balance import BalanceAnswers
+    from hansa_lab.stats.convergence import Convergence
     from hansa_lab.tools.commands.common import Subcommands
 
-__all__ = ["DEFAULT_DIFFERENCE", "ComparePlan", "Comparison", "add_compare", "compare",
-           "plan_compare"]
+__all__ = ["DEFAULT_DIFFERENCE", "ComparePlan", "Comparison", "LadderComparison",
+           "add_compare", "compare", "compare_ladder", "plan_compare"]
 
 #: The smallest difference in the size of seat 0's advantage worth telling apart, as a
 #: win share (5 percentage points: a seat winning 38% instead of 33% of 3-player games).
@@ -368,6 +375,67 @@ def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
                       report_path, csv_path.resolve(), looks, played)
 
 
+@dataclass(frozen=True)
+class LadderComparison:
+    """:func:`compare_ladder`'s answer: the comparison of every rung, the first-seat
+    advantage of every variant rung by rung (``table``) and each variant's convergence
+    along the ladder."""
+
+    rungs: tuple[str, ...]
+    comparisons: dict[str, Comparison]
+    #: one row per rung and variant: population (the rung), question (``variant NAME``),
+    #: estimate/lo/hi (the first seat's advantage, Wilson), first_seat_win, games, verdict
+    table: pd.DataFrame
+    convergence: tuple[Convergence, ...]
+
+    def lines(self) -> list[str]:
+        """Each rung's answer line, then each variant's convergence."""
+        out = [f"{rung}: {self.comparisons[rung].answer.text}" for rung in self.rungs]
+        return [*out, "", "Along the ladder (novice first):",
+                *(f"  {c.text}" for c in self.convergence)]
+
+
+def compare_ladder(players: int = 3, option: Any = (), *, board: str = "base",
+                   edition: str = "bigbox", games: int | None = None,
+                   difference: float = DEFAULT_DIFFERENCE, out: str | Path | None = None,
+                   seed: int = 0, n_jobs: int = 1, progress: bool = True,
+                   force: bool = False) -> LadderComparison:
+    """:func:`compare` for every rung of the skill ladder of ``players`` on ``board``
+    (novice first), each in its own folder ``<out>/<rung>``, the same deals for every rung
+    (``seed``), then each variant's first-seat advantage rung by rung and where it stops
+    changing (:func:`~hansa_lab.stats.convergence.advantage_convergence`). ``games``: per
+    variant and rung (default: each rung's plan, which for the slow top rungs is long)."""
+    import re
+
+    import pandas as pd
+
+    from hansa_lab.stats.convergence import advantage_convergence, advantage_verdict
+    from hansa_lab.studies.skill import skill_rungs
+
+    rungs = skill_rungs(board, players)
+    root = Path(out if out is not None else _default_out(players, _options(option), "ladder"))
+    comparisons: dict[str, Comparison] = {}
+    rows = []
+    for rung in rungs:
+        folder = root / (re.sub(r"[^A-Za-z0-9_.-]+", "_", rung.label).strip("_") or "rung")
+        c = compare(players, option, rung.spec, board=board, edition=edition, games=games,
+                    difference=difference, out=folder, seed=seed, n_jobs=n_jobs,
+                    progress=progress, force=force, report=False)
+        comparisons[rung.label] = c
+        for r in c.results.balance().itertuples(index=False):
+            rows.append({"population": rung.label, "question": f"variant {r.options}",
+                         "estimate": float(r.first_seat_adv), "lo": float(r.adv_lo),
+                         "hi": float(r.adv_hi), "first_seat_win": float(r.first_seat_win),
+                         "games": int(r.games),
+                         "verdict": advantage_verdict(int(r.games), float(r.adv_lo),
+                                                      float(r.adv_hi))})
+    table = pd.DataFrame(rows)
+    labels = [r.label for r in rungs]
+    convergence = tuple(advantage_convergence(table, str(q), labels)
+                        for q in dict.fromkeys(table["question"]))
+    return LadderComparison(tuple(labels), comparisons, table, convergence)
+
+
 def _flag(message: str) -> str:
     """A message naming a parameter (``option: ...``) with the flag instead."""
     head, colon, rest = message.partition(":")
@@ -396,6 +464,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if not args.option:
         raise CliError("--option: name the rule option to compare and its values, e.g. "
                        "--option start_supply=3,4,5,6,7 (hansa-lab options lists them)")
+    if args.ladder and (args.population is not None or args.until_decided):
+        raise CliError("--ladder: the ladder's rungs are the populations, played to --games "
+                       "each; not with --population or --until-decided")
+    args.population = "greedy" if args.population is None else args.population
     looks = args.looks if args.until_decided else 1
     if args.out is not None and not args.plan:
         from hansa_lab.errors import ExperimentError
@@ -415,6 +487,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 0
     check_duration((args.games or plan.games) * len(plan.variants), jobs(args.jobs),
                    args.yes)
+    if args.ladder:
+        return _cmd_ladder(args)
 
     def look(n: int, answer: BalanceAnswers) -> None:
         if args.until_decided and answer.sweeps:
@@ -447,6 +521,39 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ladder(args: argparse.Namespace) -> int:
+    """``compare --ladder``: every rung's answer line, the first-seat advantage per
+    variant and rung, and each variant's convergence along the ladder."""
+    from hansa_lab.stats.terminal import wrap_text
+
+    def run() -> LadderComparison:
+        try:
+            return compare_ladder(args.players, args.option, board=args.board,
+                                  edition=args.edition, games=args.games,
+                                  difference=args.difference, out=args.out, seed=args.seed,
+                                  n_jobs=args.jobs, progress=not args.no_progress,
+                                  force=args.force)
+        except ValueError as e:
+            raise CliError(_flag(str(e))) from None
+
+    result = run_guarded(run)
+    assert isinstance(result, LadderComparison)
+    from hansa_lab.sim.results import format_table
+
+    shown = result.table.assign(
+        advantage=[f"{e:+.1%} [{lo:+.1%}, {hi:+.1%}]" for e, lo, hi in
+                   zip(result.table["estimate"], result.table["lo"], result.table["hi"],
+                       strict=True)])
+    print()
+    print(format_table(shown[["population", "question", "games", "advantage", "verdict"]]
+                       .rename(columns={"population": "rung",
+                                        "advantage": "seat 0 (first player) advantage"})))
+    print()
+    for line in result.lines():
+        print(wrap_text(line))
+    return 0
+
+
 def add_compare(sub: Subcommands) -> None:
     """Register ``hansa-lab compare``."""
     p = sub.add_parser("compare", help="which rule variant is most balanced: sweep one or "
@@ -455,8 +562,11 @@ def add_compare(sub: Subcommands) -> None:
     p.add_argument("--option", action="append", default=[], metavar="NAME=V1,V2,...",
                    help="a rule option and the values to compare (once or twice), e.g. "
                         "start_supply=3,4,5,6,7; hansa-lab options lists them")
-    p.add_argument("--population", default="greedy",
+    p.add_argument("--population", default=None,
                    help="the strategy spec in every seat, e.g. greedy (default) or strong")
+    p.add_argument("--ladder", action="store_true",
+                   help="ask it of every rung of the skill ladder (novice first) and say "
+                        "where each variant's first-seat advantage stops changing")
     p.add_argument("--board", default="base", help="base (default), or a side like base_3p")
     p.add_argument("--edition", default="bigbox", help="bonus-marker edition: bigbox|original")
     p.add_argument("--games", type=positive_int("--games"), default=None,

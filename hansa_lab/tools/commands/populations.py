@@ -88,7 +88,8 @@ def cmd_populations(args: argparse.Namespace) -> int:
     if args.ladder and args.populations is not None:
         raise CliError("--ladder: the ladder's rungs are the populations; give --ladder or "
                        "--populations, not both")
-    populations: str | dict[str, str] = args.populations or "greedy,planner"
+    populations: str | dict[str, str] = (
+        "greedy,planner" if args.populations is None else args.populations)
     if args.ladder:
         try:
             populations = ladder_populations(args.board, args.players)
