@@ -21,6 +21,7 @@ from hansa_lab.stats.convergence import (
 )
 from hansa_lab.stats.intervals import wilson_interval
 from hansa_lab.stats.population_answers import (
+    NOT_APPLICABLE,
     PopulationAnswer,
     agreement_line,
     answers_table,
@@ -157,6 +158,14 @@ def test_a_tip_effect_converges_or_changes() -> None:
     c = effect_convergence(flipped, "tip x", ["a", "b", "c"])
     assert c.state == STILL_CHANGING
     assert "+3.4 [+2.4, +4.4] points at b, -0.2 [-0.9, +0.5] at c" in c.text
+    # a rung that cannot carry the tip is left out; the others keep their places
+    skipped = answers_table([
+        tip("a", -1.0, 0.5, "hurts"), tip("b", 3.0, 1.0, "helps"),
+        PopulationAnswer("c", "tip x", math.nan, math.nan, math.nan, "points", "t",
+                         NOT_APPLICABLE, 0), tip("d", 3.2, 1.0, "helps")])
+    c = effect_convergence(skipped, "tip x", ["a", "b", "c", "d"])
+    assert (c.state, c.rung, c.rungs) == (CONVERGED, 2, ("a", "b", "d"))
+    assert "from rung 2 (b) upward" in c.text and "rungs 2 and 4" in c.text
 
 
 def test_the_agreement_line_names_every_population_every_seat_and_the_cpu_cost() -> None:

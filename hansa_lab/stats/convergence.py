@@ -251,8 +251,12 @@ Difference = Callable[[pd.Series, pd.Series], str]
 
 def _convergence(question: str, rows: list[pd.Series], labels: tuple[str, ...],
                  test_of: Homogeneity, answer: str, difference: Difference,
-                 measure: str, alpha: float) -> Convergence:
+                 measure: str, alpha: float, numbers: Sequence[int] = ()) -> Convergence:
+    """The rule of the module doc over ``rows`` (novice first); ``numbers``: the rows'
+    1-based places on the ladder (default 1..m; a rung left out keeps the others'
+    numbers)."""
     m = len(rows)
+    number = list(numbers) or list(range(1, m + 1))
     top = rows[-1]
     if m < 2:
         text = f"{question}: one rung only ({labels[0]}); convergence needs two or more"
@@ -285,12 +289,14 @@ def _convergence(question: str, rows: list[pd.Series], labels: tuple[str, ...],
                 f"({test_top} across the top two rungs: {p_phrase(p_top, '')})")
         return Convergence(question, labels, STILL_CHANGING, None, p_top, test_top, answer,
                            text)
-    span = f"rungs {k + 1}–{m}" if m - k > 2 else f"rungs {k + 1} and {m}"
-    where = "at every rung" if k == 0 else f"from rung {k + 1} ({labels[k]}) upward"
+    first, last = number[k], number[-1]
+    span = f"rungs {first}–{last}" if m - k > 2 else f"rungs {first} and {last}"
+    where = "at every rung" if k == 0 and first == 1 else \
+        f"from rung {first} ({labels[k]}) upward"
     text = (f"{question}: {where} no evidence the answer changes: {top['verdict']} at "
             f"{labels[-1]}, {answer} ({measure} consistent across {span}: {test} "
             f"{p_phrase(p_k, '')}; no evidence of change, not proof of equality)")
-    return Convergence(question, labels, CONVERGED, k + 1, p_k, test, answer, text)
+    return Convergence(question, labels, CONVERGED, first, p_k, test, answer, text)
 
 
 def seat_convergence(table: pd.DataFrame, rungs: Sequence[str], *,
@@ -313,7 +319,9 @@ def effect_convergence(table: pd.DataFrame, question: str, rungs: Sequence[str],
                        alpha: float = 0.05) -> Convergence:
     """Where an effect's answer (a tip's score difference) stops changing along
     ``rungs``; rungs that cannot be asked the question (not applicable) are left out."""
-    rows = [r for r in _rows(table, question, rungs) if r["verdict"] != NOT_APPLICABLE]
+    every = _rows(table, question, rungs)
+    numbers = [i for i, r in enumerate(every, 1) if r["verdict"] != NOT_APPLICABLE]
+    rows = [every[i - 1] for i in numbers]
     labels = tuple(str(r.name) for r in rows)
     if not rows:
         return Convergence(question, (), TOO_FEW_TO_TELL, None, math.nan, "", "",
@@ -322,7 +330,7 @@ def effect_convergence(table: pd.DataFrame, question: str, rungs: Sequence[str],
     answer = (f"{float(top['estimate']):+.1f} [{float(top['lo']):+.1f}, "
               f"{float(top['hi']):+.1f}] points")
     return _convergence(question, rows, labels, _effect_homogeneity, answer,
-                        _effect_difference, "effects", alpha)
+                        _effect_difference, "effects", alpha, numbers)
 
 
 def convergence_lines(table: pd.DataFrame, rungs: Sequence[str], *,
