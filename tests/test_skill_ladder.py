@@ -30,7 +30,7 @@ GREEDY = Rung("greedy", "greedy", "one-ply greedy")
 def test_the_shipped_ladder_has_six_playable_rungs(board, players):
     rungs = skill_rungs(board, players)
     assert len(rungs) >= 6 and len({r.label for r in rungs}) == len(rungs)
-    assert rungs[0].label == "greedy"
+    assert rungs[0].label == "random" and rungs[1].label == "greedy"
     for r in rungs:
         make_strategy(r.spec)  # every rung is a strategy the lab plays
         assert r.about and len(r.label) <= 16
@@ -50,7 +50,7 @@ def test_skill_rungs_names_the_bad_field(args, message):
 def test_resolve_rungs_takes_labels_and_specs():
     rungs = resolve_rungs(["greedy", "learned:reply=1", "strong"])
     assert [r.spec for r in rungs] == ["greedy", "learned:reply=1", "strong"]
-    assert rungs[0] == skill_rungs()[0]
+    assert rungs[0] == skill_rungs()[1]
     with pytest.raises(ValueError, match=r"rung 2 \('nosuch'\) is neither a rung label"):
         resolve_rungs(["greedy", "nosuch"])
     with pytest.raises(ValueError, match="at least two rungs"):

@@ -236,10 +236,11 @@ def measure_ladder(
 ) -> LadderRun:
     """Play the ladder of ``rungs`` (novice first): the all-greedy reference table, then
     each step (rung k in one seat, rung k - 1 in the others, ``games`` games rounded up to
-    whole seat rotations, seeds ``seed, seed + 1, ...``), then with ``top_against`` the
-    top rung in one seat against it, and with ``realism_games`` each rung's self-play
-    (full logs, the deals after the steps'). ``out``: one results folder per table
-    (resumable, as :func:`~hansa_lab.sim.runner.simulate`'s); None keeps them in memory.
+    whole seat rotations, seeds ``seed, seed + 1, ...``), then with ``realism_games`` each
+    rung's self-play (full logs, the deals after the steps'), then with ``top_against``
+    the top rung in one seat against it (last: it is the costliest table). ``out``: one
+    results folder per table (resumable, as :func:`~hansa_lab.sim.runner.simulate`'s);
+    None keeps them in memory.
     ``on_step`` is called with each step as it is measured."""
     from hansa_lab.sim.runner import simulate
 
@@ -265,6 +266,13 @@ def measure_ladder(
         run.steps.append(_step(k + 1, hi, lo.label, res, run.reference_cpu))
         if on_step is not None:
             on_step(run.steps[-1])
+    if realism_games:
+        tables = {}
+        for r in rungs:
+            tables[r.label] = simulate([r.spec], realism_games, seed=seed + games,
+                                       log="full", out=folder(f"realism_{r.label}"),
+                                       **common)
+        run.realism = realism_table(tables)
     if top_against is not None:
         top = rungs[-1]
         res = simulate([top.spec, *[top_against] * (n_players - 1)], games, seed=seed,
@@ -273,13 +281,6 @@ def measure_ladder(
         run.top = _step(0, top, top_against, res, run.reference_cpu)
         if on_step is not None:
             on_step(run.top)
-    if realism_games:
-        tables = {}
-        for r in rungs:
-            tables[r.label] = simulate([r.spec], realism_games, seed=seed + games,
-                                       log="full", out=folder(f"realism_{r.label}"),
-                                       **common)
-        run.realism = realism_table(tables)
     return run
 
 
