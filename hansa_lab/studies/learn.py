@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from hansa_lab.compiled.bridge import core_feature_names, core_sample_games
+from hansa_lab.engine.board import A_ACTIONS
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.errors import ExperimentError
 from hansa_lab.play.core_game import core_policy
@@ -655,7 +656,9 @@ def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
 class SeatMeasure:
     """One challenger seat against a line-up of opponents, seat-rotated: its win share
     (ties shared) with a Wilson interval, mean margin, CPU seconds per game (one
-    process, ``time.process_time``) beside a reference table on the same deals."""
+    process, ``time.process_time``) beside a reference table on the same deals, and how
+    far each side developed Actions (the challenger's mean level at the end, and the
+    opponents' mean over their seats: how many developments of Actions a game)."""
 
     challenger: str
     opponents: str
@@ -669,11 +672,16 @@ class SeatMeasure:
     reference: str = ""
     reference_cpu_per_game: float = float("nan")
     cost_ratio: float = float("nan")
+    actions_developed: float = float("nan")
+    opponents_actions_developed: float = float("nan")
 
     def line(self) -> str:
         return (f"{self.challenger} one seat vs {self.opponents}: {self.games} games, wins "
                 f"{self.win_share:.1%} [{self.win_lo:.1%}, {self.win_hi:.1%}], margin "
                 f"{self.margin_mean:+.1f}, {self.cpu_per_game:.3f} CPU-s/game"
+                + (f", Actions developed {self.actions_developed:.2f} a game (opponents "
+                   f"{self.opponents_actions_developed:.2f})"
+                   if self.actions_developed == self.actions_developed else "")
                 + (f"; {self.reference} table {self.reference_cpu_per_game:.3f} CPU-s/game "
                    f"(ratio {self.cost_ratio:.2f})" if self.reference else ""))
 
@@ -691,6 +699,8 @@ def measure_seat(challenger: str, opponent: str, *, n_players: int = 4, board: s
     from hansa_lab.stats.intervals import wilson_interval
 
     wins, margins, cpu = 0.0, [], 0.0
+    own_actions: list[int] = []
+    their_actions: list[int] = []
     for d in range(deals):
         config = GameConfig(n_players, board=board, seed=seed + d, options=options)
         for seat in range(n_players):
@@ -703,10 +713,15 @@ def measure_seat(challenger: str, opponent: str, *, n_players: int = 4, board: s
             wins += (seat in won) / len(won)
             scores = final_scores(rec.final)
             margins.append(scores[seat] - max(s for i, s in enumerate(scores) if i != seat))
+            levels = [rec.final.levels[p][A_ACTIONS] for p in range(n_players)]
+            own_actions.append(levels[seat])
+            their_actions.extend(v for p, v in enumerate(levels) if p != seat)
     games = deals * n_players
     lo, hi = wilson_interval(wins, games)
     out = SeatMeasure(challenger, opponent, games, wins, wins / games, float(lo), float(hi),
-                      float(np.mean(margins)), cpu / games)
+                      float(np.mean(margins)), cpu / games,
+                      actions_developed=float(np.mean(own_actions)),
+                      opponents_actions_developed=float(np.mean(their_actions)))
     if reference:
         t = time.process_time()
         for d in range(deals):
