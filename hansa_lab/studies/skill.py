@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import textwrap
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -356,8 +357,9 @@ def format_ladder(run: LadderRun) -> str:
                      f"{s.games:>5} {share:<22} {'yes' if s.passed else 'NO':<4} "
                      f"{s.cpu_per_game:>10.3f} {s.cost_ratio:>8.1f}")
     lines += ["", "rungs:"]
-    lines += [f"  {i + 1}. {r.label}: {r.spec} ({r.about})"[:100]
-              for i, r in enumerate(run.rungs)]
+    for i, r in enumerate(run.rungs):
+        lines += textwrap.wrap(f"{i + 1}. {r.label} = {r.spec}: {r.about}", 100,
+                               initial_indent="  ", subsequent_indent="       ")
     if run.realism is not None:
         lines += ["", *format_realism(run.realism)]
     lines += ["", ladder_verdict(run)]
