@@ -321,8 +321,7 @@ def ladder_verdict(run: LadderRun) -> str:
         return "calibrated: every rung beats the one below"
     return "not calibrated: " + "; ".join(
         f"rung {s.rung} ({s.challenger}) against {s.below}: {s.win_share:.1%} "
-        f"[{s.lo:.1%}, {s.hi:.1%}]" for s in failed) + \
-        f" (a step needs >= {PASS_SHARE:.0%} with the lower bound > {PASS_LOWER:.0%})"
+        f"[{s.lo:.1%}, {s.hi:.1%}]" for s in failed)
 
 
 def top_verdict(run: LadderRun) -> str | None:
@@ -345,7 +344,8 @@ def format_ladder(run: LadderRun) -> str:
     ref = run.reference_cpu
     lines = [f"skill ladder: {run.board}, {run.n_players} players, {run.edition}; "
              f"{run.games} games per step from seed {run.seed}",
-             f"all-{REFERENCE} table: {ref:.3f} CPU-s/game",
+             f"pass: win share >= {PASS_SHARE:.0%} and the Wilson 95% lower bound > "
+             f"{PASS_LOWER:.0%}; all-{REFERENCE} table: {ref:.3f} CPU-s/game",
              "",
              f"{'rung':<4} {'label':<16} {'against':<16} {'games':>5} "
              f"{'win share [95% CI]':<22} {'pass':<4} {'CPU-s/game':>10} {'x greedy':>8}",
@@ -362,10 +362,10 @@ def format_ladder(run: LadderRun) -> str:
                                initial_indent="  ", subsequent_indent="       ")
     if run.realism is not None:
         lines += ["", *format_realism(run.realism)]
-    lines += ["", ladder_verdict(run)]
+    lines += ["", *textwrap.wrap(ladder_verdict(run), 100, subsequent_indent="  ")]
     top = top_verdict(run)
     if top is not None:
-        lines.append(top)
+        lines += textwrap.wrap(top, 100, subsequent_indent="  ")
     return "\n".join(lines)
 
 
