@@ -17,7 +17,7 @@ self-play (:func:`~hansa_lab.stats.play_style.play_style`,
 :func:`~hansa_lab.stats.audit.end_reasons`) on the deals after the steps'.
 
 >>> [r.label for r in skill_rungs()][:2]
-['greedy', 'planner']
+['random', 'greedy']
 >>> len(skill_rungs("east", 4)) >= 6
 True
 """
