@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from run_helpers import run_cli
 
 from hansa_lab.strategies import make_strategy
 from hansa_lab.studies.skill import (
@@ -124,14 +125,9 @@ def test_the_command_end_to_end(tmp_path, capsys):
     (["--realism", "0"], "--realism must be >= 1"),
 ])
 def test_the_command_refuses_bad_inputs_in_one_line(tmp_path, capsys, argv, message):
-    from hansa_lab.tools.cli import main
-
-    try:  # argparse's own checks exit from the parser, the command's return 2
-        code = main(["skill-ladder", *argv, "--out", str(tmp_path / "x")])
-    except SystemExit as e:
-        code = e.code
+    code, err = run_cli("skill-ladder", ["skill-ladder", *argv, "--out", str(tmp_path / "x")],
+                        capsys)
     assert code == 2
-    err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
 
