@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,19 @@ from hansa_lab.errors import ExperimentError
 NAME_MAX = 255
 #: The longest path the kernel takes in one call (Linux PATH_MAX).
 PATH_MAX = 4096
+#: What a name may hold as a file name: runs of anything else become one ``_``.
+UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def safe_name(text: str, fallback: str = "") -> str:
+    """``text`` as a file name (a population, a rung, a label): runs of characters other
+    than letters, digits, ``_``, ``.`` and ``-`` become ``_``, none at either end;
+    ``fallback`` when nothing is left.
+
+    >>> safe_name("strong:samples=4"), safe_name("strong h2"), safe_name("::", "rung")
+    ('strong_samples_4', 'strong_h2', 'rung')
+    """
+    return UNSAFE_IN_NAME.sub("_", text).strip("_") or fallback
 
 
 def user_path(value: Any, field: str) -> Path:

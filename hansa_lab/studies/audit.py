@@ -12,11 +12,11 @@ Seeds: the self-play games use ``seed, seed + 1, ...``; the reference's the next
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hansa_lab.sim.paths import UNSAFE_IN_NAME
 from hansa_lab.sim.results import Results
 from hansa_lab.sim.runner import simulate
 from hansa_lab.strategies import make_strategy
@@ -58,7 +58,7 @@ class AuditRun:
 def _folder(out: str | os.PathLike[str] | None, *parts: str) -> Path | None:
     if out is None:
         return None
-    return Path(out).joinpath(*(re.sub(r"[^A-Za-z0-9_.-]+", "_", p) for p in parts))
+    return Path(out).joinpath(*(UNSAFE_IN_NAME.sub("_", p) for p in parts))
 
 
 def play_audit(

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -52,6 +51,7 @@ from typing import Any
 
 import pandas as pd
 
+from hansa_lab.sim.paths import UNSAFE_IN_NAME, safe_name
 from hansa_lab.sim.results import Results
 from hansa_lab.sim.runner import run_experiment
 from hansa_lab.stats.convergence import Convergence, convergence_lines
@@ -84,7 +84,6 @@ __all__ = [
 DEFAULT_TIPS = TIPS
 #: The questions :func:`compare_populations` can ask.
 QUESTIONS = ("seats", "tips")
-_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 @dataclass(frozen=True)
@@ -184,7 +183,7 @@ class PopulationStudy:
 
 
 def _folder(out: Path, name: str) -> Path:
-    return out / (_SAFE.sub("_", name).strip("_") or "population")
+    return out / safe_name(name, "population")
 
 
 def _seconds(res: Results, arms: Sequence[str] | None = None, column: str = "wall_time"
@@ -263,7 +262,8 @@ def compare_populations(
     answers: list[PopulationAnswer] = []
 
     def seat_study(p: Population, n_games: int, key: str) -> Results:
-        res = run_experiment({**common, "name": f"populations-seats-{_SAFE.sub('_', p.name)}",
+        name = f"populations-seats-{UNSAFE_IN_NAME.sub('_', p.name)}"
+        res = run_experiment({**common, "name": name,
                               "games": n_games, "arms": {"population": list(p.lineup)}},
                              out=_folder(root, p.name) / key, n_jobs=n_jobs, progress=progress,
                              force=force)
@@ -338,7 +338,7 @@ def _tips(p: Population, tips: Sequence[str], n_games: int, common: dict[str, An
                                       f"{TIP_CARRIERS})") for t in tips]
     table = list(p.lineup) * (common["players"] // len(p.lineup))
     arms = {"base": table, **{t: [s, *table[1:]] for t, s in specs.items()}}
-    res = run_experiment({**common, "name": f"populations-tips-{_SAFE.sub('_', p.name)}",
+    res = run_experiment({**common, "name": f"populations-tips-{UNSAFE_IN_NAME.sub('_', p.name)}",
                           "games": n_games, "base_arm": "base", "arms": arms},
                          out=_folder(root, p.name) / "tips", n_jobs=n_jobs, progress=progress,
                          force=force)

@@ -39,6 +39,7 @@ import pandas as pd
 
 from hansa_lab.engine.board import BOARD_FAMILIES, KNOWN_BOARDS, resolve_side
 from hansa_lab.engine.state import GameConfig
+from hansa_lab.sim.paths import safe_name
 
 __all__ = ["LADDER_FILE", "PASS_LOWER", "PASS_SHARE", "REFERENCE", "LadderRun", "Rung",
            "Step", "format_ladder", "format_realism", "ladder_frames", "ladder_verdict",
@@ -205,10 +206,6 @@ class LadderRun:
     realism: pd.DataFrame | None = None
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")
-
-
 def _step(rung: int, challenger: Rung, below: str, res: Any, reference_cpu: float) -> Step:
     from hansa_lab.stats.audit import predecessor_table
 
@@ -254,7 +251,7 @@ def measure_ladder(
                               "progress": progress, "force": force, "name": "skill_ladder"}
 
     def folder(name: str) -> Path | None:
-        return None if out is None else Path(out) / _slug(name)
+        return None if out is None else Path(out) / safe_name(name)
 
     ref = simulate([REFERENCE], games, seed=seed, log="summary",
                    out=folder(f"reference_{REFERENCE}"), **common)

@@ -405,10 +405,9 @@ def compare_ladder(players: int = 3, option: Any = (), *, board: str = "base",
     (``seed``), then each variant's first-seat advantage rung by rung and where it stops
     changing (:func:`~hansa_lab.stats.convergence.advantage_convergence`). ``games``: per
     variant and rung (default: each rung's plan, which for the slow top rungs is long)."""
-    import re
-
     import pandas as pd
 
+    from hansa_lab.sim.paths import safe_name
     from hansa_lab.stats.convergence import advantage_convergence, advantage_verdict
     from hansa_lab.studies.skill import skill_rungs
 
@@ -417,7 +416,7 @@ def compare_ladder(players: int = 3, option: Any = (), *, board: str = "base",
     comparisons: dict[str, Comparison] = {}
     rows = []
     for rung in rungs:
-        folder = root / (re.sub(r"[^A-Za-z0-9_.-]+", "_", rung.label).strip("_") or "rung")
+        folder = root / safe_name(rung.label, "rung")
         c = compare(players, option, rung.spec, board=board, edition=edition, games=games,
                     difference=difference, out=folder, seed=seed, n_jobs=n_jobs,
                     progress=progress, force=force, report=False)
