@@ -374,24 +374,28 @@ def _split(ds: Dataset, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return tuple(np.isin(ds.game, list(p)) for p in parts)  # type: ignore[return-value]
 
 
-def _ridge(z: np.ndarray, y: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
+def _ridge(z: np.ndarray, y: np.ndarray, alpha: float,
+           w0: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """Ridge regression, the penalty on ``w - w0`` (``w0``: 0, or a warm start's prior)."""
     bias = float(y.mean())
     a = z.T @ z + alpha * np.eye(z.shape[1])
-    w = np.linalg.solve(a, z.T @ (y - bias))
+    w = np.linalg.solve(a, z.T @ (y - bias) + (0.0 if w0 is None else alpha * w0))
     return w, bias
 
 
-def _logistic(z: np.ndarray, y: np.ndarray, alpha: float,
-              iterations: int = 50) -> tuple[np.ndarray, float]:
-    """L2-penalised logistic regression (the bias unpenalised) by Newton's method."""
+def _logistic(z: np.ndarray, y: np.ndarray, alpha: float, iterations: int = 50,
+              w0: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """L2-penalised logistic regression (the bias unpenalised) by Newton's method; the
+    penalty is on ``w - w0`` (``w0``: 0, or a warm start's prior, where Newton starts)."""
     n, d = z.shape
     za = np.hstack([z, np.ones((n, 1))])
-    w = np.zeros(d + 1)
+    prior = np.zeros(d + 1) if w0 is None else np.append(np.asarray(w0, float), 0.0)
+    w = prior.copy()
     pen = np.full(d + 1, alpha)
     pen[-1] = 0.0
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-(za @ w)))
-        grad = za.T @ (p - y) + pen * w
+        grad = za.T @ (p - y) + pen * (w - prior)
         h = (za * (p * (1 - p))[:, None]).T @ za + np.diag(pen) + 1e-9 * np.eye(d + 1)
         step = np.linalg.solve(h, grad)
         w -= step
@@ -525,14 +529,31 @@ def _mlp(z: np.ndarray, y: np.ndarray, rows: np.ndarray, w0: np.ndarray, b0: flo
 
 def fit_model(ds: Dataset, seed: int, name: str,
               alphas: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0),
-              kinds: tuple[str, ...] = MODEL_KINDS) -> FitReport:
+              kinds: tuple[str, ...] = MODEL_KINDS,
+              prior: LearnedModel | None = None) -> FitReport:
     """Fit, choose on validation games and report on test games (see the module doc);
     ``kinds``: the kinds to choose among (the linear two by default; ``mlp_win`` builds
-    on the logistic model of the strength that validates best)."""
+    on the logistic model of the strength that validates best).
+
+    ``prior`` (a warm start): a linear model of one kind, then the only kind fitted; the
+    L2 penalty is on the distance of the weights from the prior's, rescaled to this
+    fit's standardisation (the same function of the raw features, up to the bias), so a
+    large strength keeps the prior and a small one follows the data; the validation
+    games choose between them."""
     unknown = [k for k in kinds if k not in ALL_KINDS]
     if unknown or not kinds:
         raise ValueError(f"model kinds must be among {', '.join(ALL_KINDS)}, got "
                          f"{', '.join(kinds) or 'none'}")
+    if prior is not None:
+        if prior.hidden is not None or prior.kind not in MODEL_KINDS:
+            raise ValueError(f"a warm start needs a linear model ({', '.join(MODEL_KINDS)}), "
+                             f"got {prior.name!r} of kind {prior.kind}")
+        if tuple(kinds) != (prior.kind,):
+            raise ValueError(f"a warm start fits the prior's kind only ({prior.kind}), got "
+                             f"kinds {', '.join(kinds)}")
+        if tuple(prior.features) != tuple(feature_names()):
+            raise ValueError(f"the prior {prior.name!r} has other features than the core "
+                             "computes")
     if len(np.unique(ds.game)) < 5:
         raise ValueError("need samples from at least 5 games to fit and hold games out")
     fit, val, test = _split(ds, seed)
@@ -549,14 +570,23 @@ def fit_model(ds: Dataset, seed: int, name: str,
         return mean, scale, z
 
     win = ds.win.astype(float)
+    w0: np.ndarray | None = None  # the prior's weights on the current standardisation
+
+    def toward(scale: np.ndarray) -> np.ndarray | None:
+        if prior is None:
+            return None
+        w = np.asarray(prior.weights, float) * scale / np.asarray(prior.scale, float)
+        w[~keep] = 0.0
+        return w
 
     def linear(kind: str, z: np.ndarray, rows: np.ndarray,
                alpha: float) -> tuple[np.ndarray, float]:
         if kind == "ridge_margin":
-            return _ridge(z[rows], ds.margin[rows], alpha * rows.sum() / 1000)
-        return _logistic(z[rows], win[rows], alpha)
+            return _ridge(z[rows], ds.margin[rows], alpha * rows.sum() / 1000, w0)
+        return _logistic(z[rows], win[rows], alpha, w0=w0)
 
     mean, scale, z = standardised(fit)
+    w0 = toward(scale)
     validation: dict[str, dict[str, float]] = {}
     best: tuple[float, str, float] | None = None
     logistic: dict[float, tuple[np.ndarray, float, float]] = {}
@@ -588,6 +618,7 @@ def fit_model(ds: Dataset, seed: int, name: str,
     # as many epochs as validated best), report on test
     both = fit | val
     mean, scale, z = standardised(both)
+    w0 = toward(scale)
     hidden: HiddenLayer | None = None
     if kind == "mlp_win":
         w0, b0 = linear("logistic_win", z, both, alpha)
@@ -615,8 +646,10 @@ def fit_model(ds: Dataset, seed: int, name: str,
 
 
 def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
-                command: list[str] | None = None, fit_seed: int | None = None) -> Path:
-    """Write the model file: the model, how it was trained and what it measured. The file
+                command: list[str] | None = None, fit_seed: int | None = None,
+                extra: dict[str, Any] | None = None) -> Path:
+    """Write the model file: the model, how it was trained and what it measured
+    (``extra``: more entries of its ``training`` record, e.g. a warm start). The file
     is checked as :func:`~hansa_lab.strategies.model_file.load_model` reads it before it is
     written: a model with a number that is not finite raises ``ModelFileError`` and
     nothing is written (nor for an ``ExperimentError`` of ``path``, field ``out``)."""
@@ -633,6 +666,7 @@ def write_model(report: FitReport, settings: LearnSettings, path: str | Path,
                           f"{report.epochs} epochs)" if report.kind == "mlp_win" else "")
                        + ": best validation winner accuracy"),
             "validation": report.validation,
+            **(extra or {}),
         },
         "heldout": report.test,
     }

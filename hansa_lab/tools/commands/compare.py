@@ -18,6 +18,14 @@ The same from Python in one call: :func:`compare` (``hansa_lab.compare``).
 comparison per rung (its own run folder), each variant's first-seat advantage rung by rung,
 and for each variant where that answer stops changing along the ladder
 (:func:`hansa_lab.stats.convergence.advantage_convergence`): :func:`compare_ladder`.
+
+``--retrain`` plays every variant but ``default`` a second time, the population's learned
+player on a model trained for that variant's rules
+(:func:`hansa_lab.studies.retrain.retrained_model`: a warm start from the printed rules'
+model, cached by the variant's rules), each variant as a run of its own in
+``<out>/retrained/<variant>`` on the same deals, and says whether re-training changed the
+answer: each variant's first-seat advantage both ways, the most balanced both ways and one
+sentence (:func:`retrain_sentence`), printed and written to ``<out>/retrain.txt``.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import argparse
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +58,8 @@ if TYPE_CHECKING:
     from hansa_lab.tools.commands.common import Subcommands
 
 __all__ = ["DEFAULT_DIFFERENCE", "ComparePlan", "Comparison", "LadderComparison",
-           "add_compare", "compare", "compare_ladder", "plan_compare"]
+           "RetrainComparison", "add_compare", "compare", "compare_ladder", "plan_compare",
+           "retrain_sentence"]
 
 #: The smallest difference in the size of seat 0's advantage worth telling apart, as a
 #: win share (5 percentage points: a seat winning 38% instead of 33% of 3-player games).
@@ -260,6 +269,8 @@ class Comparison:
     csv_path: Path | None
     looks: int = 1
     rounds: list[int] = field(default_factory=list)
+    #: with ``retrain``: the same question with retrained players, side by side
+    retrained: RetrainComparison | None = None
 
     @property
     def table(self) -> pd.DataFrame:
@@ -292,12 +303,168 @@ def _stored_games(out: Path) -> int:
         return 0
 
 
+def _retrain_population(population: str) -> tuple[str, dict[str, str], str]:
+    """The population's strategy name, its parameters and its ``model`` value, checked to
+    be a player of a learned model (``--retrain`` trains that model; ValueError naming
+    the population otherwise)."""
+    from hansa_lab.strategies import make_strategy
+    from hansa_lab.strategies.base import parse_strategy_spec
+
+    try:
+        player = make_strategy(population)
+    except ValueError as e:
+        raise ValueError(f"population: {e}") from None
+    if "model" not in player.params:
+        raise ValueError(f"population: --retrain trains the model a learned player plays; "
+                         f"{population!r} takes no model= (retrain strong or learned, or "
+                         "compare without --retrain)")
+    name, params = parse_strategy_spec(population)
+    return name, params, str(player.params["model"])
+
+
+def _with_model(population: str, path: Path) -> str:
+    """The population's spec playing the model file at ``path``."""
+    from hansa_lab.strategies.base import parse_strategy_spec
+
+    text = str(path)
+    if "," in text:
+        raise ValueError(f"retrain: the model file's path {text!r} holds a comma, which a "
+                         "strategy spec cannot carry; choose another cache folder")
+    name, params = parse_strategy_spec(population)
+    params = {**params, "model": text}
+    return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
+def retrain_sentence(printed: Sequence[str], retrained: Sequence[str]) -> str:
+    """Whether re-training changed the answer, from the two best sets (the variants that
+    cannot be told apart from the most balanced one, printed-rules players first): it
+    changed only when the sets share no variant; sets that differ but overlap are no
+    evidence that it changed.
+
+    >>> retrain_sentence(["a"], ["b"])[:36]
+    're-training changed the answer: most'
+    >>> retrain_sentence(["a", "b"], ["b"]).split(":")[0]
+    're-training did not change the answer (no evidence it changed'
+    """
+    def one(best: Sequence[str]) -> str:
+        return best[0] if len(best) == 1 else "one of " + ", ".join(best)
+
+    common = [v for v in printed if v in retrained]
+    if not common:
+        return (f"re-training changed the answer: most balanced with the printed rules' "
+                f"players: {one(printed)}; with players retrained for each variant: "
+                f"{one(retrained)}.")
+    if list(printed) == list(retrained):
+        return f"re-training did not change the answer (most balanced both ways: {one(printed)})."
+    return (f"re-training did not change the answer (no evidence it changed: most balanced "
+            f"with the printed rules' players: {one(printed)}; retrained: {one(retrained)}; "
+            f"both hold {', '.join(common)}).")
+
+
+@dataclass(frozen=True)
+class RetrainComparison:
+    """A comparison played twice: by the population on the printed rules' model and, for
+    every variant but ``default``, on a model retrained for its rules. ``printed`` and
+    ``retrained``: the two answers (:class:`~hansa_lab.stats.best.MostBalanced`; the
+    retrained one's ``default`` is the printed run's games), ``models``: each retrained
+    variant's model (:class:`~hansa_lab.studies.retrain.Retrained`), ``sentence``:
+    :func:`retrain_sentence`, ``path``: ``retrain.txt``."""
+
+    printed: Any
+    retrained: Any
+    models: dict[str, Any]
+    sentence: str
+    path: Path | None = None
+
+    def lines(self) -> list[str]:
+        """The side-by-side table (seat 0's advantage with its simultaneous interval, each
+        way), the most balanced each way, the models and the sentence."""
+        from hansa_lab.sim.experiment import BASE_VARIANT
+
+        def cell(a: Any) -> str:
+            return f"{a.estimate:+.1%} [{a.lo:+.1%}, {a.hi:+.1%}]"
+
+        retrained = {a.details["variant"]: a for a in self.retrained.variants}
+        names = [a.details["variant"] for a in self.printed.variants]
+        width = max(len("variant"), *(len(n) for n in names))
+        head = "printed rules' model"
+        out = ["Re-training: seat 0 (first player) advantage, printed rules' model and "
+               "retrained, simultaneous 95% intervals",
+               f"  {'variant':<{width}}  {head:<26}  retrained model"]
+        for a in self.printed.variants:
+            name = a.details["variant"]
+            b = retrained.get(name)
+            other = ("(the same games)" if name == BASE_VARIANT or b is None else cell(b))
+            moved = b is not None and name != BASE_VARIANT and (b.lo > a.hi or b.hi < a.lo)
+            out.append(f"  {name:<{width}}  {cell(a):<26}  {other}"
+                       + ("  moved" if moved else ""))
+        out += [f"  printed rules' model: {self.printed.answer.text}",
+                f"  retrained: {self.retrained.answer.text}"]
+        out += [f"  model for {name}: {m.line()}" for name, m in self.models.items()]
+        return [*out, self.sentence]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+
+def _retrain(players: int, options: Mapping[str, list[Any]], population: str, board: str,
+             edition: str, seed: int, games: int, folder: Path, printed: Any, looks: int,
+             n_jobs: int, progress: bool, force: bool, cache: str | Path,
+             retrain_games: int | None = None) -> RetrainComparison:
+    """Every variant but ``default`` played by ``population`` on its retrained model (its
+    own run in ``folder/retrained/<variant>``, ``games`` games on the deals of ``seed``)
+    and both answers side by side."""
+    import pandas as pd
+
+    from hansa_lab.sim.experiment import BASE_VARIANT
+    from hansa_lab.sim.paths import safe_name
+    from hansa_lab.sim.runner import run_experiment
+    from hansa_lab.stats.best import most_balanced_of
+    from hansa_lab.studies.retrain import RETRAIN_GAMES, retrained_model
+
+    _, _, model = _retrain_population(population)
+    exp = _experiment(_spec(players, options, population, board, edition, seed, games,
+                            "retrain"))
+    table = printed.results.balance()
+    table = pd.DataFrame(getattr(table, "full", table))
+    rows = [table[table["options"] == BASE_VARIANT]]
+    models: dict[str, Any] = {}
+    for c in exp.conditions:
+        if c.variant == BASE_VARIANT:
+            continue
+        m = retrained_model(board, players, edition, c.options, model=model, jobs=n_jobs,
+                            games=retrain_games or RETRAIN_GAMES, cache=cache,
+                            progress=progress)
+        models[c.variant] = m
+        spec = {"name": safe_name(c.variant, "variant"),
+                "description": f"compare --retrain: {c.variant} on its retrained model",
+                "games": games, "players": players, "board": board, "edition": edition,
+                "seed": seed, "log": "summary", "options": json.loads(json.dumps(
+                    dict(c.options))),
+                "arms": {population: [_with_model(population, m.path)]}}
+        res = run_experiment(spec, out=folder / "retrained" / safe_name(c.variant, "variant"),
+                             n_jobs=n_jobs, progress=progress, force=force)
+        t = res.balance()
+        t = pd.DataFrame(getattr(t, "full", t)).assign(options=c.variant)
+        rows.append(t)
+    both = pd.concat(rows, ignore_index=True)
+    answer = most_balanced_of(both, looks=looks, population=f"{population} retrained")
+    first = printed.balance.sweeps[0]
+    result = RetrainComparison(first, answer, models,
+                               retrain_sentence(first.best_set, answer.best_set))
+    path = folder / "retrain.txt"
+    path.write_text(str(result) + "\n", "utf-8")
+    return RetrainComparison(first, answer, models, result.sentence, path.resolve())
+
+
 def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
             board: str = "base", edition: str = "bigbox", games: int | None = None,
             difference: float = DEFAULT_DIFFERENCE, until_decided: bool = False,
             looks: int = DEFAULT_LOOKS, out: str | Path | None = None, seed: int = 0,
             n_jobs: int = 1, progress: bool = True, force: bool = False,
-            report: bool = True, on_look: Any = None) -> Comparison:
+            report: bool = True, on_look: Any = None, retrain: bool = False,
+            retrain_cache: str | Path = "results/models",
+            retrain_games: int | None = None) -> Comparison:
     """Which of several rule variants makes ``players``-player games most balanced, among
     ``population`` players (one strategy spec, in every seat)?
 
@@ -310,8 +477,12 @@ def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
     variants and the planned looks (Bonferroni). Writes the run to ``out`` (default
     ``results/compare_<players>p_<options>_<population>``; resumable), ``answers.csv``
     and, with ``report``, ``report.html`` there. ``on_look(games, answer)`` is called
-    after each round. Returns a :class:`Comparison`; bad arguments raise ``ValueError``
-    naming the parameter.
+    after each round. ``retrain``: then every variant but ``default`` again, the
+    population (a learned player: ``strong``, ``learned``) on a model retrained for its
+    rules (cached in ``retrain_cache``; ``retrain_games``: games per line-up of its data,
+    default the recipe's), and the two answers side by side (the module doc;
+    :attr:`Comparison.retrained`). Returns a :class:`Comparison`; bad arguments raise
+    ``ValueError`` naming the parameter.
 
     Each round extends the run folder; the runner numbers a sweep's games variant by
     variant, so an extension replays the games of every variant but the first (a run to
@@ -326,6 +497,8 @@ def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
     plan = plan_compare(players, option, population, board, edition, difference, looks,
                         games, seed)
     options = _options(option)
+    if retrain:
+        _retrain_population(plan.population)  # a population with no model: refused first
     folder = Path(out if out is not None else
                   _default_out(players, options, plan.population)).expanduser()
     output_folder(str(folder), "out")
@@ -371,8 +544,14 @@ def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
 
         report_path = write_report(res, folder / "report.html",
                                    figures_folder=folder / "figures")
-    return Comparison(answer.answer, answer.sweeps[0].variants, answer, res, plan,
-                      report_path, csv_path.resolve(), looks, played)
+    out_cmp = Comparison(answer.answer, answer.sweeps[0].variants, answer, res, plan,
+                         report_path, csv_path.resolve(), looks, played)
+    if not retrain:
+        return out_cmp
+    again = _retrain(players, options, plan.population, board, edition, seed, played[-1],
+                     folder, out_cmp, looks, n_jobs, progress, force, retrain_cache,
+                     retrain_games)
+    return replace(out_cmp, retrained=again)
 
 
 @dataclass(frozen=True)
@@ -463,6 +642,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if not args.option:
         raise CliError("--option: name the rule option to compare and its values, e.g. "
                        "--option start_supply=3,4,5,6,7 (hansa-lab options lists them)")
+    if args.retrain and args.ladder:
+        raise CliError("--retrain: retrains one population's model; not with --ladder")
     if args.ladder and (args.population is not None or args.until_decided):
         raise CliError("--ladder: the ladder's rungs are the populations, played to --games "
                        "each; not with --population or --until-decided")
@@ -479,6 +660,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     try:
         plan = plan_compare(args.players, args.option, args.population, args.board,
                             args.edition, args.difference, looks, args.games, args.seed)
+        if args.retrain:
+            _retrain_population(plan.population)
     except ValueError as e:
         raise CliError(_flag(str(e))) from None
     print(wrap_text(str(plan)), flush=True)
@@ -501,7 +684,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                            difference=args.difference, until_decided=args.until_decided,
                            looks=args.looks, out=args.out, seed=args.seed,
                            n_jobs=args.jobs, progress=not args.no_progress,
-                           force=args.force, on_look=look)
+                           force=args.force, on_look=look, retrain=args.retrain)
         except ValueError as e:
             raise CliError(_flag(str(e))) from None
 
@@ -517,6 +700,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(f"\nThe report (tables, figure, methods; opens offline):\n  {result.report_path}")
     print(f"The answers as CSV (one row per variant and the answer line):\n  "
           f"{result.csv_path}")
+    if result.retrained is not None:
+        print()
+        for line in result.retrained.lines():
+            print(line if line.startswith("  ") else wrap_text(line))
+        print(f"(written to {result.retrained.path})")
     return 0
 
 
@@ -563,6 +751,10 @@ def add_compare(sub: Subcommands) -> None:
                         "start_supply=3,4,5,6,7; hansa-lab options lists them")
     p.add_argument("--population", default=None,
                    help="the strategy spec in every seat, e.g. greedy (default) or strong")
+    p.add_argument("--retrain", action="store_true",
+                   help="also play every variant but default on a model retrained for its "
+                        "rules (a learned population: strong, learned; cached in "
+                        "results/models) and say whether that changed the answer")
     p.add_argument("--ladder", action="store_true",
                    help="ask it of every rung of the skill ladder (novice first) and say "
                         "where each variant's first-seat advantage stops changing")
