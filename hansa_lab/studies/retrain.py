@@ -54,8 +54,9 @@ __all__ = ["RETRAIN_ALPHAS", "RETRAIN_GAMES", "RETRAIN_RATE", "RETRAIN_SEED",
            "Retrained", "printed_model",
            "retrain_key", "retrain_settings", "retrained_model"]
 
-#: games per line-up of the default recipe (three line-ups: measured at 4 players on the
-#: base board, well within 20 minutes of wall time on 2 cores; docs/results/retrain.md)
+#: games per line-up of the default recipe (three line-ups; at 3 players on the base board
+#: 6 to 7 minutes of wall time with 2 jobs, within the 20 minutes a variant may take:
+#: docs/results/learned_players.md, "Players trained for the variant")
 RETRAIN_GAMES = 300
 #: share of decision points sampled
 RETRAIN_RATE = 0.05

@@ -290,8 +290,10 @@ class Comparison:
 
         paths = "".join(f"<p>{escape(k)}: {escape(str(v))}</p>" for k, v in (
             ("report", self.report_path), ("answers", self.csv_path)) if v is not None)
+        again = (f"<pre>{escape(str(self.retrained))}</pre>" if self.retrained is not None
+                 else "")
         return (f"<p><b>{escape(self.answer.text)}</b></p>" + table_html(self.table)
-                + paths)
+                + paths + again)
 
 
 def _stored_games(out: Path) -> int:
