@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import chain
 
 from hansa_lab.engine.board import A_ACTIONS, A_BANK, A_BOOK, A_KEYS, A_PRIVILEGE
 from hansa_lab.engine.decisions import PlaceMarkers, Relocation
@@ -22,36 +24,56 @@ from hansa_lab.errors import InvariantError
 TRADERS, MERCHANTS = 27, 4
 
 
-def piece_counts(state: State, player: int) -> dict[str, tuple[int, int]]:
+@dataclass(frozen=True)
+class Occupancy:
+    """How many pieces of each occupant code (colour × 2 + 1 for a merchant) stand in
+    each kind of place, counted once for all colours; ``in_hand`` is keyed by
+    (colour, piece) for displaced pieces not yet relocated."""
+
+    posts: Counter[int]
+    kontors: Counter[int]
+    special: Counter[int]
+    in_hand: Counter[tuple[int, int]]
+
+    @classmethod
+    def of(cls, state: State) -> Occupancy:
+        kontors = Counter(chain(state.offices, *state.extras))
+        in_hand = Counter((f.colour(state), f.piece) for f in state.pending
+                          if isinstance(f, Relocation) and f.piece >= 0)
+        return cls(Counter(state.posts), kontors, Counter(state.special), in_hand)
+
+
+def piece_counts(state: State, player: int,
+                 occupancy: Occupancy | None = None) -> dict[str, tuple[int, int]]:
     """Where a colour's (traders, merchants) are: supply, stock, posts, kontors, board
     tracks, prestige marker, special-prestige spaces, and a displaced piece in hand (the
-    neutral colour of a two-player game: pool, posts, Kontors, in hand)."""
-    mine = [player * 2, player * 2 + 1]
+    neutral colour of a two-player game: pool, posts, Kontors, in hand). ``occupancy``:
+    the state's :class:`Occupancy` when already counted (checking every colour)."""
+    occ = occupancy if occupancy is not None else Occupancy.of(state)
+    trader, merchant = player * 2, player * 2 + 1
 
-    def count(occupants: list[int]) -> tuple[int, int]:
-        return occupants.count(mine[0]), occupants.count(mine[1])
+    def count(where: Counter[int]) -> tuple[int, int]:
+        return where[trader], where[merchant]
 
-    extras = [o for ex in state.extras for o in ex]
-    in_hand = [f.piece for f in state.pending
-               if isinstance(f, Relocation) and f.colour(state) == player and f.piece >= 0]
+    in_hand = (occ.in_hand[(player, 0)], occ.in_hand[(player, 1)])
     if player == state.neutral:
         return {
             "pool": (state.neutral_pool, 0),
-            "posts": count(state.posts),
-            "kontors": count(state.offices + extras),
-            "in_hand": (in_hand.count(0), in_hand.count(1)),
+            "posts": count(occ.posts),
+            "kontors": count(occ.kontors),
+            "in_hand": in_hand,
         }
     lv = state.levels[player]
     covered_t = sum(TRACK_MAX[a] - lv[a] for a in (A_ACTIONS, A_BANK, A_PRIVILEGE, A_KEYS))
     return {
         "supply": (state.supply_t[player], state.supply_m[player]),
         "stock": (state.stock_t[player], state.stock_m[player]),
-        "posts": count(state.posts),
-        "kontors": count(state.offices + extras),
+        "posts": count(occ.posts),
+        "kontors": count(occ.kontors),
         "tracks": (covered_t, TRACK_MAX[A_BOOK] - lv[A_BOOK]),
         "prestige_marker": (1, 0),
-        "special": count(state.special),
-        "in_hand": (in_hand.count(0), in_hand.count(1)),  # displaced, not yet relocated
+        "special": count(occ.special),
+        "in_hand": in_hand,  # displaced, not yet relocated
     }
 
 
@@ -67,8 +89,9 @@ def check_state(state: State) -> None:
     if state.neutral >= 0 and n != 2:
         fail("a neutral colour outside a two-player game")
 
+    occupancy = Occupancy.of(state)
     for p in range(n):
-        counts = piece_counts(state, p)
+        counts = piece_counts(state, p, occupancy)
         t = sum(v[0] for v in counts.values())
         m = sum(v[1] for v in counts.values())
         if (t, m) != (TRADERS, MERCHANTS):
@@ -79,7 +102,7 @@ def check_state(state: State) -> None:
             if not 0 <= lv <= TRACK_MAX[a]:
                 fail(f"player {p} ability {a} at level {lv}")
     if state.neutral >= 0:
-        counts = piece_counts(state, state.neutral)
+        counts = piece_counts(state, state.neutral, occupancy)
         t = sum(v[0] for v in counts.values())
         m = sum(v[1] for v in counts.values())
         if (t, m) != (NEUTRAL_TRADERS, 0) or min(min(v) for v in counts.values()) < 0:
@@ -88,8 +111,8 @@ def check_state(state: State) -> None:
     if state.neutral >= 0:
         valid.add(2 * state.neutral)  # neutral traders (no neutral merchants)
     for name, occ in (("posts", state.posts), ("offices", state.offices)):
-        bad = [i for i, o in enumerate(occ) if o not in valid]
-        if bad:
+        if not valid.issuperset(occ):
+            bad = [i for i, o in enumerate(occ) if o not in valid]
             fail(f"{name} {bad[:5]} hold invalid occupants")
     if len(state.posts) != b.n_posts or len(state.offices) != b.n_offices:
         fail("posts/offices do not match the board")
@@ -98,16 +121,21 @@ def check_state(state: State) -> None:
     if bad:
         fail(f"traders on merchant-only posts {[b.post_label(i) for i in bad]}")
     for c, ex in enumerate(state.extras):
+        if not ex:
+            continue
         if any(o not in valid or o == EMPTY for o in ex):
             fail(f"extra Kontors of city {b.city_names[c]} are invalid: {ex}")
-        if ex and b.cities[c].offices and state.offices[b.office_start[c]] == EMPTY:
+        if b.cities[c].offices and state.offices[b.office_start[c]] == EMPTY:
             fail(f"{b.city_names[c]} has an extra Kontor but its first office is vacant")
     if state.neutral >= 0 and any(o >> 1 == state.neutral for ex in state.extras for o in ex):
         fail("the neutral colour holds an extra Kontor")
+    starts = b.office_start
     for c in range(b.n_cities):
-        occ = state.offices[b.office_start[c] : b.office_start[c + 1]]
-        if EMPTY in occ and any(o != EMPTY for o in occ[occ.index(EMPTY) :]):
-            fail(f"{b.city_names[c]} has a gap left of an occupied office: {occ}")
+        occ = state.offices[starts[c] : starts[c + 1]]
+        if EMPTY in occ:
+            rest = occ[occ.index(EMPTY) :]
+            if rest.count(EMPTY) != len(rest):
+                fail(f"{b.city_names[c]} has a gap left of an occupied office: {occ}")
     completed = completed_cities(state)
     if completed != state.completed:
         fail(f"{completed} cities are complete but the state counts {state.completed}")
@@ -115,11 +143,9 @@ def check_state(state: State) -> None:
         if o != EMPTY and o & 1 != 1:
             fail(f"special-prestige space {j} holds a trader")
     marker_set = dict(state.config.tuning.marker_counts)
-    seen = Counter(state.bag) + Counter(state.drawn)
-    seen += Counter(m for m in state.route_marker if m is not None)
-    for p in range(n):
-        seen += Counter(state.markers[p]) + Counter(state.markers_used[p])
-    seen += Counter(state.discarded)
+    seen = Counter(chain(state.bag, state.drawn,
+                         (m for m in state.route_marker if m is not None),
+                         *state.markers[:n], *state.markers_used[:n], state.discarded))
     if seen != Counter(marker_set):
         fail(f"bonus markers not conserved: {dict(seen)} vs {marker_set}")
     if any(isinstance(f, PlaceMarkers) for f in state.pending) and not state.drawn:
@@ -147,13 +173,14 @@ def completed_cities(state: State) -> int:
     """Cities whose printed offices are all taken, plus yellow/green cities (no printed
     offices) holding a Kontor."""
     b = state.board
+    offices, starts = state.offices, b.office_start
     return sum(
         1
-        for c in range(b.n_cities)
+        for c, city in enumerate(b.cities)
         if (
             state.extras[c]
-            if b.cities[c].yellow_green
-            else b.cities[c].offices and all(state.offices[i] != EMPTY for i in b.city_offices(c))
+            if city.yellow_green
+            else city.offices and EMPTY not in offices[starts[c] : starts[c + 1]]
         )
     )
 
