@@ -162,7 +162,7 @@ def test_the_sentence_says_changed_only_when_the_best_sets_share_nothing() -> No
     assert lines[-1] == changed.sentence
     row = {ln.split()[0]: ln for ln in lines if ln.startswith("  ") and ln.split()[0] in
            ("default", "x", "y")}
-    assert "(the same games)" in row["default"]
+    assert not row["default"].endswith("moved")  # the same estimate both ways
     assert row["x"].endswith("moved") and row["y"].endswith("moved")
     unchanged = RetrainComparison(printed, same, {}, retrain_sentence(
         printed.best_set, same.best_set))  # type: ignore[attr-defined]
@@ -175,7 +175,9 @@ def test_the_sentence_says_changed_only_when_the_best_sets_share_nothing() -> No
 
 def test_compare_retrain_end_to_end_writes_and_prints_the_sentence(
         trained: retrain.Retrained, tmp_path: Path) -> None:
-    """One tiny real run (the model comes from the fixture's cache: nothing is trained)."""
+    """One tiny real run: the variant's model comes from the fixture's cache, the printed
+    rules' is trained by the same recipe (so both answers' models differ only in their
+    rules)."""
     out = tmp_path / "run"
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
@@ -183,6 +185,10 @@ def test_compare_retrain_end_to_end_writes_and_prints_the_sentence(
                     retrain_cache=trained.path.parent, retrain_games=GAMES, progress=False,
                     report=False)
     assert c.retrained is not None and c.retrained.models["start_supply=3"].reused
+    default = c.retrained.models["default"]
+    assert not default.reused and default.key == retrain_key(
+        "base", 3, "bigbox", (), "learned_base3p", games=GAMES)
+    assert (out / "retrained" / "default" / "manifest.json").is_file()
     text = (out / "retrain.txt").read_text("utf-8")
     assert text.strip().splitlines()[-1] == c.retrained.sentence
     assert c.retrained.sentence.startswith("re-training ")

@@ -19,13 +19,15 @@ comparison per rung (its own run folder), each variant's first-seat advantage ru
 and for each variant where that answer stops changing along the ladder
 (:func:`hansa_lab.stats.convergence.advantage_convergence`): :func:`compare_ladder`.
 
-``--retrain`` plays every variant but ``default`` a second time, the population's learned
-player on a model trained for that variant's rules
-(:func:`hansa_lab.studies.retrain.retrained_model`: a warm start from the printed rules'
-model, cached by the variant's rules), each variant as a run of its own in
-``<out>/retrained/<variant>`` on the same deals, and says whether re-training changed the
-answer: each variant's first-seat advantage both ways, the most balanced both ways and one
-sentence (:func:`retrain_sentence`), printed and written to ``<out>/retrain.txt``.
+``--retrain`` plays every variant a second time, the population's learned player on a
+model trained for that variant's rules (:func:`hansa_lab.studies.retrain.retrained_model`:
+a warm start from the printed rules' model, cached by the variant's rules), each variant as
+a run of its own in ``<out>/retrained/<variant>`` on the same deals. ``default`` is
+retrained too, by the same recipe on the printed rules: the recipe's data are not the
+printed model's own, so without it the two answers would differ by the recipe as well as
+by the rules. It says whether re-training changed the answer: each variant's first-seat
+advantage both ways, the most balanced both ways and one sentence
+(:func:`retrain_sentence`), printed and written to ``<out>/retrain.txt``.
 """
 
 from __future__ import annotations
@@ -365,11 +367,11 @@ def retrain_sentence(printed: Sequence[str], retrained: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class RetrainComparison:
-    """A comparison played twice: by the population on the printed rules' model and, for
-    every variant but ``default``, on a model retrained for its rules. ``printed`` and
-    ``retrained``: the two answers (:class:`~hansa_lab.stats.best.MostBalanced`; the
-    retrained one's ``default`` is the printed run's games), ``models``: each retrained
-    variant's model (:class:`~hansa_lab.studies.retrain.Retrained`), ``sentence``:
+    """A comparison played twice: by the population on the printed rules' model and, every
+    variant, on a model retrained for its rules (``default``: by the same recipe on the
+    printed rules). ``printed`` and ``retrained``: the two answers
+    (:class:`~hansa_lab.stats.best.MostBalanced`), ``models``: each variant's model
+    (:class:`~hansa_lab.studies.retrain.Retrained`), ``sentence``:
     :func:`retrain_sentence`, ``path``: ``retrain.txt``."""
 
     printed: Any
@@ -381,8 +383,6 @@ class RetrainComparison:
     def lines(self) -> list[str]:
         """The side-by-side table (seat 0's advantage with its simultaneous interval, each
         way), the most balanced each way, the models and the sentence."""
-        from hansa_lab.sim.experiment import BASE_VARIANT
-
         def cell(a: Any) -> str:
             return f"{a.estimate:+.1%} [{a.lo:+.1%}, {a.hi:+.1%}]"
 
@@ -396,8 +396,8 @@ class RetrainComparison:
         for a in self.printed.variants:
             name = a.details["variant"]
             b = retrained.get(name)
-            other = ("(the same games)" if name == BASE_VARIANT or b is None else cell(b))
-            moved = b is not None and name != BASE_VARIANT and (b.lo > a.hi or b.hi < a.lo)
+            other = "(not played)" if b is None else cell(b)
+            moved = b is not None and (b.lo > a.hi or b.hi < a.lo)
             out.append(f"  {name:<{width}}  {cell(a):<26}  {other}"
                        + ("  moved" if moved else ""))
         out += [f"  printed rules' model: {self.printed.answer.text}",
@@ -413,12 +413,11 @@ def _retrain(players: int, options: Mapping[str, list[Any]], population: str, bo
              edition: str, seed: int, games: int, folder: Path, printed: Any, looks: int,
              n_jobs: int, progress: bool, force: bool, cache: str | Path,
              retrain_games: int | None = None) -> RetrainComparison:
-    """Every variant but ``default`` played by ``population`` on its retrained model (its
+    """Every variant (``default`` too) played by ``population`` on its retrained model (its
     own run in ``folder/retrained/<variant>``, ``games`` games on the deals of ``seed``)
     and both answers side by side."""
     import pandas as pd
 
-    from hansa_lab.sim.experiment import BASE_VARIANT
     from hansa_lab.sim.paths import safe_name
     from hansa_lab.sim.runner import run_experiment
     from hansa_lab.stats.best import most_balanced_of
@@ -427,13 +426,9 @@ def _retrain(players: int, options: Mapping[str, list[Any]], population: str, bo
     _, _, model = _retrain_population(population)
     exp = _experiment(_spec(players, options, population, board, edition, seed, games,
                             "retrain"))
-    table = printed.results.balance()
-    table = pd.DataFrame(getattr(table, "full", table))
-    rows = [table[table["options"] == BASE_VARIANT]]
+    rows = []
     models: dict[str, Any] = {}
     for c in exp.conditions:
-        if c.variant == BASE_VARIANT:
-            continue
         m = retrained_model(board, players, edition, c.options, model=model, jobs=n_jobs,
                             games=retrain_games or RETRAIN_GAMES, cache=cache,
                             progress=progress)
@@ -479,7 +474,7 @@ def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
     variants and the planned looks (Bonferroni). Writes the run to ``out`` (default
     ``results/compare_<players>p_<options>_<population>``; resumable), ``answers.csv``
     and, with ``report``, ``report.html`` there. ``on_look(games, answer)`` is called
-    after each round. ``retrain``: then every variant but ``default`` again, the
+    after each round. ``retrain``: then every variant again (``default`` too), the
     population (a learned player: ``strong``, ``learned``) on a model retrained for its
     rules (cached in ``retrain_cache``; ``retrain_games``: games per line-up of its data,
     default the recipe's), and the two answers side by side (the module doc;
@@ -754,7 +749,7 @@ def add_compare(sub: Subcommands) -> None:
     p.add_argument("--population", default=None,
                    help="the strategy spec in every seat, e.g. greedy (default) or strong")
     p.add_argument("--retrain", action="store_true",
-                   help="also play every variant but default on a model retrained for its "
+                   help="also play every variant on a model retrained for its "
                         "rules (a learned population: strong, learned; cached in "
                         "results/models) and say whether that changed the answer")
     p.add_argument("--ladder", action="store_true",
