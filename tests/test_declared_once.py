@@ -21,6 +21,7 @@ import pytest
 
 from hansa_lab.compiled import bridge
 from hansa_lab.engine import options, rng
+from hansa_lab.engine.actions import Action
 from hansa_lab.engine.limits import (
     LIMITS_FILE,
     option_limit,
@@ -29,8 +30,10 @@ from hansa_lab.engine.limits import (
     strategy_groups,
     strategy_limits,
 )
-from hansa_lab.engine.state import GameConfig
+from hansa_lab.engine.rng import Rng
+from hansa_lab.engine.state import GameConfig, State
 from hansa_lab.engine.vocabulary import PLAIN_INT_OPTIONS, VOCABULARY_FILE
+from hansa_lab.strategies.base import Strategy
 
 _core = pytest.mark.skipif(not bridge.available(), reason="compiled core not built")
 
@@ -223,6 +226,20 @@ _SCORED = [
 ]
 
 
+class _PlaysBack(Strategy):
+    """Plays a recorded game's actions back, in order, whoever's turn it is."""
+
+    name = "plays_back"
+
+    def __init__(self, actions: list[Action]) -> None:
+        super().__init__()
+        self.actions = iter(actions)
+
+    def choose(self, state: State, legal: list[Action], rng: Rng) -> Action:
+        return next(self.actions)
+
+
+@_core
 def test_the_logs_numpy_scoring_is_the_engines() -> None:
     """The logs score every turn in one numpy pass (``sim.logs.score_columns``): on every
     turn of every game of the sample it equals the engine's own ``score_breakdown`` of
@@ -243,7 +260,12 @@ def test_the_logs_numpy_scoring_is_the_engines() -> None:
     for config in _SCORED:
         recorder = Checked(("", "", 0))
         recorder.breakdowns = []
-        record = play_game(config, ["greedy"] * config.n_players, observer=recorder.observe)
+        # greedy's game, decided in the core (the same game: parity) and played back in
+        # the Python engine, whose loop calls the recorder as the runner's logs do
+        actions = play_game(config, ["greedy"] * config.n_players, engine="core").actions
+        back = _PlaysBack(actions)
+        record = play_game(config, [back] * config.n_players, observer=recorder.observe)
+        assert record.actions == actions
         recorder.finish(record.final)
         assert record.final.end_reason, "the game ends by a rule"
         columns = recorder.turn_columns(config.n_players, config.tuning)
