@@ -188,32 +188,43 @@ def deal_means(pairs: pd.DataFrame, columns: Sequence[str] = ("diff",)) -> pd.Da
         drop=True)
 
 
-def _paired_stats(pairs: pd.DataFrame, ci: float) -> dict[str, Any]:
-    """The statistics of one group of pairs: every interval and test is a t interval /
-    t-test over the deal means of the paired differences (``n_deals − 1`` degrees of
-    freedom)."""
-    deals = deal_means(pairs, ["diff", "value_a", "value_b", "win_diff"])
-    g = len(deals)
+#: the per-deal means every paired statistic is computed from
+_DEAL_COLUMNS = ["diff", "value_a", "value_b", "win_diff"]
+
+
+def _mean(x: np.ndarray) -> float:
+    """The mean of ``x`` with NaN left out, as pandas' ``Series.mean`` computes it."""
+    missing = np.isnan(x)
+    n = len(x) - int(missing.sum())
+    if n == 0:
+        return math.nan
+    return float((np.where(missing, 0.0, x) if missing.any() else x).sum() / n)
+
+
+def _paired_stats(strategies: tuple[str, str], pairs: dict[str, np.ndarray],
+                  deals: dict[str, np.ndarray], ci: float) -> dict[str, Any]:
+    """The statistics of one group of pairs (its pair columns and its deal means): every
+    interval and test is a t interval / t-test over the deal means of the paired
+    differences (``n_deals − 1`` degrees of freedom)."""
+    g = len(deals["diff"])
     q = t_quantile(0.5 + ci / 2, g - 1) if g > 1 else math.nan
 
-    diff, se_p, p_diff = deal_t_test(deals["diff"].to_numpy(dtype=float))
-    wdiff, se_w, p_win = deal_t_test(deals["win_diff"].to_numpy(dtype=float))
-    se_u = math.hypot(deal_t_test(deals["value_a"].to_numpy(dtype=float))[1],
-                      deal_t_test(deals["value_b"].to_numpy(dtype=float))[1])
+    diff, se_p, p_diff = deal_t_test(deals["diff"])
+    wdiff, se_w, p_win = deal_t_test(deals["win_diff"])
+    se_u = math.hypot(deal_t_test(deals["value_a"])[1], deal_t_test(deals["value_b"])[1])
     ratio = se_p ** 2 / se_u ** 2 if se_u > 0 else math.nan
-    n = len(pairs)
+    n = len(pairs["value_a"])
     return {
-        "strategy_a": ", ".join(map(str, pd.unique(pairs["strategy_a"]))),
-        "strategy_b": ", ".join(map(str, pd.unique(pairs["strategy_b"]))),
+        "strategy_a": strategies[0], "strategy_b": strategies[1],
         "n_pairs": n, "n_deals": g,
-        "mean_a": float(pairs["value_a"].mean()) if n else math.nan,
-        "mean_b": float(pairs["value_b"].mean()) if n else math.nan,
+        "mean_a": _mean(pairs["value_a"]) if n else math.nan,
+        "mean_b": _mean(pairs["value_b"]) if n else math.nan,
         "diff": diff, "diff_lo": diff - q * se_p, "diff_hi": diff + q * se_p,
         "se_paired": se_p, "se_unpaired": se_u,
         "var_ratio": ratio, "variance_removed": 1 - ratio,
         "p_value": p_diff,
-        "win_a": float(pairs["win_a"].mean()) if n else math.nan,
-        "win_b": float(pairs["win_b"].mean()) if n else math.nan,
+        "win_a": _mean(pairs["win_a"]) if n else math.nan,
+        "win_b": _mean(pairs["win_b"]) if n else math.nan,
         # a difference of win shares lies in [-1, 1]: a t interval over few deals does not
         "win_diff": wdiff, "win_diff_lo": max(wdiff - q * se_w, -1.0),
         "win_diff_hi": min(wdiff + q * se_w, 1.0),
@@ -287,14 +298,43 @@ def summarize_pairs(pairs: pd.DataFrame, arm_a: str, arm_b: str, *, by: By | Non
     (3, 3.0, 0.516)
     """
     keys = varying(pairs, CONDITION_COLUMNS) if by is None else as_list(by)
+    if pairs.empty:
+        return pd.DataFrame()
+    frame = pairs.reset_index(drop=True)
+    # every group at once: its number, its rows (in their order) and its deal means
+    group = (frame.groupby(keys, sort=True, dropna=False).ngroup().to_numpy(np.int64)
+             if keys else np.zeros(len(frame), np.int64))
+    order = np.argsort(group, kind="stable")
+    row_ends = np.searchsorted(group[order], np.arange(group.max() + 1), side="right")
+    deal_keys = [c for c in DEAL_KEYS if c in frame.columns]
+    if "seed" in deal_keys:
+        means = frame[_DEAL_COLUMNS].groupby([pd.Series(group, name="_group"),
+                                              *(frame[k] for k in deal_keys)],
+                                             sort=True, dropna=False).mean()
+        deal_group = means.index.get_level_values(0).to_numpy(np.int64)
+        deal_values = {c: means[c].to_numpy(dtype=float) for c in _DEAL_COLUMNS}
+    else:  # every row its own deal
+        deal_group = group[order]
+        deal_values = {c: frame[c].to_numpy(dtype=float)[order] for c in _DEAL_COLUMNS}
+    deal_ends = np.searchsorted(deal_group, np.arange(group.max() + 1), side="right")
+    pair_values = {c: frame[c].to_numpy(dtype=float)[order]
+                   for c in ("value_a", "value_b", "win_a", "win_b")}
+    names = {c: frame[c].to_numpy()[order] for c in ("strategy_a", "strategy_b")}
+    key_rows = frame[keys].to_numpy(dtype=object)[order] if keys else None
     rows = []
-    parts = pairs.groupby(keys, sort=True, dropna=False) if keys else [((), pairs)]
-    for key, g in parts:
-        if g.empty:
+    row_start = deal_start = 0
+    for row_end, deal_end in zip(row_ends, deal_ends, strict=True):
+        if row_end == row_start:  # a key combination without pairs (a category unseen)
             continue
-        key = key if isinstance(key, tuple) else (key,)
-        rows.append({**dict(zip(keys, key, strict=True)), "arm_a": arm_a, "arm_b": arm_b,
-                     **_paired_stats(g, ci)})
+        part = slice(row_start, row_end)
+        strategies = (", ".join(map(str, pd.unique(names["strategy_a"][part]))),
+                      ", ".join(map(str, pd.unique(names["strategy_b"][part]))))
+        stats = _paired_stats(
+            strategies, {c: v[part] for c, v in pair_values.items()},
+            {c: v[deal_start:deal_end] for c, v in deal_values.items()}, ci)
+        key = dict(zip(keys, key_rows[row_start], strict=True)) if key_rows is not None else {}
+        rows.append({**key, "arm_a": arm_a, "arm_b": arm_b, **stats})
+        row_start, deal_start = row_end, deal_end
     return pd.DataFrame(rows)
 
 
