@@ -26,7 +26,6 @@ total, plus a Brownian bridge of size ``wander`` (0: the leader never changes).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -135,14 +134,18 @@ def synthetic_tables(
     for arm, lineup in arms.items():
         line = [lineup[i % len(lineup)] for i in range(n)]
         period = lineup_period(line)
+        # per rotation: the seats' strategies, their names and their mean scores
+        strats = [[line[(p - k) % n] for p in range(n)] for k in range(period)]
+        names = [[x.split(":")[0] for x in strat] for strat in strats]
+        means = [np.array([base + skill.get(x, _named_skill(x)) for x in strat]) + bonus
+                 for strat in strats]
         for d in range(n_deals):
             for k in range(period):
-                strat = [line[(p - k) % n] for p in range(n)]
-                mu = np.array([base + skill.get(s, _named_skill(s)) for s in strat])
-                raw = mu + bonus + luck[d] + rng.normal(0.0, noise_sd, n)
+                strat, name = strats[k], names[k]
+                raw = means[k] + luck[d] + rng.normal(0.0, noise_sd, n)
                 total = np.maximum(np.rint(raw), 0).astype(int)
                 order = -total
-                ranks = np.array([1 + int((order < order[p]).sum()) for p in range(n)])
+                ranks = 1 + (order[None, :] < order[:, None]).sum(axis=1)
                 winners = [p for p in range(n) if ranks[p] == 1]
                 cats = _split(total, rng)
                 reason = reason_names[reason_draw[d, k]]
@@ -154,8 +157,8 @@ def synthetic_tables(
                 ))
                 for p in range(n):
                     players.append((
-                        experiment, arm, gid, p, strat[p], strat[p].split(":")[0],
-                        json.dumps({}), int(total[p]), *map(int, cats[p]), int(ranks[p]),
+                        experiment, arm, gid, p, strat[p], name[p],
+                        "{}", int(total[p]), *map(int, cats[p]), int(ranks[p]),
                         bool(ranks[p] == 1), (1 / len(winners)) if ranks[p] == 1 else 0.0,
                         0, 0,
                     ))
@@ -191,10 +194,8 @@ def _split(total: np.ndarray, rng: np.random.Generator) -> np.ndarray:
              "control": 0.25, "network": 0.15}
     weights = np.array([share.get(c, 0.0) for c in CATEGORIES])
     weights = weights / weights.sum()
-    out = np.zeros((len(total), len(CATEGORIES)), dtype=int)
-    for i, t in enumerate(total):
-        out[i] = rng.multinomial(int(t), weights)
-    return out
+    # one draw per row (the same random stream as one multinomial call per row)
+    return rng.multinomial(np.asarray(total, dtype=np.int64), weights).astype(int)
 
 
 def _turns(experiment: str, arm: str, gid: int, total: np.ndarray, cats: np.ndarray,
