@@ -55,22 +55,19 @@ def city_controller(state: State, c: int) -> int:
     rightmost Kontor."""
     b = state.board
     occ = state.offices[b.office_start[c] : b.office_start[c + 1]]
-    if state.extras[c]:
-        occ = list(state.extras[c]) + occ
-    best, best_n, tied = -1, 0, False
-    colours = state.n_colours
-    for p in range(colours):
-        k = occ.count(2 * p) + occ.count(2 * p + 1)
-        if k > best_n:
-            best, best_n, tied = p, k, False
-        elif k and k == best_n:
-            tied = True
-    if not tied:
-        return best
-    leaders = {
-        p for p in range(colours) if occ.count(2 * p) + occ.count(2 * p + 1) == best_n
-    }
-    for o in reversed(occ):  # rightmost Kontor of a tied player
+    extras = state.extras[c]
+    if not extras and (not occ or occ[0] == EMPTY):
+        return -1  # offices fill from the left: the first is taken before any other
+    row = (*extras, *occ)  # extra Kontors stand left of the printed offices
+    kontors: dict[int, int] = {}
+    for o in row:
+        if o != EMPTY:
+            kontors[o >> 1] = kontors.get(o >> 1, 0) + 1
+    best_n = max(kontors.values())
+    leaders = [p for p, k in kontors.items() if k == best_n]
+    if len(leaders) == 1:
+        return leaders[0]
+    for o in reversed(row):  # rightmost Kontor of a tied player
         if o != EMPTY and (o >> 1) in leaders:
             return o >> 1
     return -1  # pragma: no cover - unreachable
