@@ -18,10 +18,10 @@ import functools
 import math
 import warnings
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any, overload
 
 import numpy as np
-import scipy.stats as sps
 from numpy.typing import ArrayLike
 
 __all__ = [
@@ -43,18 +43,28 @@ __all__ = [
 # same questions the same way (two-sided t p-values, NaN in → NaN out)
 
 
+@functools.cache
+def scipy_stats() -> ModuleType:
+    """:mod:`scipy.stats`, imported at the first statistic asked for: importing it takes
+    about a second, which a command that computes none (a run's start, a worker process)
+    does not pay."""
+    import scipy.stats
+
+    return scipy.stats
+
+
 def norm_cdf(x: ArrayLike) -> np.ndarray:
     """Standard normal distribution function, vectorised (:data:`scipy.stats.norm`).
 
     >>> [round(float(v), 4) for v in norm_cdf([-1.959964, 0.0, 1.0])]
     [0.025, 0.5, 0.8413]
     """
-    return np.asarray(sps.norm.cdf(np.asarray(x, dtype=float)), dtype=float)
+    return np.asarray(scipy_stats().norm.cdf(np.asarray(x, dtype=float)), dtype=float)
 
 
 def norm_pdf(x: ArrayLike) -> np.ndarray:
     """Standard normal density, vectorised (:data:`scipy.stats.norm`)."""
-    return np.asarray(sps.norm.pdf(np.asarray(x, dtype=float)), dtype=float)
+    return np.asarray(scipy_stats().norm.pdf(np.asarray(x, dtype=float)), dtype=float)
 
 
 def z_quantile(ci: float = 0.95) -> float:
@@ -65,7 +75,7 @@ def z_quantile(ci: float = 0.95) -> float:
     """
     if not 0 < ci < 1:
         raise ValueError(f"ci must be in (0, 1), got {ci!r}")
-    return float(sps.norm.ppf(0.5 + ci / 2))
+    return float(scipy_stats().norm.ppf(0.5 + ci / 2))
 
 
 def chi2_sf(x: float, df: float) -> float:
@@ -78,7 +88,7 @@ def chi2_sf(x: float, df: float) -> float:
         raise ValueError(f"df must be positive, got {df!r}")
     if math.isnan(x):
         return math.nan
-    return float(sps.chi2.sf(x, df))
+    return float(scipy_stats().chi2.sf(x, df))
 
 
 def t_sf(t: float, df: float) -> float:
@@ -89,7 +99,7 @@ def t_sf(t: float, df: float) -> float:
     """
     if math.isnan(t) or df <= 0:
         return math.nan
-    return float(2 * sps.t.sf(abs(t), df))
+    return float(2 * scipy_stats().t.sf(abs(t), df))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -107,7 +117,7 @@ def t_quantile(p: float, df: float) -> float:
         raise ValueError(f"need 0 <= p <= 1 and df > 0, got p={p!r}, df={df!r}")
     if p < 0.5:  # exactly symmetric: lower and upper bounds of an interval match
         return -t_quantile(1 - p, df)
-    return float(sps.t.ppf(p, df))
+    return float(scipy_stats().t.ppf(p, df))
 
 
 def binomial_sf(k: int, n: int, p: float) -> float:
@@ -116,7 +126,7 @@ def binomial_sf(k: int, n: int, p: float) -> float:
     >>> round(binomial_sf(3, 4, 0.5), 4)
     0.3125
     """
-    return float(sps.binom.sf(max(0, k) - 1, n, p))
+    return float(scipy_stats().binom.sf(max(0, k) - 1, n, p))
 
 
 @overload

@@ -47,8 +47,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.stats as sps
-from scipy.optimize import brentq
 
 from hansa_lab.stats.answers import (
     FINDINGS,
@@ -63,7 +61,7 @@ from hansa_lab.stats.answers import (
     plural,
     seat_name,
 )
-from hansa_lab.stats.intervals import t_quantile
+from hansa_lab.stats.intervals import scipy_stats, t_quantile
 from hansa_lab.stats.paired import holm
 
 __all__ = [
@@ -132,6 +130,9 @@ def detectable_seat_gap(games: int, seats: int, *, alpha: float = 0.05,
     """
     if games < 1 or seats < 2:
         return math.nan
+    from scipy.optimize import brentq  # imported when used (as scipy_stats)
+
+    sps = scipy_stats()
     df = seats - 1
     crit = float(sps.chi2.isf(alpha, df))
 
