@@ -80,8 +80,13 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "test_figure_legibility.py": (
         "test_fits_a_notebook_output",
     ),
+    "test_export.py": (
+        "test_report_csv_figures_writes_them_for_an_existing_run",
+    ),
     "test_learn.py": (
         "test_a_hidden_layer_runs_alike_in_the_core_the_trainer_and_python",
+        "test_a_hidden_layer_model_file_plays_in_both_engines",
+        "test_learn_command_writes_a_model_the_player_loads",
     ),
     "test_learn_events.py": (
         "test_develop_events_name_the_ability_city_in_both_engines",
@@ -119,6 +124,9 @@ HEAVY: dict[str, tuple[str, ...]] = {
         "test_console_script",
         "test_main_job_runs_the_tips_experiment_forced",
         "test_serial_and_loky_give_the_same_tables",
+    ),
+    "test_skill_balance.py": (
+        "test_compare_ladder_plays_every_rung_and_states_each_variant",
     ),
     "test_strategy_isolation.py": (
         "test_the_package_strategies_never_change_the_state_they_are_shown",
