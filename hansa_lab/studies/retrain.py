@@ -55,7 +55,7 @@ __all__ = ["RETRAIN_ALPHAS", "RETRAIN_GAMES", "RETRAIN_RATE", "RETRAIN_SEED",
            "retrain_key", "retrain_settings", "retrained_model"]
 
 #: games per line-up of the default recipe (three line-ups; at 3 players on the base board
-#: 6 to 7 minutes of wall time with 2 jobs, within the 20 minutes a variant may take:
+#: 5.5 to 9.5 minutes of wall time with 2 jobs on a busy machine, within the 20 minutes:
 #: docs/results/learned_players.md, "Players trained for the variant")
 RETRAIN_GAMES = 300
 #: share of decision points sampled
