@@ -570,7 +570,7 @@ def fit_model(ds: Dataset, seed: int, name: str,
         return mean, scale, z
 
     win = ds.win.astype(float)
-    w0: np.ndarray | None = None  # the prior's weights on the current standardisation
+    pull: np.ndarray | None = None  # the prior's weights on the current standardisation
 
     def toward(scale: np.ndarray) -> np.ndarray | None:
         if prior is None:
@@ -582,11 +582,11 @@ def fit_model(ds: Dataset, seed: int, name: str,
     def linear(kind: str, z: np.ndarray, rows: np.ndarray,
                alpha: float) -> tuple[np.ndarray, float]:
         if kind == "ridge_margin":
-            return _ridge(z[rows], ds.margin[rows], alpha * rows.sum() / 1000, w0)
-        return _logistic(z[rows], win[rows], alpha, w0=w0)
+            return _ridge(z[rows], ds.margin[rows], alpha * rows.sum() / 1000, pull)
+        return _logistic(z[rows], win[rows], alpha, w0=pull)
 
     mean, scale, z = standardised(fit)
-    w0 = toward(scale)
+    pull = toward(scale)
     validation: dict[str, dict[str, float]] = {}
     best: tuple[float, str, float] | None = None
     logistic: dict[float, tuple[np.ndarray, float, float]] = {}
@@ -618,7 +618,7 @@ def fit_model(ds: Dataset, seed: int, name: str,
     # as many epochs as validated best), report on test
     both = fit | val
     mean, scale, z = standardised(both)
-    w0 = toward(scale)
+    pull = toward(scale)
     hidden: HiddenLayer | None = None
     if kind == "mlp_win":
         w0, b0 = linear("logistic_win", z, both, alpha)
