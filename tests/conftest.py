@@ -117,6 +117,12 @@ HEAVY: dict[str, tuple[str, ...]] = {
         "test_a_corrupt_manifest_is_reported_and_force_recovers",
         "test_racing_processes_never_hold_the_lock_together",
     ),
+    "test_retrain.py": (
+        "test_a_cached_model_is_reused_without_a_game",
+        "test_the_retrained_model_loads_records_its_training_and_plays",
+        "test_the_warm_start_pulls_toward_the_printed_weights",
+        "test_compare_retrain_end_to_end_writes_and_prints_the_sentence",
+    ),
     "test_rollout.py": (
         "test_rollout_plays_the_same_game_in_both_engines",
     ),
