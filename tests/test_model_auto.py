@@ -23,7 +23,7 @@ from hansa_lab.strategies.learned import (
 #: the per-configuration models the package ships (besides the base 4-player ones), each
 #: configuration's newest generation: East and Britannia at 4 players have a generation 1
 #: trained on ``strong``'s games of those boards
-PER_CONFIG = {(4, "britannia"): "learned_britannia4p_g1", (3, "base"): "learned_base3p",
+PER_CONFIG = {(4, "britannia"): "learned_britannia4p_g1", (3, "base"): "learned_base3p_g1",
               (5, "base"): "learned_base5p", (4, "east"): "learned_east4p_g1",
               (5, "britannia"): "learned_britannia5p"}
 

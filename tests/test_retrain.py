@@ -18,7 +18,7 @@ import pytest
 from hansa_lab.engine.state import GameConfig
 from hansa_lab.play import play_game
 from hansa_lab.stats.best import most_balanced_of
-from hansa_lab.strategies.learned import find_model, load_model
+from hansa_lab.strategies.learned import find_model, load_model, model_for
 from hansa_lab.studies import learn, retrain
 from hansa_lab.studies.learn import TEMPO_FEATURES, feature_names, fit_model, load_dataset
 from hansa_lab.studies.retrain import (
@@ -87,7 +87,7 @@ def test_the_retrained_model_loads_records_its_training_and_plays(
         trained: retrain.Retrained) -> None:
     model = load_model(trained.path)
     record = model.meta["training"]
-    assert record["retrain"]["printed_model"] == "learned_base3p"
+    assert record["retrain"]["printed_model"] == model_for(GameConfig(3))  # model=auto
     assert record["retrain"]["wall_seconds"] > 0 and record["retrain"]["jobs"] == 1
     assert record["data"]["options"] == {"start_supply": 3}
     assert model.kind == load_model(find_model("learned_base3p")).kind
@@ -187,7 +187,7 @@ def test_compare_retrain_end_to_end_writes_and_prints_the_sentence(
     assert c.retrained is not None and c.retrained.models["start_supply=3"].reused
     default = c.retrained.models["default"]
     assert not default.reused and default.key == retrain_key(
-        "base", 3, "bigbox", (), "learned_base3p", games=GAMES)
+        "base", 3, "bigbox", (), model_for(GameConfig(3)), games=GAMES)
     assert (out / "retrained" / "default" / "manifest.json").is_file()
     text = (out / "retrain.txt").read_text("utf-8")
     assert text.strip().splitlines()[-1] == c.retrained.sentence
