@@ -307,12 +307,10 @@ def _stored_games(out: Path) -> int:
         return 0
 
 
-def _retrain_population(population: str) -> tuple[str, dict[str, str], str]:
-    """The population's strategy name, its parameters and its ``model`` value, checked to
-    be a player of a learned model (``--retrain`` trains that model; ValueError naming
-    the population otherwise)."""
+def _retrain_population(population: str) -> str:
+    """The population's ``model`` value, checked to be a player of a learned model
+    (``--retrain`` trains that model; ValueError naming the population otherwise)."""
     from hansa_lab.strategies import make_strategy
-    from hansa_lab.strategies.base import parse_strategy_spec
 
     try:
         player = make_strategy(population)
@@ -322,8 +320,7 @@ def _retrain_population(population: str) -> tuple[str, dict[str, str], str]:
         raise ValueError(f"population: --retrain trains the model a learned player plays; "
                          f"{population!r} takes no model= (retrain strong or learned, or "
                          "compare without --retrain)")
-    name, params = parse_strategy_spec(population)
-    return name, params, str(player.params["model"])
+    return str(player.params["model"])
 
 
 def _with_model(population: str, path: Path) -> str:
@@ -423,7 +420,7 @@ def _retrain(players: int, options: Mapping[str, list[Any]], population: str, bo
     from hansa_lab.stats.best import most_balanced_of
     from hansa_lab.studies.retrain import RETRAIN_GAMES, retrained_model
 
-    _, _, model = _retrain_population(population)
+    model = _retrain_population(population)
     exp = _experiment(_spec(players, options, population, board, edition, seed, games,
                             "retrain"))
     rows = []
@@ -447,11 +444,11 @@ def _retrain(players: int, options: Mapping[str, list[Any]], population: str, bo
     both = pd.concat(rows, ignore_index=True)
     answer = most_balanced_of(both, looks=looks, population=f"{population} retrained")
     first = printed.balance.sweeps[0]
+    path = (folder / "retrain.txt").resolve()
     result = RetrainComparison(first, answer, models,
-                               retrain_sentence(first.best_set, answer.best_set))
-    path = folder / "retrain.txt"
+                               retrain_sentence(first.best_set, answer.best_set), path)
     path.write_text(str(result) + "\n", "utf-8")
-    return RetrainComparison(first, answer, models, result.sentence, path.resolve())
+    return result
 
 
 def compare(players: int = 3, option: Any = (), population: str = "greedy", *,
