@@ -172,40 +172,53 @@ def paired_differences(
 DEAL_KEYS = ["experiment", *CONDITION_COLUMNS, "seed"]
 
 
-def deal_means(pairs: pd.DataFrame, columns: Sequence[str] = ("diff",)) -> pd.DataFrame:
+def deal_means(pairs: pd.DataFrame, columns: Sequence[str] = ("diff",), *,
+               by: By | None = None) -> pd.DataFrame:
     """The mean of ``columns`` of :func:`paired_differences` rows per deal (one row a
     deal, in deal order): the independent paired results. Without a ``seed`` column
     every row is its own deal.
 
-    >>> pairs = pd.DataFrame({"seed": [0, 0, 1], "diff": [1.0, 3.0, 5.0]})
+    ``by``: the deal means of every group of these columns at once, the groups in sorted
+    order (missing keys last) with their ``by`` columns first — the same rows as
+    :func:`deal_means` of each group's pairs, one group after the other.
+
+    >>> pairs = pd.DataFrame({"seed": [0, 0, 1, 1], "count": [2, 3, 2, 2],
+    ...                       "diff": [1.0, 3.0, 5.0, 7.0]})
     >>> deal_means(pairs)["diff"].tolist()
-    [2.0, 5.0]
+    [2.0, 6.0]
+    >>> deal_means(pairs, by="count")
+       count  diff
+    0      2   1.0
+    1      2   6.0
+    2      3   3.0
     """
-    keys = [c for c in DEAL_KEYS if c in pairs.columns]
-    if "seed" not in keys:
-        return pairs[list(columns)].reset_index(drop=True)
-    return pairs.groupby(keys, sort=True, dropna=False)[list(columns)].mean().reset_index(
-        drop=True)
+    groups = list(dict.fromkeys(as_list(by)))
+    cols = list(columns)
+    if "seed" not in pairs.columns:
+        if not groups:
+            return pairs[cols].reset_index(drop=True)
+        number = pairs.groupby(groups, sort=True, dropna=False, observed=True).ngroup()
+        order = np.argsort(number.to_numpy(np.int64), kind="stable")
+        return pairs[[*groups, *cols]].take(order).reset_index(drop=True)
+    keys = [*groups, *(c for c in DEAL_KEYS if c in pairs.columns and c not in groups)]
+    means = pairs.groupby(keys, sort=True, dropna=False, observed=True)[cols].mean()
+    if groups:
+        means = means.reset_index(level=groups)
+    return means.reset_index(drop=True)
 
 
 #: the per-deal means every paired statistic is computed from
 _DEAL_COLUMNS = ["diff", "value_a", "value_b", "win_diff"]
+#: the columns averaged over a group's pairs
+_PAIR_COLUMNS = ["value_a", "value_b", "win_a", "win_b"]
 
 
-def _mean(x: np.ndarray) -> float:
-    """The mean of ``x`` with NaN left out, as pandas' ``Series.mean`` computes it."""
-    missing = np.isnan(x)
-    n = len(x) - int(missing.sum())
-    if n == 0:
-        return math.nan
-    return float((np.where(missing, 0.0, x) if missing.any() else x).sum() / n)
-
-
-def _paired_stats(strategies: tuple[str, str], pairs: dict[str, np.ndarray],
+def _paired_stats(strategies: tuple[str, str], n_pairs: int, pair_means: np.ndarray,
                   deals: dict[str, np.ndarray], ci: float) -> dict[str, Any]:
-    """The statistics of one group of pairs (its pair columns and its deal means): every
-    interval and test is a t interval / t-test over the deal means of the paired
-    differences (``n_deals − 1`` degrees of freedom)."""
+    """The statistics of one group of pairs (its number of pairs, the means of
+    :data:`_PAIR_COLUMNS` over them and its deal means): every interval and test is a t
+    interval / t-test over the deal means of the paired differences (``n_deals − 1``
+    degrees of freedom)."""
     g = len(deals["diff"])
     q = t_quantile(0.5 + ci / 2, g - 1) if g > 1 else math.nan
 
@@ -213,18 +226,15 @@ def _paired_stats(strategies: tuple[str, str], pairs: dict[str, np.ndarray],
     wdiff, se_w, p_win = deal_t_test(deals["win_diff"])
     se_u = math.hypot(deal_t_test(deals["value_a"])[1], deal_t_test(deals["value_b"])[1])
     ratio = se_p ** 2 / se_u ** 2 if se_u > 0 else math.nan
-    n = len(pairs["value_a"])
+    mean_a, mean_b, win_a, win_b = map(float, pair_means)
     return {
         "strategy_a": strategies[0], "strategy_b": strategies[1],
-        "n_pairs": n, "n_deals": g,
-        "mean_a": _mean(pairs["value_a"]) if n else math.nan,
-        "mean_b": _mean(pairs["value_b"]) if n else math.nan,
+        "n_pairs": n_pairs, "n_deals": g, "mean_a": mean_a, "mean_b": mean_b,
         "diff": diff, "diff_lo": diff - q * se_p, "diff_hi": diff + q * se_p,
         "se_paired": se_p, "se_unpaired": se_u,
         "var_ratio": ratio, "variance_removed": 1 - ratio,
         "p_value": p_diff,
-        "win_a": _mean(pairs["win_a"]) if n else math.nan,
-        "win_b": _mean(pairs["win_b"]) if n else math.nan,
+        "win_a": win_a, "win_b": win_b,
         # a difference of win shares lies in [-1, 1]: a t interval over few deals does not
         "win_diff": wdiff, "win_diff_lo": max(wdiff - q * se_w, -1.0),
         "win_diff_hi": min(wdiff + q * se_w, 1.0),
@@ -307,34 +317,33 @@ def summarize_pairs(pairs: pd.DataFrame, arm_a: str, arm_b: str, *, by: By | Non
     order = np.argsort(group, kind="stable")
     row_ends = np.searchsorted(group[order], np.arange(group.max() + 1), side="right")
     deal_keys = [c for c in DEAL_KEYS if c in frame.columns]
-    if "seed" in deal_keys:
-        means = frame[_DEAL_COLUMNS].groupby([pd.Series(group, name="_group"),
-                                              *(frame[k] for k in deal_keys)],
-                                             sort=True, dropna=False).mean()
-        deal_group = means.index.get_level_values(0).to_numpy(np.int64)
-        deal_values = {c: means[c].to_numpy(dtype=float) for c in _DEAL_COLUMNS}
-    else:  # every row its own deal
-        deal_group = group[order]
-        deal_values = {c: frame[c].to_numpy(dtype=float)[order] for c in _DEAL_COLUMNS}
-    deal_ends = np.searchsorted(deal_group, np.arange(group.max() + 1), side="right")
-    pair_values = {c: frame[c].to_numpy(dtype=float)[order]
-                   for c in ("value_a", "value_b", "win_a", "win_b")}
+    deals = deal_means(frame[[*deal_keys, *_DEAL_COLUMNS]].assign(_group=group),
+                       _DEAL_COLUMNS, by="_group")
+    deal_ends = np.searchsorted(deals["_group"].to_numpy(np.int64),
+                                np.arange(group.max() + 1), side="right")
+    deal_values = {c: deals[c].to_numpy(dtype=float) for c in _DEAL_COLUMNS}
+    # a row per column of _PAIR_COLUMNS: np.nanmean of a group's slice sums each row with
+    # NaN as 0 and divides by its count of values, the bits of pandas' Series.mean
+    pair_values = np.stack([frame[c].to_numpy(dtype=float)[order] for c in _PAIR_COLUMNS])
     names = {c: frame[c].to_numpy()[order] for c in ("strategy_a", "strategy_b")}
     key_rows = frame[keys].to_numpy(dtype=object)[order] if keys else None
     rows = []
     row_start = deal_start = 0
-    for row_end, deal_end in zip(row_ends, deal_ends, strict=True):
-        if row_end == row_start:  # a key combination without pairs (a category unseen)
-            continue
-        part = slice(row_start, row_end)
-        strategies = (", ".join(map(str, pd.unique(names["strategy_a"][part]))),
-                      ", ".join(map(str, pd.unique(names["strategy_b"][part]))))
-        stats = _paired_stats(
-            strategies, {c: v[part] for c, v in pair_values.items()},
-            {c: v[deal_start:deal_end] for c, v in deal_values.items()}, ci)
-        key = dict(zip(keys, key_rows[row_start], strict=True)) if key_rows is not None else {}
-        rows.append({**key, "arm_a": arm_a, "arm_b": arm_b, **stats})
-        row_start, deal_start = row_end, deal_end
+    with warnings.catch_warnings():  # a group without any value of a column: NaN, quietly
+        warnings.filterwarnings("ignore", "Mean of empty slice", RuntimeWarning)
+        for row_end, deal_end in zip(row_ends, deal_ends, strict=True):
+            if row_end == row_start:  # a key combination without pairs (a category unseen)
+                continue
+            part = slice(row_start, row_end)
+            strategies = (", ".join(map(str, pd.unique(names["strategy_a"][part]))),
+                          ", ".join(map(str, pd.unique(names["strategy_b"][part]))))
+            stats = _paired_stats(
+                strategies, row_end - row_start, np.nanmean(pair_values[:, part], axis=1),
+                {c: v[deal_start:deal_end] for c, v in deal_values.items()}, ci)
+            key = (dict(zip(keys, key_rows[row_start], strict=True))
+                   if key_rows is not None else {})
+            rows.append({**key, "arm_a": arm_a, "arm_b": arm_b, **stats})
+            row_start, deal_start = row_end, deal_end
     return pd.DataFrame(rows)
 
 
