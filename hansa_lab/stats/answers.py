@@ -61,6 +61,7 @@ __all__ = [
     "p_phrase",
     "plural",
     "seat_name",
+    "shown",
 ]
 
 QuestionKind = Literal["seat_balance", "tip_effect", "variant_effect", "best_variant",
@@ -125,16 +126,23 @@ def plural(n: float, word: str) -> str:
     return f"{text} {word}" if n == 1 else f"{text} {word}s"
 
 
+def shown(x: float, spec: str) -> str:
+    """``x`` in the format ``spec``, or ``n/a`` when it has no value (NaN or infinite), as
+    :func:`format_p` shows a missing p-value.
+
+    >>> shown(0.4375, ".1%"), shown(float("nan"), "+.1f")
+    ('43.8%', 'n/a')
+    """
+    return format(x, spec) if math.isfinite(x) else "n/a"
+
+
 def amount(x: float, unit: str, digits: int = 1, *, signed: bool = True) -> str:
     """A number with its unit, signed for a difference, in the singular for ±1 exactly.
 
     >>> amount(5.0, "points"), amount(-1.0, "points"), amount(2.25, "pct points")
     ('+5.0 points', '-1.0 points', '+2.2 pct points')
     """
-    if not math.isfinite(x):
-        return f"n/a {unit}"
-    number = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-    return f"{number} {unit}"
+    return f"{shown(x, f'+.{digits}f' if signed else f'.{digits}f')} {unit}"
 
 
 def p_phrase(p: float, adjusted: str = "Holm") -> str:

@@ -60,6 +60,7 @@ from hansa_lab.stats.answers import (
     p_phrase,
     plural,
     seat_name,
+    shown,
 )
 from hansa_lab.stats.intervals import scipy_stats, t_quantile
 from hansa_lab.stats.paired import holm
@@ -167,7 +168,7 @@ def deals_for_half_width(sd: float, half_width: float, ci: float = 0.95) -> int:
 
 
 def _number(x: float, digits: int = 1) -> str:
-    return f"{x:+.{digits}f}" if math.isfinite(x) else "n/a"
+    return shown(x, f"+.{digits}f")
 
 
 @dataclass(frozen=True)

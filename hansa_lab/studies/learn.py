@@ -711,23 +711,19 @@ class SeatMeasure:
 
     def line(self) -> str:
         """The measure in one line; a figure without a value (no games) reads ``n/a``."""
-        wins = (f"{self.win_share:.1%} [{_shown(self.win_lo, '.1%')}, "
-                f"{_shown(self.win_hi, '.1%')}]" if math.isfinite(self.win_share) else "n/a")
+        from hansa_lab.stats.answers import shown
+
+        wins = (f"{self.win_share:.1%} [{shown(self.win_lo, '.1%')}, "
+                f"{shown(self.win_hi, '.1%')}]" if math.isfinite(self.win_share) else "n/a")
         return (f"{self.challenger} one seat vs {self.opponents}: {self.games} games, wins "
-                f"{wins}, margin {_shown(self.margin_mean, '+.1f')}, "
-                f"{_shown(self.cpu_per_game, '.3f')} CPU-s/game"
+                f"{wins}, margin {shown(self.margin_mean, '+.1f')}, "
+                f"{shown(self.cpu_per_game, '.3f')} CPU-s/game"
                 + (f", Actions developed {self.actions_developed:.2f} a game (opponents "
-                   f"{_shown(self.opponents_actions_developed, '.2f')})"
+                   f"{shown(self.opponents_actions_developed, '.2f')})"
                    if self.actions_developed == self.actions_developed else "")
-                + (f"; {self.reference} table {_shown(self.reference_cpu_per_game, '.3f')} "
-                   f"CPU-s/game (ratio {_shown(self.cost_ratio, '.2f')})"
+                + (f"; {self.reference} table {shown(self.reference_cpu_per_game, '.3f')} "
+                   f"CPU-s/game (ratio {shown(self.cost_ratio, '.2f')})"
                    if self.reference else ""))
-
-
-def _shown(x: float, spec: str) -> str:
-    """``x`` in the format ``spec``, or ``n/a`` when it has no value (NaN or infinite), as
-    :func:`hansa_lab.stats.verdicts.format_p` says a missing p-value."""
-    return format(x, spec) if math.isfinite(x) else "n/a"
 
 
 def measure_seat(challenger: str, opponent: str, *, n_players: int = 4, board: str = "base",
