@@ -50,9 +50,9 @@ from hansa_lab.engine.scoring import CATEGORIES
 from hansa_lab.stats.intervals import t_quantile, t_sf, wilson_interval
 from hansa_lab.stats.paired import holm
 
-__all__ = ["ALPHA", "MEASURES", "AuditReport", "audit_report", "end_reasons",
-           "format_audit", "predecessor_table", "seat_contrasts", "seat_flags",
-           "seat_profile", "seat_records", "synthetic_records"]
+__all__ = ["ALPHA", "MEASURES", "PROBE_WORDS", "AuditReport", "audit_report", "end_reasons",
+           "format_audit", "predecessor_table", "probe_sentences", "probe_table",
+           "seat_contrasts", "seat_flags", "seat_profile", "seat_records", "synthetic_records"]
 
 #: The family-wise error rate of the flags (Holm over every seat × measure).
 ALPHA = 0.05
@@ -291,10 +291,102 @@ def predecessor_table(tables_by_board: dict[str, tuple[pd.DataFrame, pd.DataFram
     return pd.DataFrame(rows)
 
 
+#: A probe's words for one seat (:func:`probe_table`).
+PROBE_WORDS = {
+    "player": "the player's: the probe's seat difference differs from the self-play one",
+    "seat": "the seat's: the probe does as much worse (or better) there",
+    "none": "no seat difference in either",
+    "unclear": "cannot tell at this size",
+}
+
+
+def _welch(m1: float, se1: float, n1: int, m2: float, se2: float,
+           n2: int) -> tuple[float, float, float]:
+    """The difference ``m1 - m2`` of two independent means, its standard error and
+    Welch–Satterthwaite degrees of freedom."""
+    se = math.hypot(se1, se2)
+    den = (se1 ** 4 / (n1 - 1) if n1 > 1 else math.inf) + \
+        (se2 ** 4 / (n2 - 1) if n2 > 1 else math.inf)
+    df = se ** 4 / den if den > 0 and math.isfinite(den) else math.nan
+    return m1 - m2, se, df
+
+
+def probe_table(players: pd.DataFrame, games: pd.DataFrame, flags: pd.DataFrame,
+                alpha: float = ALPHA, ci: float = 0.95) -> pd.DataFrame:
+    """Is a seat the player does badly (or well) in hard (or easy) for a better player
+    too? ``players``/``games``: the probe's games, one probe seat (line-up position 0)
+    against the audited player in the others, seats rotated; ``flags``: the self-play seat
+    test (:func:`seat_flags`), whose ``win`` contrasts are compared.
+
+    Per seat: the probe's games there (``games``), its win share (``win_share``, Wilson
+    ``lo``/``hi``), ``probe_diff``: its win share in the seat minus its win share in the
+    other seats (independent games; t interval ``probe_lo``/``probe_hi``, Welch),
+    ``self_diff``: the seat's within-game win contrast in self-play (``self_source``: the
+    seat test found it the seat's own, not the mirror of another seat's), and the test of
+    the two
+    (``p``: Welch t of ``probe_diff - self_diff``; ``p_holm`` over the seats). If every
+    player in a seat were handicapped alike, the two would agree; a probe that gives up
+    far less in the seat than the player does (``p_holm`` <= ``alpha``) shows the
+    self-play difference is the player's way of playing it (``word`` "player"); a
+    probe difference as far from 0 as the self-play one, of the same sign and not told
+    apart from it, is the seat's ("seat"); neither differing from 0 is "none"; else
+    "unclear" (:data:`PROBE_WORDS`)."""
+    focal = players["game_id"].map(games.set_index("game_id")["rotation"]).astype(int)
+    own = players[players["seat"].astype(int) == focal]
+    wins = own.set_index(own["seat"].astype(int))["win_share"].astype(float)
+    self_win = flags[flags["measure"] == "win"].set_index("seat")
+    rows = []
+    for seat in sorted(set(wins.index)):
+        here = wins.loc[[seat]].to_numpy(float)
+        there = wins.drop(index=seat).to_numpy(float)
+        m1, se1, n1 = _mean_se(here)
+        m2, se2, n2 = _mean_se(there)
+        d, se, df = _welch(m1, se1, n1, m2, se2, n2)
+        q = t_quantile(0.5 + ci / 2, df) if math.isfinite(df) else math.nan
+        lo_w, hi_w = wilson_interval(float(here.sum()), n1, ci)
+        row = {"seat": int(seat), "games": n1, "win_share": m1, "lo": lo_w, "hi": hi_w,
+               "probe_diff": d, "probe_lo": d - q * se, "probe_hi": d + q * se,
+               "probe_p": _p_value(d, se, df)}
+        if seat in self_win.index:
+            c = self_win.loc[seat]
+            diff, se_b, df_b = _welch(d, se, n1 + n2, float(c["diff"]), float(c["se"]),
+                                      int(c["games"]))
+            row.update(self_diff=float(c["diff"]), self_lo=float(c["lo"]),
+                       self_hi=float(c["hi"]), self_p=float(c["p"]),
+                       self_source=bool(c.get("source", False)),
+                       p=_p_value(diff, se_b, df_b))
+        else:
+            row.update(self_diff=math.nan, self_lo=math.nan, self_hi=math.nan,
+                       self_p=math.nan, self_source=False, p=math.nan)
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if table.empty:
+        raise ValueError("no probe game to read: the probe's tables are empty")
+    table["p_holm"] = holm(table["p"])
+    table["probe_p_holm"] = holm(table["probe_p"])
+    table["self_p_holm"] = holm(table["self_p"])
+    table["word"] = [_probe_word(r, alpha) for r in table.to_dict("records")]
+    return table
+
+
+def _probe_word(row: dict[str, float], alpha: float) -> str:
+    """The word of one row of :func:`probe_table` (:data:`PROBE_WORDS`)."""
+    def small(key: str) -> bool:
+        return math.isfinite(row[key]) and row[key] <= alpha
+
+    if small("p_holm"):
+        return "player"
+    if small("probe_p_holm"):
+        same_sign = math.copysign(1, row["probe_diff"]) == math.copysign(1, row["self_diff"])
+        return "seat" if same_sign and math.isfinite(row["self_diff"]) else "unclear"
+    return "none" if not small("self_p_holm") else "unclear"
+
+
 @dataclass
 class AuditReport:
     """What an audit found: the per-seat profile, the seat tests, the end reasons and
-    (optionally) the results against the predecessor."""
+    (optionally) the results against the predecessor and a probe's by seat
+    (:func:`probe_table`)."""
 
     player: str
     reference: str | None
@@ -304,6 +396,8 @@ class AuditReport:
     ends: pd.DataFrame
     predecessor: pd.DataFrame | None = None
     predecessor_name: str | None = None
+    probe: pd.DataFrame | None = None
+    probe_name: str | None = None
     alpha: float = ALPHA
     notes: list[str] = field(default_factory=list)
 
@@ -377,7 +471,8 @@ def format_audit(report: AuditReport) -> str:
             f"{third.loc[s, 'reached']:>16.0%} " for s in seats))
     ref = (f"more than the seat does among {report.reference}"
            if report.reference else "(no reference: rule-made differences not separated)")
-    lines += ["* flagged: differs from the other seats (Holm step-down) " + ref,
+    lines += [*textwrap.wrap("* flagged: differs from the other seats (Holm step-down) " + ref,
+                             100, subsequent_indent="  "),
               "r by rule: it differs from the others, but not shown to differ more than "
               "among the reference",
               "", "end reasons: " + "; ".join(
@@ -399,9 +494,59 @@ def format_audit(report: AuditReport) -> str:
         for r in report.predecessor.itertuples():
             lines.append(f"  {r.board:<12} {r.win_share:6.1%} [{r.lo:.1%}, {r.hi:.1%}] of "
                          f"{r.games} games (fair {r.fair:.0%})")
+    if report.probe is not None and not report.probe.empty:
+        lines += ["", *_probe_lines(report)]
     lines += [*report.notes, ""]
     lines += textwrap.wrap(report.verdict(), 100, subsequent_indent="  ")
+    for sentence in probe_sentences(report):
+        lines += textwrap.wrap(sentence, 100, subsequent_indent="  ")
     return "\n".join(lines)
+
+
+def _probe_lines(report: AuditReport) -> list[str]:
+    probe = report.probe
+    assert probe is not None
+    lines = [*textwrap.wrap(
+        f"probe: one {report.probe_name} against {report.player} in the other seats (seats "
+        "rotated): its win share by seat [Wilson 95%], its seat minus its other seats [t "
+        "95%], the same contrast in self-play, and whose the difference is (Welch t of the "
+        "two, Holm over the seats)", 100),
+             f"{'seat':>4} {'games':>6} {'probe wins':>22} {'probe: seat - others':>24} "
+             f"{'self-play':>9} {'p Holm':>8}  whose"]
+    for r in probe.itertuples():
+        share = f"{r.win_share:.1%} [{r.lo:.0%}, {r.hi:.0%}]"
+        diff = f"{r.probe_diff:+.1%} [{r.probe_lo:+.0%}, {r.probe_hi:+.0%}]"
+        own = f"{r.self_diff:+.1%}" if math.isfinite(r.self_diff) else "-"
+        p = f"{r.p_holm:.3g}" if math.isfinite(r.p_holm) else "-"
+        lines.append(f"{r.seat:>4} {r.games:>6} {share:>22} {diff:>24} {own:>9} {p:>8}  "
+                     f"{r.word}")
+    return lines
+
+
+def probe_sentences(report: AuditReport) -> list[str]:
+    """One sentence per seat whose self-play win share differs from the others' (a
+    source of the seat test's ``win`` differences: the mirror seats are left out), saying
+    what the probe found there; none without a probe."""
+    probe = report.probe
+    if probe is None or probe.empty:
+        return []
+    out = []
+    for r in probe.itertuples():
+        if not r.self_source:
+            continue
+        found = (f"seat {r.seat} wins {r.self_diff:+.1%} [{r.self_lo:+.1%}, "
+                 f"{r.self_hi:+.1%}] against the other seats in {report.player}'s self-play; "
+                 f"one {report.probe_name} there wins {r.probe_diff:+.1%} "
+                 f"[{r.probe_lo:+.1%}, {r.probe_hi:+.1%}] against its own other seats")
+        if r.word == "player":
+            out.append(f"{found}: the difference is {report.player}'s, not the seat's "
+                       f"(p = {r.p_holm:.2g}, Holm).")
+        elif r.word == "seat":
+            out.append(f"{found}: the seat is as hard for the probe (not told apart, "
+                       f"p = {r.p_holm:.2g}).")
+        else:
+            out.append(f"{found}: cannot tell whose the difference is at this size.")
+    return out
 
 
 def synthetic_records(n_games: int, n_players: int = 4, bad_seat: int | None = None,

@@ -43,7 +43,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
     """Play and profile the audit; print one report per board and save its tables."""
     from hansa_lab.sim.experiment import MAX_SEED
     from hansa_lab.sim.paths import output_folder
-    from hansa_lab.stats.audit import audit_report, format_audit, predecessor_table, seat_records
+    from hansa_lab.stats.audit import (
+        audit_report,
+        format_audit,
+        predecessor_table,
+        probe_table,
+        seat_records,
+    )
     from hansa_lab.strategies import make_strategy
     from hansa_lab.studies.audit import AuditRun, play_audit, predecessor_of
 
@@ -62,18 +68,25 @@ def cmd_audit(args: argparse.Namespace) -> int:
             predecessor_of(args.player)
         except ValueError as e:
             raise CliError(f"--against-predecessor: {e}") from None
+    if args.probe is not None:
+        try:
+            make_strategy(args.probe)
+        except ValueError as e:
+            raise CliError(f"--probe: {e}") from None
     boards = _boards(args.board, args.players)
-    if args.seed + 2 * args.games > MAX_SEED + 1:
-        raise CliError(f"--seed: --seed + 2 x --games must stay within 2**63, got "
-                       f"{args.seed:,} + 2 x {args.games:,}")
-    check_duration(args.games * len(boards) * 3, 1, args.yes)
+    blocks = 3 if args.probe is not None else 2
+    if args.seed + blocks * args.games > MAX_SEED + 1:
+        raise CliError(f"--seed: --seed + {blocks} x --games must stay within 2**63, got "
+                       f"{args.seed:,} + {blocks} x {args.games:,}")
+    check_duration(args.games * len(boards) * (3 + (args.probe is not None)), 1, args.yes)
     out = output_folder(args.out or f"results/audit/{args.player}", "--out")
 
     def run() -> AuditRun:
         try:
             return play_audit(args.player, boards=boards, n_players=args.players,
                               games=args.games, reference=reference,
-                              against_predecessor=args.against_predecessor, seed=args.seed,
+                              against_predecessor=args.against_predecessor,
+                              probe=args.probe, seed=args.seed,
                               n_jobs=args.jobs, out=out, progress=not args.no_progress,
                               force=args.force)
         except ValueError as e:
@@ -93,6 +106,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
             match = played.against_predecessor[board]
             report.predecessor = predecessor_table({board: (match.players, match.games)})
             report.predecessor_name = played.predecessor
+        if board in played.probe_play:
+            probe = played.probe_play[board]
+            report.probe = probe_table(probe.players, probe.games, report.flags)
+            report.probe_name = played.probe
         print(f"== {board}, {args.players} players ==")
         print(format_audit(report))
         print()
@@ -103,6 +120,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         report.ends.to_csv(folder / "end_reasons.csv", index=False)
         if report.predecessor is not None:
             report.predecessor.to_csv(folder / "against_predecessor.csv", index=False)
+        if report.probe is not None:
+            report.probe.to_csv(folder / "probe.csv", index=False)
     print("profile.csv, flags.csv and end_reasons.csv per board in the folder")
     print(f"  {out}")
     return 0
@@ -125,6 +144,11 @@ def add_audit(sub: Subcommands) -> None:
     p.add_argument("--against-predecessor", action="store_true",
                    help="also one PLAYER seat against its predecessor in the others, "
                         "seats rotated, --games per board (strong: strong_v1)")
+    p.add_argument("--probe", default=None, metavar="STRATEGY",
+                   help="also one STRATEGY seat (a stronger player, e.g. strong) against "
+                        "PLAYER in the others, seats rotated, --games per board: says "
+                        "whether a seat PLAYER does badly in is hard for a better player "
+                        "too (the player's difference or the seat's)")
     p.add_argument("--seed", type=SEED, default=0, help="first seed (default 0)")
     p.add_argument("--jobs", type=worker_count, default=1,
                    help="worker processes (default 1)")
