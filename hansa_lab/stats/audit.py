@@ -163,6 +163,17 @@ def _mean_se(d: np.ndarray) -> tuple[float, float, int]:
     return float(d.mean()), float(d.std(ddof=1)) / math.sqrt(n), n
 
 
+def _welch(m1: float, se1: float, n1: int, m2: float, se2: float,
+           n2: int) -> tuple[float, float, float]:
+    """The difference ``m1 - m2`` of two independent means, its standard error and
+    Welch–Satterthwaite degrees of freedom."""
+    se = math.hypot(se1, se2)
+    den = (se1 ** 4 / (n1 - 1) if n1 > 1 else math.inf) + \
+        (se2 ** 4 / (n2 - 1) if n2 > 1 else math.inf)
+    df = se ** 4 / den if den > 0 and math.isfinite(den) else math.nan
+    return m1 - m2, se, df
+
+
 def _p_value(diff: float, se: float, df: float) -> float:
     """Two-sided t p-value; NaN (left out of the family) where nothing varies."""
     if not (math.isfinite(se) and se > 0 and df > 0):
@@ -209,12 +220,9 @@ def seat_flags(records: pd.DataFrame, reference: pd.DataFrame | None = None,
             p_beyond.append(math.nan)
             continue
         mean_r, se_r, n_r = _mean_se(d)
-        se = math.hypot(r["se"], se_r)
-        # Welch–Satterthwaite degrees of freedom of the difference of two means
-        num, den = se ** 4, (r["se"] ** 4 / (r["games"] - 1) + se_r ** 4 / (n_r - 1))
-        df = num / den if den > 0 else math.nan
+        diff, se, df = _welch(r["diff"], r["se"], int(r["games"]), mean_r, se_r, n_r)
         ref_diff.append(mean_r)
-        p_beyond.append(_p_value(r["diff"] - mean_r, se, df))
+        p_beyond.append(_p_value(diff, se, df))
     table["ref_diff"] = ref_diff
     table["p_beyond"] = p_beyond
     table["p_beyond_holm"] = holm(table["p_beyond"])
@@ -273,6 +281,13 @@ def end_reasons(games: pd.DataFrame, ci: float = 0.95) -> pd.DataFrame:
                          "lo": lo, "hi": hi})
 
 
+def _focal_rows(players: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``players`` of the line-up's position 0 (the audited seat of a match
+    whose seats rotate): in each game the seat equal to its ``rotation``."""
+    focal = players["game_id"].map(games.set_index("game_id")["rotation"]).astype(int)
+    return players[players["seat"].astype(int) == focal]
+
+
 def predecessor_table(tables_by_board: dict[str, tuple[pd.DataFrame, pd.DataFrame]],
                       ci: float = 0.95) -> pd.DataFrame:
     """Per board (``players``, ``games`` tables of a line-up whose position 0 is the player
@@ -280,8 +295,7 @@ def predecessor_table(tables_by_board: dict[str, tuple[pd.DataFrame, pd.DataFram
     interval, and ``fair`` (1 / seats)."""
     rows = []
     for board, (players, games) in tables_by_board.items():
-        focal_seat = players["game_id"].map(games.set_index("game_id")["rotation"])
-        own = players[players["seat"].astype(int) == focal_seat.astype(int)]
+        own = _focal_rows(players, games)
         n = len(own)
         wins = float(own["win_share"].sum())
         lo, hi = wilson_interval(wins, n, ci)
@@ -300,17 +314,6 @@ PROBE_WORDS = {
 }
 
 
-def _welch(m1: float, se1: float, n1: int, m2: float, se2: float,
-           n2: int) -> tuple[float, float, float]:
-    """The difference ``m1 - m2`` of two independent means, its standard error and
-    Welch–Satterthwaite degrees of freedom."""
-    se = math.hypot(se1, se2)
-    den = (se1 ** 4 / (n1 - 1) if n1 > 1 else math.inf) + \
-        (se2 ** 4 / (n2 - 1) if n2 > 1 else math.inf)
-    df = se ** 4 / den if den > 0 and math.isfinite(den) else math.nan
-    return m1 - m2, se, df
-
-
 def probe_table(players: pd.DataFrame, games: pd.DataFrame, flags: pd.DataFrame,
                 alpha: float = ALPHA, ci: float = 0.95) -> pd.DataFrame:
     """Is a seat the player does badly (or well) in hard (or easy) for a better player
@@ -323,16 +326,14 @@ def probe_table(players: pd.DataFrame, games: pd.DataFrame, flags: pd.DataFrame,
     other seats (independent games; t interval ``probe_lo``/``probe_hi``, Welch),
     ``self_diff``: the seat's within-game win contrast in self-play (``self_source``: the
     seat test found it the seat's own, not the mirror of another seat's), and the test of
-    the two
-    (``p``: Welch t of ``probe_diff - self_diff``; ``p_holm`` over the seats). If every
+    the two (``p``: Welch t of ``probe_diff - self_diff``; ``p_holm`` over the seats). If every
     player in a seat were handicapped alike, the two would agree; a probe that gives up
     far less in the seat than the player does (``p_holm`` <= ``alpha``) shows the
     self-play difference is the player's way of playing it (``word`` "player"); a
     probe difference as far from 0 as the self-play one, of the same sign and not told
     apart from it, is the seat's ("seat"); neither differing from 0 is "none"; else
     "unclear" (:data:`PROBE_WORDS`)."""
-    focal = players["game_id"].map(games.set_index("game_id")["rotation"]).astype(int)
-    own = players[players["seat"].astype(int) == focal]
+    own = _focal_rows(players, games)
     wins = own.set_index(own["seat"].astype(int))["win_share"].astype(float)
     self_win = flags[flags["measure"] == "win"].set_index("seat")
     rows = []
