@@ -17,7 +17,8 @@ its output closed early (``| head``)     141   nothing
 a bug in hansa-lab                       1     the traceback, then one line saying so
 =======================================  ====  =============================================
 
-Only the standard library is imported here, so that the ``hansa-lab`` entry point
+Only the standard library and :mod:`hansa_lab.errors` (itself standard library only) are
+imported here, so that the ``hansa-lab`` entry point
 (:func:`hansa_lab.tools.cli.main`) is inside the boundary before the engine, pandas or the
 commands load: a Ctrl-C in the first second of start-up ends like one in the middle of a run.
 """
@@ -29,6 +30,8 @@ import errno
 import os
 import signal
 import sys
+
+from hansa_lab.errors import RunTerminated, raise_unless_lost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing before the boundary
 if TYPE_CHECKING:
@@ -77,41 +80,38 @@ def loaded_classes(names: tuple[tuple[str, str], ...]) -> tuple[type[BaseExcepti
     return tuple(out)
 
 
-class _Terminated(KeyboardInterrupt):
-    """Stand-in for :class:`hansa_lab.errors.RunTerminated` when it cannot be imported."""
-
-    def __init__(self, signum: int) -> None:
-        self.signum = signum
-        super().__init__(f"terminated by signal {signum}")
-
-
 def _raise_terminated(signum: int, frame: object) -> None:
-    try:
-        from hansa_lab.errors import RunTerminated
-    except BaseException:  # still starting up (or interrupted again): end all the same
-        raise _Terminated(signum) from None
-    raise RunTerminated(signum)
+    raise_unless_lost(RunTerminated(signum), signum, frame)
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise_unless_lost(KeyboardInterrupt(), signum, frame)
 
 
 class SignalsAsExceptions:
     """While a command runs (in the main thread), SIGTERM raises
     :class:`~hansa_lab.errors.RunTerminated`, a KeyboardInterrupt, so that it ends the
-    command like Ctrl-C: runs save what they finished and say so. A handler set by the
-    caller (or SIGTERM ignored) is left alone; the previous handler comes back after."""
+    command like Ctrl-C: runs save what they finished and say so. Ctrl-C raises
+    KeyboardInterrupt as Python's own handler does, but never where Python would drop it
+    (:func:`~hansa_lab.errors.raise_unless_lost`). A handler set by the caller (or a signal
+    ignored) is left alone; the previous handlers come back after."""
 
     def __init__(self) -> None:
-        self.previous: object = None
+        self.previous: dict[int, object] = {}
 
     def __enter__(self) -> SignalsAsExceptions:
-        if (hasattr(signal, "SIGTERM") and threading_is_main()
-                and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL):
-            self.previous = signal.signal(signal.SIGTERM, _raise_terminated)
+        if not threading_is_main():
+            return self
+        if hasattr(signal, "SIGTERM") and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            self.previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _raise_terminated)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, _raise_interrupted)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)  # type: ignore[arg-type]
-            self.previous = None
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        self.previous.clear()
 
 
 def threading_is_main() -> bool:
