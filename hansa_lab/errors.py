@@ -174,26 +174,43 @@ class RunTerminated(KeyboardInterrupt):
         super().__init__(f"terminated by signal {signum}")
 
 
+#: Where in the import system an exception raised by a signal handler is dropped or
+#: breaks its bookkeeping (qualified names' starts): the module locks (one raised while a
+#: lock is taken leaves the lock table inconsistent: a ``KeyError`` from importlib later),
+#: the weakref callback that drops a lock after each module loads (Python reports an
+#: exception there as "ignored" and carries on), and a compiled module's initialisation
+#: (which can clear an error it did not expect, e.g. registering a class with ``abc``).
+IMPORT_SPOTS_THAT_LOSE_ERRORS = ("_ModuleLock", "_get_module_lock", "_lock_unlock_module",
+                                 "ExtensionFileLoader.")
+
+
 def lost_if_raised_in(frame: Any) -> bool:
-    """Whether an exception raised in ``frame`` would be dropped: Python reports one raised
-    in a finaliser (``__del__``) or a weakref callback as "ignored" and carries on. The
-    import system runs such a callback (``cb``, dropping a module's lock) after each module
-    it loads, so a signal handler that raises while ``import pandas`` runs can land in one:
-    the Ctrl-C was lost and the command ran on (about 1 start in 50 at 0.3-0.4 s)."""
+    """Whether an exception raised asynchronously (by a signal handler) in ``frame`` could
+    be lost: inside a finaliser (``__del__``; reported as "ignored"), or where the import
+    system's own code nearest to ``frame`` is one of
+    :data:`IMPORT_SPOTS_THAT_LOSE_ERRORS` (in a module's body, or elsewhere in the import
+    system, it propagates as it should). A Ctrl-C during ``import pandas`` was lost about
+    once in 60 starts at 0.3-0.4 s, and the command ran on."""
+    import_checked = False
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "__del__" or (
-                code.co_name == "cb" and code.co_filename.startswith("<frozen importlib")):
+        if code.co_name == "__del__":
             return True
+        if not import_checked and code.co_name == "<module>":
+            import_checked = True  # a module's body: an exception ends its import
+        elif not import_checked and code.co_filename.startswith("<frozen importlib"):
+            if code.co_qualname.startswith(IMPORT_SPOTS_THAT_LOSE_ERRORS):
+                return True
+            import_checked = True
         frame = frame.f_back
     return False
 
 
 def raise_unless_lost(error: BaseException, signum: int, frame: Any) -> None:
-    """For a signal handler: raise ``error``, unless the handler runs where it would be
-    dropped (:func:`lost_if_raised_in`); then the signal comes again 20 ms later
+    """For a signal handler: raise ``error``, unless the handler runs where it could be
+    lost (:func:`lost_if_raised_in`); then the signal comes again 20 ms later
     (``_thread.interrupt_main`` from a timer thread: not at once, which would run the
-    handler again inside the same callback), when the callback is long over."""
+    handler again in the same place), until it lands where it is safe."""
     if lost_if_raised_in(frame):
         import _thread
 

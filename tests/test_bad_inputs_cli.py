@@ -175,13 +175,26 @@ def test_a_signal_landing_in_a_finaliser_is_raised_again_after_it_not_lost():
             time.sleep(0.01)
 
 
-def test_the_import_systems_lock_callback_is_seen_as_a_place_that_drops_errors():
+def test_the_places_in_the_import_system_that_lose_an_interruption_are_seen():
     from hansa_lab.errors import lost_if_raised_in
 
     space: dict[str, object] = {"sys": sys}
-    exec(compile("def cb(ref=None):\n    return sys._getframe()\n",
+    exec(compile("def _get_module_lock():\n"  # the weakref callback dropping a lock
+                 "    def cb(ref=None):\n        return sys._getframe()\n"
+                 "    return cb()\n"
+                 "def _find_spec(then=None):\n"  # elsewhere in the import system
+                 "    return then() if then else sys._getframe()\n",
                  "<frozen importlib._bootstrap>", "exec"), space)
-    assert lost_if_raised_in(space["cb"]())  # type: ignore[operator]
+    body = compile("frame = _get_module_lock()", "<a module>", "exec")
+
+    def a_module_body() -> object:  # a module whose body takes a lock
+        found: dict[str, object] = {"sys": sys, **space}
+        exec(body, found)
+        return found["frame"]
+
+    assert lost_if_raised_in(space["_get_module_lock"]())  # type: ignore[operator]
+    assert not lost_if_raised_in(space["_find_spec"]())  # type: ignore[operator]
+    assert lost_if_raised_in(space["_find_spec"](a_module_body))  # type: ignore[operator]
     assert not lost_if_raised_in(sys._getframe())
 
 
