@@ -120,7 +120,8 @@ def learned_policy(names: Sequence[str], mean: Sequence[float], scale: Sequence[
                    greedy_weight: float = 0.0, explore: float = 0.0,
                    evaluation: Sequence[tuple[str, float]] = ...,
                    hidden: _Hidden = None, tip: str = "none", tip_weight: float = 1.0,
-                   tip_threshold: int = 3, reply: float = 0.0) -> CorePolicy: ...
+                   tip_threshold: int = 3, reply: float = 0.0,
+                   temperature: float = 0.0) -> CorePolicy: ...
 def learned_rollout_policy(names: Sequence[str], mean: Sequence[float],
                            scale: Sequence[float], weights: Sequence[float], bias: float,
                            model_weight: float = 1.0, greedy_weight: float = 0.0,
@@ -128,7 +129,8 @@ def learned_rollout_policy(names: Sequence[str], mean: Sequence[float],
                            samples: float = 2.0, horizon: float = 0.0,
                            evaluation: Sequence[tuple[str, float]] = ..., gap: float = 1e9,
                            hidden: _Hidden = None, tip: str = "none",
-                           tip_weight: float = 1.0, tip_threshold: int = 3) -> CorePolicy: ...
+                           tip_weight: float = 1.0, tip_threshold: int = 3,
+                           temperature: float = 0.0) -> CorePolicy: ...
 def model_forward(names: Sequence[str], mean: Sequence[float], scale: Sequence[float],
                   weights: Sequence[float], bias: float,
                   rows: Sequence[Sequence[float]], hidden: _Hidden = None) -> list[float]: ...

@@ -185,7 +185,7 @@ def test_the_shipped_models_are_found_by_name_and_match_the_core():
     s = make_strategy("learned")
     assert s.params == {"model": "auto", "model_weight": 1.5, "greedy_weight": 1.0,
                         "explore": 0.5, "evaluation": "greedy", "tip": "none",
-                        "tip_weight": 1.0, "reply": 0}
+                        "tip_weight": 1.0, "reply": 0, "temperature": 0.05}
 
 
 def test_evaluation_hands_another_greedy_players_weights_to_the_blend():

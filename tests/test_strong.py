@@ -15,16 +15,32 @@ from hansa_lab.strategies import LearnedRollout, StrongV1, make_strategy
 from hansa_lab.strategies.rollout import Rollout
 
 
+@pytest.mark.parametrize("name", ["learned", "strong"])
+def test_a_drawn_choice_is_reproducible_from_the_seed_and_not_the_best_always(name):
+    """``temperature`` (learned 0.05, strong 0.2 by default) draws among near-best
+    candidates from the seat's stream: the same game from the same seed, in both engines,
+    and another game than the best-always player's."""
+    config = GameConfig(4, seed=11)
+    drawn = play_game(config, [name] * 4, engine="core")
+    assert play_game(config, [name] * 4, engine="core").actions == drawn.actions
+    assert play_game(config, [name] * 4, engine="python").actions == drawn.actions
+    best = play_game(config, [f"{name}:temperature=0"] * 4, engine="core")
+    assert best.actions != drawn.actions
+    with pytest.raises(ValueError, match="temperature"):
+        make_strategy(f"{name}:temperature=-0.1")
+
+
 def test_strong_is_the_learned_rollout_at_its_defaults_and_v1_the_old_one():
     strong = make_strategy("strong")
     assert isinstance(strong, LearnedRollout)
-    assert strong.params == make_strategy("learned_rollout").params
+    # its choice drawn among the searched candidates (the search alone plays the best)
+    assert strong.params == {**make_strategy("learned_rollout").params, "temperature": 0.2}
     # playouts to the end of the turn in progress; strong_v2 is the budget before (2 turns)
     assert (strong.params["candidates"], strong.params["samples"], strong.params["horizon"]) \
         == (4, 2, 0)
     v2 = make_strategy("strong_v2")
     assert isinstance(v2, LearnedRollout)
-    assert {**strong.params, "horizon": 2} == v2.params
+    assert {**strong.params, "horizon": 2, "temperature": 0.0} == v2.params
     assert core_game.core_policy(v2) is not None
     with pytest.raises(ValueError, match="gap"):
         make_strategy("strong:gap=-1")

@@ -53,6 +53,7 @@ fn main() {
             tip: Tip::Plain,
             tip_weight: 0.0,
             reply: 0,
+            temperature: 0.0,
         },
         candidates: 4,
         samples: 2,

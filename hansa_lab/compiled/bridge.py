@@ -447,25 +447,26 @@ def core_policy_named(name: str, params: Sequence[tuple[str, float]]) -> CorePol
 def core_learned_policy(model: ModelArgs, hidden: HiddenArgs, *, model_weight: float,
                         greedy_weight: float, explore: float,
                         evaluation: Sequence[tuple[str, float]], reply: float, tip: str,
-                        tip_weight: float, tip_threshold: int) -> CorePolicy:
+                        tip_weight: float, tip_threshold: int,
+                        temperature: float = 0.0) -> CorePolicy:
     """The core's one-ply learned player over ``model`` (ValueError: a knob out of its
     range, or a model whose features are not the core's)."""
     return _core.learned_policy(*model, model_weight, greedy_weight, explore, evaluation,
                                 hidden=hidden, reply=reply, tip=tip, tip_weight=tip_weight,
-                                tip_threshold=tip_threshold)
+                                tip_threshold=tip_threshold, temperature=temperature)
 
 
 def core_learned_rollout_policy(model: ModelArgs, hidden: HiddenArgs, *,
                                 model_weight: float, greedy_weight: float, explore: float,
                                 candidates: int, samples: int, horizon: int,
                                 evaluation: Sequence[tuple[str, float]], gap: float,
-                                tip: str, tip_weight: float,
-                                tip_threshold: int) -> CorePolicy:
+                                tip: str, tip_weight: float, tip_threshold: int,
+                                temperature: float = 0.0) -> CorePolicy:
     """The core's learned search (candidates of the learned player, each played out)."""
     return _core.learned_rollout_policy(*model, model_weight, greedy_weight, explore,
                                         candidates, samples, horizon, evaluation, gap,
                                         hidden=hidden, tip=tip, tip_weight=tip_weight,
-                                        tip_threshold=tip_threshold)
+                                        tip_threshold=tip_threshold, temperature=temperature)
 
 
 def core_model_forward(model: ModelArgs, hidden: HiddenArgs,

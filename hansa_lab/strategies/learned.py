@@ -34,6 +34,17 @@ improving candidates on through the turn in progress and the next seat's turn (e
 ``greedy``, the bonus-marker bag re-dealt) and plays the one whose position there is worth
 most. ``learned_rollout`` and ``strong`` decide on the one-ply values and have no ``reply``.
 
+``temperature`` (0.05 by default) is how far its choice is drawn rather than the best:
+among the actions that improve the position, each is played with weight exp((value − the
+best value) / temperature), so near-ties are played about equally often and clearly worse
+actions almost never; 0 always plays the best (ties from the seat's stream). Without it,
+four identical players in one game all make the same choice in the same position, and at
+4 players on the base board the one whose seat came third in the race for the one Actions
+city (Göttingen) lost it game after game: all-``learned`` tables won 4.5% in seat 2
+(``hansa-lab audit learned``, ``docs/results.md``, "Player audits"). At 0.05 no seat is
+flagged at 3 or 4 players and one seat of it wins 23.2% [19.4, 27.6] against three of the
+deterministic player (fair 25%).
+
 ``tip`` (a strategy tip's name, default ``none``) and ``tip_weight`` make the player
 carry a tip: ``greedy_weight`` × the tip's term joins greedy's evaluation in the blend (see
 :mod:`~hansa_lab.strategies.greedy`, "a tip is a bias any evaluating player can carry").
@@ -176,7 +187,8 @@ class Learned(Strategy):
     defaults: ClassVar[dict[str, Any]] = {"model": AUTO_MODEL, "model_weight": 1.5,
                                           "greedy_weight": 1.0, "explore": 0.5,
                                           "evaluation": "greedy", "tip": NO_TIP,
-                                          "tip_weight": 1.0, "reply": 0}
+                                          "tip_weight": 1.0, "reply": 0,
+                                          "temperature": 0.05}
     limits: ClassVar[dict[str, Limit]] = strategy_limits("learned")
     ranges: ClassVar[dict[str, tuple[float, float]]] = search_box(
         limits, "model_weight", "greedy_weight", "explore", "reply")
@@ -188,6 +200,7 @@ class Learned(Strategy):
     tip: str
     tip_weight: float
     reply: int
+    temperature: float
 
     def setup(self) -> None:
         if self.tip != NO_TIP and self.tip not in TIPS:
@@ -218,7 +231,7 @@ class Learned(Strategy):
                                    model_weight=self.model_weight,
                                    greedy_weight=self.greedy_weight, explore=self.explore,
                                    evaluation=self._evaluation, reply=self.reply,
-                                   **self.core_tip())
+                                   temperature=self.temperature, **self.core_tip())
 
     def core_tip(self) -> dict[str, Any]:
         """The tip this player carries, as the core's ``learned_policy`` takes it."""

@@ -178,11 +178,13 @@ fn check_knobs(group: &str, knobs: &[(&str, f64)]) -> PyResult<()> {
 /// `explore`: the chance of a random active action when nothing improves the position;
 /// `tip`: a tip the player carries (`"none"`, or a name of `TIP_NAMES`), weighted
 /// `tip_weight` (`tip_threshold`: `keep_supply`'s threshold); `reply`: how many of the
-/// following seats' turns each decision looks at (0: the one-ply choice).
+/// following seats' turns each decision looks at (0: the one-ply choice); `temperature`:
+/// 0, the best candidate; above 0, a candidate that improves the position drawn with
+/// weight exp((value − best) / temperature).
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
     explore=0.0, evaluation=Vec::new(), hidden=None, tip="none", tip_weight=1.0,
-    tip_threshold=3, reply=0.0))]
+    tip_threshold=3, reply=0.0, temperature=0.0))]
 #[allow(clippy::too_many_arguments)]
 fn learned_policy(
     names: &Bound<'_, PyAny>,
@@ -199,6 +201,7 @@ fn learned_policy(
     tip_weight: f64,
     tip_threshold: i64,
     reply: f64,
+    temperature: f64,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned",
@@ -208,6 +211,7 @@ fn learned_policy(
             ("explore", explore),
             ("tip_weight", tip_weight),
             ("reply", reply),
+            ("temperature", temperature),
         ],
     )?;
     check_knobs("keep_supply", &[("threshold", tip_threshold as f64)])?;
@@ -225,6 +229,7 @@ fn learned_policy(
             tip,
             tip_weight,
             reply: reply as u8,
+            temperature,
         }),
     })
 }
@@ -232,12 +237,13 @@ fn learned_policy(
 /// `learned_rollout`: the `learned` player's `candidates` best actions, each played out
 /// `samples` times by greedy (on the `evaluation` weights) for the turn in progress and
 /// `horizon` more turns, the leaves valued by the learned player; only candidates within
-/// `gap` of the best one-ply value are played out (ValueError: a parameter out of its
-/// range).
+/// `gap` of the best one-ply value are played out; `temperature` above 0 draws the
+/// candidate played by its playouts' mean value as `learned` draws by its one-ply value
+/// (ValueError: a parameter out of its range).
 #[pyfunction]
 #[pyo3(signature = (names, mean, scale, weights, bias, model_weight=1.0, greedy_weight=0.0,
     explore=0.0, candidates=4.0, samples=2.0, horizon=0.0, evaluation=Vec::new(),
-    gap=1e9, hidden=None, tip="none", tip_weight=1.0, tip_threshold=3))]
+    gap=1e9, hidden=None, tip="none", tip_weight=1.0, tip_threshold=3, temperature=0.0))]
 #[allow(clippy::too_many_arguments)]
 fn learned_rollout_policy(
     names: &Bound<'_, PyAny>,
@@ -257,6 +263,7 @@ fn learned_rollout_policy(
     tip: &str,
     tip_weight: f64,
     tip_threshold: i64,
+    temperature: f64,
 ) -> PyResult<PyPolicy> {
     check_knobs(
         "learned_rollout",
@@ -282,6 +289,7 @@ fn learned_rollout_policy(
         tip_weight,
         tip_threshold,
         0.0,
+        temperature,
     )?;
     let Policy::Learned(learned) = one_ply.p else {
         unreachable!("learned_policy builds a Learned policy")

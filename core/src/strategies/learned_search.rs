@@ -14,7 +14,9 @@
 //! `learned` does (when it defers to greedy and greedy ends). Without this,
 //! all-`learned_rollout` 3-player tables froze: once every seat's futures looked best
 //! unchanged, every seat ended its turn at once for ever (6,600 rounds, to the action
-//! cap). One draw from the seat's stream per searched decision (and the one-ply
+//! cap). With `temperature` above 0 (in `learned`) the searched candidate is drawn by
+//! its playouts' mean value (`draw_by_temperature`) instead of the best played. One draw
+//! from the seat's stream per searched decision, two with a temperature (and the one-ply
 //! player's draws when it decides instead), so a game is reproducible from its seed.
 
 use crate::actions::{Action, K_END};
@@ -22,8 +24,8 @@ use crate::decisions::Decision;
 use crate::rng::Rng;
 use crate::state::State;
 
-use super::learned::{Learned, Scratch};
-use super::rollout::best_by_playouts;
+use super::learned::{draw_by_temperature, Learned, Scratch};
+use super::rollout::{best_by_playouts, playout_values};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LearnedRollout {
@@ -64,11 +66,18 @@ impl LearnedRollout {
         let greedy = self.learned.playout_greedy();
         let mut scratch = Scratch::default();
         let mut buf = Vec::with_capacity(128);
-        let best = best_by_playouts(s, legal, &order, self.samples, seed, |t, stream| {
+        let leaf = |t: &mut State, stream: u64| {
             let end_turn = t.turn + self.horizon;
             greedy.play_out(t, stream, end_turn, &mut buf);
             self.learned.value(t, player, &mut scratch)
-        });
+        };
+        let best = if self.learned.temperature > 0.0 {
+            let means = playout_values(s, legal, &order, self.samples, seed, leaf);
+            let futures: Vec<(usize, f64)> = order.iter().copied().zip(means).collect();
+            draw_by_temperature(&futures, self.learned.temperature, rng)
+        } else {
+            best_by_playouts(s, legal, &order, self.samples, seed, leaf)
+        };
         if legal[best].kind == K_END {
             return self.learned.choose_by(s, legal, &values, rng);
         }
@@ -108,6 +117,7 @@ mod tests {
                 tip: Tip::Plain,
                 tip_weight: 0.0,
                 reply: 0,
+                temperature: 0.0,
             },
             candidates: 3,
             samples: 2,

@@ -43,38 +43,56 @@ pub struct SearchStats {
 }
 
 /// The candidate (an index into `legal`, from `order`) whose futures `leaf` values best on
-/// average over `samples` playouts: sample `r` deals the bag with
-/// [`determinise`] on the stream `mix64(seed ^ mix64(r + 1))`, the same for every
-/// candidate (common random numbers), applies the candidate, and `leaf(t, stream)` plays
-/// the position on and values it. The first candidate wins a tie (by 1e-9). Every search
-/// that judges candidates by short playouts (`rollout`, `learned_rollout`) uses it.
+/// average over `samples` playouts ([`playout_values`]). The first candidate wins a tie
+/// (by 1e-9). Every search that judges candidates by short playouts (`rollout`,
+/// `learned_rollout`) uses it.
 pub(crate) fn best_by_playouts(
     s: &State,
     legal: &[Action],
     order: &[usize],
     samples: usize,
     seed: u64,
-    mut leaf: impl FnMut(&mut State, u64) -> f64,
+    leaf: impl FnMut(&mut State, u64) -> f64,
 ) -> usize {
+    let values = playout_values(s, legal, order, samples, seed, leaf);
     let mut best = order[0];
     let mut best_v = f64::NEG_INFINITY;
-    let mut t = s.clone();
-    for &i in order {
-        let mut total = 0.0;
-        for r in 0..samples as u64 {
-            let stream = mix64(seed ^ mix64(r + 1));
-            t.clone_from(s);
-            determinise(&mut t, &mut Rng::new(stream));
-            apply_unchecked(&mut t, &legal[i]);
-            total += leaf(&mut t, stream);
-        }
-        let v = total / samples as f64;
+    for (&i, &v) in order.iter().zip(&values) {
         if v > best_v + 1e-9 {
             best_v = v;
             best = i;
         }
     }
     best
+}
+
+/// The mean value of each candidate of `order` (indices into `legal`), in order, over
+/// `samples` playouts: sample `r` deals the bag with [`determinise`] on the stream
+/// `mix64(seed ^ mix64(r + 1))`, the same for every candidate (common random numbers),
+/// applies the candidate, and `leaf(t, stream)` plays the position on and values it.
+pub(crate) fn playout_values(
+    s: &State,
+    legal: &[Action],
+    order: &[usize],
+    samples: usize,
+    seed: u64,
+    mut leaf: impl FnMut(&mut State, u64) -> f64,
+) -> Vec<f64> {
+    let mut t = s.clone();
+    order
+        .iter()
+        .map(|&i| {
+            let mut total = 0.0;
+            for r in 0..samples as u64 {
+                let stream = mix64(seed ^ mix64(r + 1));
+                t.clone_from(s);
+                determinise(&mut t, &mut Rng::new(stream));
+                apply_unchecked(&mut t, &legal[i]);
+                total += leaf(&mut t, stream);
+            }
+            total / samples as f64
+        })
+        .collect()
 }
 
 impl Rollout {
