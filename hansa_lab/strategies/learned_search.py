@@ -1,6 +1,7 @@
 """``learned_rollout`` and ``strong``: a flat rollout whose leaves the learned evaluation
 values after a short horizon; ``strong`` is ``learned_rollout`` at its default budget with
-its choice drawn (``temperature`` 0.2), the strongest shipped player at that cost (see the
+its choice drawn (``temperature`` 0.2; ``strong:temperature=0``, the best always, is the
+stronger player against ``strong_v1``: 69.5% against 36.0% of its games; see the
 README's players table for its figures against ``strong_v1``, the greedy rollout that was
 ``strong`` before).
 
