@@ -221,6 +221,12 @@ def raise_unless_lost(error: BaseException, signum: int, frame: Any) -> None:
     raise error
 
 
+def raise_terminated(signum: int, frame: Any) -> None:
+    """The SIGTERM handler of the runs and the command line: :class:`RunTerminated`,
+    raised where it cannot be lost (:func:`raise_unless_lost`)."""
+    raise_unless_lost(RunTerminated(signum), signum, frame)
+
+
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
     """While the block runs, SIGTERM raises :class:`RunTerminated` (a KeyboardInterrupt) in
@@ -230,10 +236,7 @@ def terminate_as_interrupt() -> Iterator[None]:
         yield
         return
 
-    def handler(signum: int, frame: Any) -> None:
-        raise_unless_lost(RunTerminated(signum), signum, frame)
-
-    previous = signal.signal(signal.SIGTERM, handler)
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
     try:
         yield
     finally:

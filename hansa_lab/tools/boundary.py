@@ -31,7 +31,7 @@ import os
 import signal
 import sys
 
-from hansa_lab.errors import RunTerminated, raise_unless_lost
+from hansa_lab.errors import raise_terminated, raise_unless_lost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing before the boundary
 if TYPE_CHECKING:
@@ -80,10 +80,6 @@ def loaded_classes(names: tuple[tuple[str, str], ...]) -> tuple[type[BaseExcepti
     return tuple(out)
 
 
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise_unless_lost(RunTerminated(signum), signum, frame)
-
-
 def _raise_interrupted(signum: int, frame: object) -> None:
     raise_unless_lost(KeyboardInterrupt(), signum, frame)
 
@@ -103,7 +99,7 @@ class SignalsAsExceptions:
         if not threading_is_main():
             return self
         if hasattr(signal, "SIGTERM") and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-            self.previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _raise_terminated)
+            self.previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, raise_terminated)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, _raise_interrupted)
         return self

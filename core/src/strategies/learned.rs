@@ -444,37 +444,33 @@ impl Learned {
     }
 
     /// The one-ply choice among `legal` (non-empty, outside a Move) given its
-    /// `candidate_values`: the best, ties from `rng`; greedy's choice when nothing
-    /// improves the position.
+    /// `candidate_values`: the best, ties from `rng` (with a `temperature`, one of those
+    /// that improve the position, drawn by [`draw_by_temperature`]); greedy's choice when
+    /// nothing improves the position.
     pub fn choose_by(&self, s: &State, legal: &[Action], values: &[f64], rng: &mut Rng) -> Action {
         let player = s.current_player();
         let (best, best_v) = best_of(legal, values);
         if best.is_empty() {
             return legal[0];
         }
-        if best_v <= self.value(s, player, &mut Scratch::default()) + 1e-9 {
+        let here = self.value(s, player, &mut Scratch::default());
+        if best_v <= here + 1e-9 {
             // nothing improves the position (a pass is the best): play greedy's choice
             return self.fallback().choose(s, legal, rng);
         }
         if self.temperature > 0.0 {
-            return legal[self.drawn(s, values, rng)];
+            // one of the candidates that improve the position (the best is one)
+            let improving: Vec<(usize, f64)> = (0..values.len())
+                .filter(|&i| values[i] > here + 1e-9)
+                .map(|i| (i, values[i]))
+                .collect();
+            return legal[draw_by_temperature(&improving, self.temperature, rng)];
         }
         if best.len() == 1 {
             best[0]
         } else {
             best[rng.choice_index(best.len())]
         }
-    }
-
-    /// The index of a candidate that improves the position (worth more than `s` itself;
-    /// the best is one), drawn by [`draw_by_temperature`].
-    fn drawn(&self, s: &State, values: &[f64], rng: &mut Rng) -> usize {
-        let here = self.value(s, s.current_player(), &mut Scratch::default());
-        let improving: Vec<(usize, f64)> = (0..values.len())
-            .filter(|&i| values[i] > here + 1e-9)
-            .map(|i| (i, values[i]))
-            .collect();
-        draw_by_temperature(&improving, self.temperature, rng)
     }
 }
 
@@ -702,8 +698,6 @@ mod tests {
         }
     }
 
-    /// Plays a game with `p` in every seat, checking each choice is legal; the number of
-    /// actions to the end, or None when it is not over after 3000.
     #[test]
     fn a_drawn_choice_follows_the_weights_of_the_values() {
         // values 0.1·ln 3 apart at temperature 0.1: drawn 3 : 1
@@ -747,6 +741,8 @@ mod tests {
         assert!(drawn.len() > 40, "not drawn among several: {}", drawn.len());
     }
 
+    /// Plays a game with `p` in every seat, checking each choice is legal; the number of
+    /// actions to the end, or None when it is not over after 3000.
     fn play_to_the_end(p: &Learned, config: Config, seed: u64) -> Option<usize> {
         let mut s = new_game(&config).unwrap();
         let mut rng = Rng::new(seed);
