@@ -32,7 +32,7 @@ from hansa_lab.sim.results import open_results
 from hansa_lab.sim.runner import simulate
 from hansa_lab.sim.store import FAULT_ENV, TRANSITIONS, ResultStore, design_hash
 from hansa_lab.stats.tables import lineup_period
-from hansa_lab.strategies.learned import find_model, model_for
+from hansa_lab.strategies.learned import Learned, find_model, model_for
 
 ROOT = Path(__file__).resolve().parent.parent
 #: a tiny run: 3 players, 4 games in chunks of 2 (random players: about 0.1 s a game)
@@ -178,6 +178,39 @@ def test_a_changed_shipped_model_refuses_the_resume(model_dir, capsys):
     (out / "manifest.json").write_text(json.dumps(manifest))
     code, err = run_cli("changed shipped model", argv, capsys)
     assert code == 2 and "differs in: model_files" in err and "Traceback" not in err
+
+
+def test_a_resume_after_a_default_changed_is_refused(model_dir, capsys, monkeypatch):
+    """A spec keeps its text when a default changes (``learned`` before and after its
+    ``temperature`` default moved): the resume compares every parameter the stored run's
+    players played with, refuses with the parameter named, loses no chunk, and ``--force``
+    replays."""
+    argv, out = _interrupted_model_run("learned,random,random")
+    kept = sorted(p.name for p in (out / "_chunks").iterdir())
+    monkeypatch.setitem(Learned.defaults, "temperature", 0.5)
+    with counting_chunks() as played:
+        code, err = run_cli("changed default", argv, capsys)
+    assert code == 2 and "Traceback" not in err and played == [] and len(err.splitlines()) == 1
+    assert "learned: temperature 0.05 then, 0.5 now" in err and "--force" in err
+    assert sorted(p.name for p in (out / "_chunks").iterdir()) == kept
+    assert runner_cli([*argv, "--force"]) == 0
+    assert open_results(out).manifest["strategies"]["learned"]["params"]["temperature"] == 0.5
+
+
+def test_a_parameter_recorded_on_one_side_only_refuses_the_resume(model_dir, capsys):
+    """A parameter added since the run was stored (not in its record) differs: its old
+    players had no such setting; a manifest without the record resumes as it was."""
+    argv, out = _interrupted_model_run("learned,random,random")
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["strategies"]["learned"]["params"]["temperature"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    code, err = run_cli("parameter added since", argv, capsys)
+    assert code == 2 and "learned: temperature not a parameter then, 0.05 now" in err
+    del manifest["strategies"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with counting_chunks() as played:
+        assert runner_cli(argv) == 0
+    assert played == [2] and open_results(out).complete
 
 
 @pytest.mark.parametrize(("spec", "players", "board"), [

@@ -37,6 +37,30 @@ def config_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     return [k for k in keys if jsonable(old.get(k)) != jsonable(new.get(k))]
 
 
+def strategy_changes(old: Mapping[str, Any] | None,
+                     new: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """What the players of a stored run (its manifest's ``strategies``) played with that the
+    same specs play with now: ``"learned: temperature 0 then, 0.05 now"``. A spec keeps
+    its text when a default changes, so a resume must compare every parameter's value, not
+    the spec. A parameter recorded on one side only differs too. An older manifest without
+    the record is not compared (an empty list)."""
+    if not old:
+        return []
+    out = []
+    for spec, now_played in new.items():
+        then = (old.get(spec) or {}).get("params")
+        if then is None:
+            continue
+        now = now_played.get("params") or {}
+        for key in sorted(set(then) | set(now)):
+            if jsonable(then.get(key)) == jsonable(now.get(key)):
+                continue
+            was = repr(then[key]) if key in then else "not a parameter"
+            is_ = repr(now[key]) if key in now else "not a parameter"
+            out.append(f"{spec}: {key} {was} then, {is_} now")
+    return out
+
+
 def specs_hash(design: Design, chunk: int) -> str:
     """The fingerprint of the games of a chunk (ids, arms, seeds, rotations, line-ups and
     configurations), recorded in its done-marker: a resume keeps a chunk only while the

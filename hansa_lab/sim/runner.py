@@ -69,6 +69,7 @@ from hansa_lab.sim.manifest import (
     new_session,
     progress_entry,
     specs_hash,
+    strategy_changes,
 )
 from hansa_lab.sim.paths import output_folder
 from hansa_lab.sim.progress import progress_bar
@@ -201,6 +202,14 @@ def _open_run(
                 names.get("out", "out"),
                 f"{store.path} holds a run with a different configuration (differs in: "
                 f"{', '.join(names.get(k, k) for k in diff)}){grow}; pass force=True "
+                "(--force) to discard it, or choose another out",
+            )
+        changed = strategy_changes(old.get("strategies"), exp.strategies())
+        if changed:
+            raise ExperimentError(
+                names.get("arms", "arms"),
+                f"{store.path} holds a run whose players played with other parameters "
+                f"({'; '.join(changed)}: a default may have changed since); pass force=True "
                 "(--force) to discard it, or choose another out",
             )
     design = Design(exp)
