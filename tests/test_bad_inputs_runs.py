@@ -213,6 +213,17 @@ def test_a_parameter_recorded_on_one_side_only_refuses_the_resume(model_dir, cap
     assert played == [2] and open_results(out).complete
 
 
+def test_a_parameter_added_with_the_value_none_still_differs():
+    """Recorded on one side only differs whatever its value: a parameter added since with
+    ``None`` as its value is not taken for an absent one."""
+    from hansa_lab.sim.manifest import strategy_changes
+
+    then = {"learned": {"params": {"temperature": 0.05}}}
+    now = {"learned": {"params": {"temperature": 0.05, "extra": None}}}
+    assert strategy_changes(then, now) == ["learned: extra not a parameter then, None now"]
+    assert strategy_changes(then, then) == [] and strategy_changes(None, now) == []
+
+
 @pytest.mark.parametrize(("spec", "players", "board"), [
     ("learned", 3, "base"), ("learned", 4, "base"), ("learned", 5, "base"),
     ("learned", 4, "east"), ("learned", 4, "britannia"),

@@ -53,7 +53,7 @@ def strategy_changes(old: Mapping[str, Any] | None,
             continue
         now = now_played.get("params") or {}
         for key in sorted(set(then) | set(now)):
-            if jsonable(then.get(key)) == jsonable(now.get(key)):
+            if key in then and key in now and jsonable(then[key]) == jsonable(now[key]):
                 continue
             was = repr(then[key]) if key in then else "not a parameter"
             is_ = repr(now[key]) if key in now else "not a parameter"
